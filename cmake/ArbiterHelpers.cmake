@@ -1,0 +1,31 @@
+# Helpers shared by every CMakeLists.txt of the project.
+
+# Warnings for the project's own code (generated code is built without them).
+function(arbiter_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
+                         -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
+                         -Woverloaded-virtual -Wimplicit-fallthrough)
+endfunction()
+
+# arbiter_embed_text(<out.cc> <symbol> <input file> <namespace>)
+# Writes a source file that defines `std::string_view <namespace>::<symbol>()`
+# returning the exact bytes of <input file>, so data files (rulesets) are
+# compiled into the binary and rebuilt when they change.
+function(arbiter_embed_text out symbol input ns)
+  file(READ ${input} content HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "'\\\\x\\1'," bytes "${content}")
+  set(body "// Generated from ${input}; do not edit.\n#include <string_view>\nnamespace ${ns} {\nnamespace {\nconstexpr char kBytes[] = {${bytes} '\\0'};\n}  // namespace\nstd::string_view ${symbol}() { return {kBytes, sizeof(kBytes) - 1}; }\n}  // namespace ${ns}\n")
+  file(CONFIGURE OUTPUT ${out} CONTENT "${body}" @ONLY)
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${input})
+endfunction()
+
+# arbiter_test(<name> SOURCES ... LIBS ...): a GoogleTest program registered with ctest.
+function(arbiter_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
+  target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
+  arbiter_warnings(${name})
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+endfunction()
+include(GoogleTest)

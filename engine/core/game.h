@@ -1,0 +1,81 @@
+// Game: the factory and metadata of one implemented game, and the registry of
+// all of them.
+//
+// Games are listed explicitly in engine/games.cc (no static registration, so
+// nothing is lost by the linker). A Game is immutable and thread-safe.
+#ifndef ARBITER_ENGINE_CORE_GAME_H_
+#define ARBITER_ENGINE_CORE_GAME_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "arbiter/v1/action.pb.h"
+#include "arbiter/v1/ruleset.pb.h"
+#include "engine/core/state.h"
+
+namespace arbiter::engine {
+
+// Everything a new game depends on besides the actions.
+struct GameSetup {
+  // Validated ruleset of this game; must outlive the states made from it.
+  const v1::Ruleset* ruleset = nullptr;
+  uint64_t seed = 0;
+  int num_players = 0;
+  // Variant switches from the log header; a game refuses unknown keys.
+  std::map<std::string, std::string> options;
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  // Registered name used in logs and on the command line: "atlantis".
+  virtual std::string_view name() const = 0;
+  // Name for people: "Atlantis (Colovini, Amigo 2009)".
+  virtual std::string_view title() const = 0;
+  // Which member of v1::Action's oneof this game's actions use.
+  virtual v1::Action::GameCase action_case() const = 0;
+  // Which member of v1::Ruleset's oneof this game's data uses.
+  virtual v1::Ruleset::DataCase ruleset_case() const = 0;
+  // Texts (protobuf text format) of the rulesets compiled into the binary;
+  // the first is the default.
+  virtual std::vector<std::string_view> BuiltinRulesets() const = 0;
+
+  // OK, or InvalidArgument naming the field that is out of range.
+  virtual absl::Status ValidateRuleset(const v1::Ruleset& ruleset) const = 0;
+  // Smallest and largest player count the ruleset allows.
+  virtual int MinPlayers(const v1::Ruleset& ruleset) const = 0;
+  virtual int MaxPlayers(const v1::Ruleset& ruleset) const = 0;
+
+  // OK if every field of `action` lies in its domain for this game and
+  // ruleset (enums set, numbers in range, lists not absurdly long);
+  // otherwise InvalidArgument naming the field. This is the difference
+  // between a malformed log line and an illegal move: an action that passes
+  // here is then judged by State::Check.
+  virtual absl::Status CheckShape(const v1::Action& action,
+                                  const v1::Ruleset& ruleset) const = 0;
+
+  // The position before the first action. InvalidArgument for a player count
+  // outside the ruleset's range or an unknown or malformed option.
+  virtual absl::StatusOr<std::unique_ptr<State>> NewInitialState(
+      const GameSetup& setup) const = 0;
+};
+
+// Every implemented game, in a stable order.
+const std::vector<const Game*>& AllGames();
+
+// The game registered under `name`, or nullptr.
+const Game* FindGame(std::string_view name);
+
+// "atlantis, atlantica, atlantis-rising", for error messages.
+std::string GameNames();
+
+}  // namespace arbiter::engine
+
+#endif  // ARBITER_ENGINE_CORE_GAME_H_

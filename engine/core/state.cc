@@ -1,0 +1,26 @@
+#include "engine/core/state.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::engine {
+
+v1::Action State::Canonical(Seat /*seat*/, const v1::Action& action) const {
+  v1::Action canonical = action;
+  canonical.clear_player();
+  return canonical;
+}
+
+std::optional<Violation> State::Apply(Seat seat, const v1::Action& action) {
+  if (IsTerminal()) {
+    return Illegal(kRuleGameOver, "the game is already over; no further action is allowed");
+  }
+  if (seat < 0 || seat >= num_players_) {
+    return Illegal(kRuleNotYourTurn, absl::StrCat("seat ", seat + 1, " is not in this game"));
+  }
+  if (std::optional<Violation> violation = Check(seat, action)) return violation;
+  DoApply(seat, action);
+  ++num_actions_;
+  return std::nullopt;
+}
+
+}  // namespace arbiter::engine

@@ -1,0 +1,90 @@
+// State: one game in progress, as the rules engine sees it.
+//
+// A state is a pure function of (game, ruleset, seed, players, actions):
+// every shuffle and roll comes from the seeded generator (rng.h), so replaying
+// the same actions always gives the same state. A state is not thread-safe;
+// distinct states may be used from distinct threads.
+//
+// Seats are 0-based indices into the log header's player list.
+#ifndef ARBITER_ENGINE_CORE_STATE_H_
+#define ARBITER_ENGINE_CORE_STATE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "arbiter/v1/action.pb.h"
+#include "arbiter/v1/standings.pb.h"
+#include "engine/core/violation.h"
+
+namespace arbiter::engine {
+
+using Seat = int;
+
+// A legal action together with the seat that may take it.
+struct Move {
+  Seat seat = 0;
+  v1::Action action;
+};
+
+class State {
+ public:
+  explicit State(int num_players) : num_players_(num_players) {}
+  virtual ~State() = default;
+
+  State(const State&) = default;
+  State& operator=(const State&) = delete;
+
+  virtual std::unique_ptr<State> Clone() const = 0;
+
+  // True once the game has ended; Final() then returns the standings.
+  virtual bool IsTerminal() const = 0;
+
+  // Seats that may act now: usually one; several where the rules let any
+  // player act (cooperative phases). Empty when the game is over.
+  virtual std::vector<Seat> SeatsToAct() const = 0;
+
+  // nullopt if `action` is legal for `seat` now; otherwise why not. The
+  // action's `player` field is ignored (the seat is authoritative).
+  virtual std::optional<Violation> Check(Seat seat, const v1::Action& action) const = 0;
+
+  // Every legal action now, for bots, fuzzing and "cannot move" checks. Where
+  // an action carries a free choice with many equivalent spellings, a game
+  // may list one spelling per distinct outcome (see Canonical()); its header
+  // says so.
+  virtual std::vector<Move> LegalActions() const = 0;
+
+  // The spelling of a legal action that LegalActions() lists for the same
+  // outcome. The default is the action itself.
+  virtual v1::Action Canonical(Seat seat, const v1::Action& action) const;
+
+  // Final standings once the game is over; nullopt before. Player ids are
+  // left empty (the engine knows seats only); places are assigned.
+  virtual std::optional<v1::Standings> Final() const = 0;
+
+  // A description of the position for people (`arbiter show`).
+  virtual std::string ToString() const = 0;
+
+  // Checks that the game is not over, then Check(); if legal, applies the
+  // action and returns nullopt, otherwise returns the violation and leaves
+  // the state unchanged.
+  std::optional<Violation> Apply(Seat seat, const v1::Action& action);
+
+  int num_players() const { return num_players_; }
+  // Number of actions applied so far.
+  int64_t num_actions() const { return num_actions_; }
+
+ protected:
+  // Applies an action that Check() accepted.
+  virtual void DoApply(Seat seat, const v1::Action& action) = 0;
+
+ private:
+  int num_players_;
+  int64_t num_actions_ = 0;
+};
+
+}  // namespace arbiter::engine
+
+#endif  // ARBITER_ENGINE_CORE_STATE_H_
