@@ -15,10 +15,6 @@
 #include "absl/synchronization/mutex.h"
 #include "services/store/event_store.h"
 
-namespace pqxx {
-class connection;
-}  // namespace pqxx
-
 namespace arbiter::store {
 
 struct PostgresOptions {
@@ -54,10 +50,11 @@ class PostgresEventStore final : public EventStore {
  private:
   explicit PostgresEventStore(PostgresOptions options);
   class Lease;
+  struct Connection;  // a pqxx::connection with its prepared statements
 
   PostgresOptions options_;
   absl::Mutex mu_;
-  std::vector<std::unique_ptr<pqxx::connection>> idle_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace arbiter::store
