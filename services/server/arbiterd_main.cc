@@ -1,0 +1,121 @@
+// arbiterd: the Arbiter gRPC server.
+//
+// With no flags it runs on an embedded PostgreSQL in ./arbiter-data, listens
+// on 127.0.0.1:50051, applies the migrations, writes a bootstrap admin token
+// on its first start and prints how to connect. SIGTERM or SIGINT stops it
+// gracefully: no new calls are taken, calls in flight finish (their writes
+// are committed before they are acknowledged), then the database stops.
+#include <signal.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+#include "services/server/database.h"
+#include "services/server/server.h"
+
+namespace {
+
+int Run(int argc, char** argv) {
+  CLI::App app{"arbiterd: the Arbiter gRPC server (games, verdicts, audits)"};
+  arbiter::server::DatabaseOptions db_options;
+  arbiter::server::ServerOptions options;
+  int grace_seconds = 30;
+  std::string log_level = "info";
+  app.add_option("--data-dir", db_options.data_dir,
+                 "Directory of the embedded PostgreSQL and of admin.token")
+      ->capture_default_str();
+  app.add_option("--database", db_options.url,
+                 "PostgreSQL connection string or URL (default: the embedded cluster)")
+      ->envname("ARBITER_DATABASE_URL");
+  app.add_option("--listen", options.listen, "Address to listen on (host:port)")
+      ->capture_default_str();
+  app.add_option("--tls-cert", options.tls_cert_file, "TLS certificate chain (PEM)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", options.tls_key_file, "TLS private key (PEM)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--max-message-bytes", options.max_message_bytes,
+                 "Largest request or answer, in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1024, 1 << 30));
+  app.add_option("--max-events-per-game", options.limits.max_events_per_game,
+                 "Most events one game may hold")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{2}, int64_t{100'000'000}));
+  app.add_option("--shutdown-grace", grace_seconds,
+                 "Seconds calls in flight get to finish on SIGTERM")
+      ->capture_default_str();
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  options.limits.max_log_bytes = options.max_message_bytes;
+  spdlog::set_level(spdlog::level::from_str(log_level));
+
+  // Signals are taken by sigwait below, never by a handler on a random thread.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto registry = arbiter::engine::RulesetRegistry::WithBuiltins();
+  if (!registry.ok()) {
+    spdlog::critical("rulesets: {}", std::string(registry.status().message()));
+    return 1;
+  }
+  spdlog::info("opening the database ({})",
+               db_options.url.empty() ? "embedded, in " + db_options.data_dir + "/postgres"
+                                      : "from --database");
+  auto db = arbiter::server::OpenDatabase(db_options);
+  if (!db.ok()) {
+    spdlog::critical("database: {}", std::string(db.status().message()));
+    return 1;
+  }
+  auto token_file = arbiter::server::BootstrapAdminToken(*db->tokens, db_options.data_dir);
+  if (!token_file.ok()) {
+    spdlog::critical("admin token: {}", std::string(token_file.status().message()));
+    return 1;
+  }
+  auto server = arbiter::server::ArbiterServer::Start(options, *db->events, *db->tokens, *registry);
+  if (!server.ok()) {
+    spdlog::critical("{}", std::string(server.status().message()));
+    return 1;
+  }
+  const bool tls = !options.tls_cert_file.empty();
+  std::string host = options.listen.substr(0, options.listen.rfind(':'));
+  const std::string address = host + ":" + std::to_string((*server)->port());
+  if (token_file->has_value()) {
+    std::printf("First start: wrote a bootstrap admin token to %s (mode 0600).\n",
+                (*token_file)->c_str());
+  }
+  std::printf(
+      "arbiterd is listening on %s (%s).\n"
+      "Connect with:\n"
+      "  arbiter games --server %s%s --token-file %s/admin.token\n"
+      "  grpcurl %s-H \"authorization: Bearer $(cat %s/admin.token)\" %s list\n",
+      address.c_str(), tls ? "TLS" : "plaintext", address.c_str(), tls ? " --tls" : "",
+      db_options.data_dir.c_str(), tls ? "" : "-plaintext ", db_options.data_dir.c_str(),
+      address.c_str());
+  std::fflush(stdout);
+
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  spdlog::info("signal {}: shutting down (calls in flight get {}s)", signal_number, grace_seconds);
+  (*server)->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
+  server->reset();
+  db->events.reset();
+  db->tokens.reset();
+  if (db->embedded != nullptr) {
+    if (absl::Status s = db->embedded->Stop(); !s.ok()) {
+      spdlog::error("stopping PostgreSQL: {}", std::string(s.message()));
+    }
+  }
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return Run(argc, argv); }

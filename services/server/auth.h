@@ -1,0 +1,82 @@
+// Bearer tokens and what each role may do.
+//
+// A request carries "authorization: Bearer arb_<token_id>_<secret>". The
+// Authenticator hashes the token (SHA-256), looks the hash up in the
+// TokenStore and caches what it found, so a known token costs one hash and
+// one map lookup. No token or an unknown one is UNAUTHENTICATED; the
+// permission checks below answer PERMISSION_DENIED with what the role may do.
+// Thread-safe.
+#ifndef ARBITER_SERVICES_SERVER_AUTH_H_
+#define ARBITER_SERVICES_SERVER_AUTH_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "services/server/token_store.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::server {
+
+// Who is calling, as their token says.
+struct Caller {
+  std::string principal;
+  Role role = Role::kPublic;
+  std::vector<std::string> leagues;
+  std::vector<std::string> tournaments;
+  std::string token_id;
+};
+
+// A fresh token: the secret string (shown once) and its stored record
+// (role, principal and scope left for the caller to fill in). 128 random
+// bits for the id and 256 for the secret, from OpenSSL's generator.
+struct NewToken {
+  std::string token;
+  TokenRecord record;
+};
+absl::StatusOr<NewToken> GenerateToken();
+
+// True if `principal` is 1-100 characters of [A-Za-z0-9_.@-]; scope ids
+// (leagues, tournaments) use the same alphabet.
+bool IsValidPrincipal(const std::string& principal);
+
+class Authenticator {
+ public:
+  explicit Authenticator(TokenStore& tokens) : tokens_(tokens) {}
+
+  // The caller named by an "authorization" metadata value. UNAUTHENTICATED
+  // if it is missing, not "Bearer <token>", or unknown; Unavailable if the
+  // token store cannot be reached.
+  absl::StatusOr<Caller> Authenticate(const std::string& authorization);
+
+ private:
+  TokenStore& tokens_;
+  absl::Mutex mu_;
+  absl::flat_hash_map<std::string, Caller> cache_ ABSL_GUARDED_BY(mu_);
+};
+
+// PERMISSION_DENIED unless the caller is an admin.
+absl::Status RequireAdmin(const Caller& caller);
+// PERMISSION_DENIED unless the caller may create a game in this league and
+// tournament (admins anywhere; organisers within their scope).
+absl::Status RequireCreate(const Caller& caller, const std::string& league,
+                           const std::string& tournament);
+// PERMISSION_DENIED unless the caller may write to `game` (admins; the
+// organiser who created it or whose scope holds its league or tournament).
+absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game);
+// PERMISSION_DENIED unless the caller may read `game` (public tokens: only
+// finished games).
+absl::Status RequireRead(const Caller& caller, const store::GameRecord& game);
+// PERMISSION_DENIED unless the caller may see positions (hidden cards) of
+// `game`: admins and auditors always; organisers for games they may write;
+// everyone once the game is finished.
+absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game);
+// Whether answers show the caller the game's seed (admins, auditors, and
+// everyone once the game is finished).
+bool SeesSeed(const Caller& caller, const store::GameRecord& game);
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_AUTH_H_

@@ -1,0 +1,145 @@
+#include "services/server/event_codec.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/util/time_util.h>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/sha256.h"
+#include "services/log/json_lines.h"
+
+namespace arbiter::server {
+namespace {
+
+std::string Deterministic(const google::protobuf::Message& message) {
+  std::string out;
+  {
+    google::protobuf::io::StringOutputStream stream(&out);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    message.SerializeToCodedStream(&coded);
+  }
+  return out;
+}
+
+absl::StatusOr<store::NewEvent> Encode(const std::string& game_id, int64_t number,
+                                       const char* type, const google::protobuf::Message& body) {
+  store::NewEvent event;
+  event.event_id = EventId(game_id, number);
+  event.type = type;
+  event.payload = Deterministic(body);
+  if (static_cast<int64_t>(event.payload.size()) > store::kMaxPayloadBytes) {
+    return absl::InvalidArgumentError(absl::StrCat("event ", number, " is ", event.payload.size(),
+                                                   " bytes; the limit is ",
+                                                   store::kMaxPayloadBytes));
+  }
+  event.json = log::ToJsonLine(body);
+  return event;
+}
+
+bool IsLowerHex(const std::string& text) {
+  for (char c : text) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool IsValidGameId(const std::string& id) {
+  if (id.empty() || id.size() > 63) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string GameName(const std::string& game_id) { return absl::StrCat("games/", game_id); }
+
+absl::StatusOr<std::string> ParseGameName(const std::string& name, const char* field) {
+  constexpr std::string_view kPrefix = "games/";
+  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0 ||
+      !IsValidGameId(name.substr(kPrefix.size()))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must be \"games/{game}\" with {game} 1-63 characters of "
+                            "A-Z a-z 0-9 _ . -, not \"",
+                     name.substr(0, 80), "\""));
+  }
+  return name.substr(kPrefix.size());
+}
+
+std::string DerivedGameId(const std::string& principal, const std::string& request_id) {
+  return absl::StrCat("g-",
+                      engine::Sha256Hex(absl::StrCat(principal.size(), ":", principal, request_id))
+                          .substr(0, 24));
+}
+
+std::string StoreRequestId(const std::string& kind, const std::string& game_id,
+                           const std::string& principal, const std::string& request_id) {
+  return absl::StrCat(kind, "-",
+                      engine::Sha256Hex(absl::StrCat(game_id.size(), ":", game_id, principal.size(),
+                                                     ":", principal, request_id)));
+}
+
+std::string EventId(const std::string& game_id, int64_t number) {
+  return absl::StrCat(engine::Sha256Hex(game_id).substr(0, 32), "-", number);
+}
+
+absl::StatusOr<store::NewEvent> EncodeCreated(const std::string& game_id,
+                                              const v1::GameCreated& created) {
+  return Encode(game_id, 1, kTypeGameCreated, created);
+}
+
+absl::StatusOr<store::NewEvent> EncodeAction(const std::string& game_id, int64_t number,
+                                             const v1::Action& action) {
+  return Encode(game_id, number, kTypeAction, action);
+}
+
+absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, int64_t number,
+                                                   const v1::SeedRevealed& revealed) {
+  return Encode(game_id, number, kTypeSeedRevealed, revealed);
+}
+
+absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored) {
+  v1::Event event;
+  event.set_name(absl::StrCat(GameName(stored.game_id), "/events/", stored.sequence));
+  event.set_event(stored.sequence);
+  event.set_type(stored.type);
+  bool parsed = false;
+  if (stored.type == kTypeGameCreated) {
+    parsed = event.mutable_game_created()->ParseFromString(stored.payload);
+  } else if (stored.type == kTypeAction) {
+    parsed = event.mutable_action()->ParseFromString(stored.payload);
+  } else if (stored.type == kTypeSeedRevealed) {
+    parsed = event.mutable_seed_revealed()->ParseFromString(stored.payload);
+  } else {
+    return absl::DataLossError(absl::StrCat("event ", stored.sequence, " of game \"",
+                                            stored.game_id, "\" has the unknown type \"",
+                                            stored.type, "\""));
+  }
+  if (!parsed) {
+    return absl::DataLossError(absl::StrCat("event ", stored.sequence, " of game \"",
+                                            stored.game_id, "\" (", stored.type,
+                                            ") does not decode"));
+  }
+  event.set_payload(stored.payload);
+  event.set_event_id(stored.event_id);
+  event.set_prev_hash(stored.prev_hash);
+  event.set_hash(stored.hash);
+  event.set_recorder(stored.recorded_by);
+  *event.mutable_record_time() =
+      google::protobuf::util::TimeUtil::NanosecondsToTimestamp(absl::ToUnixNanos(stored.recorded_at));
+  return event;
+}
+
+absl::StatusOr<std::string> SeedCommitment(uint64_t seed, const std::string& nonce) {
+  if (nonce.size() < 32 || nonce.size() > 128 || !IsLowerHex(nonce)) {
+    return absl::InvalidArgumentError(
+        "nonce must be 32-128 lowercase hex digits (at least 128 random bits)");
+  }
+  return engine::Sha256Hex(absl::StrCat("arbiter-seed-v1:", seed, ":", nonce));
+}
+
+}  // namespace arbiter::server

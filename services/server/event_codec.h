@@ -1,0 +1,78 @@
+// How a game lives in the event store: resource names, stored events and
+// the seed commitment.
+//
+// Stored event grammar (stored: never renumber, never rename a type):
+//   event 1        type "game_created"  payload = GameCreated
+//   event 2, 3 ... type "action"        payload = Action
+//                  type "seed_revealed" payload = SeedRevealed (at most once,
+//                                        only in a game created with a
+//                                        commitment)
+// Every payload is the message's deterministic protobuf serialization
+// (arbiter_service.proto, action.proto); the event's JSON copy is the
+// protobuf JSON mapping of the same message. Event ids are
+//   "<first 32 hex digits of SHA-256(game id)>-<event number>"
+// so a retried write produces the same events.
+//
+// Seed commitment: SHA-256 hex of "arbiter-seed-v1:" + decimal(seed) + ":" +
+// nonce, where nonce is 32-128 lowercase hex digits.
+// Pure functions; thread-safe.
+#ifndef ARBITER_SERVICES_SERVER_EVENT_CODEC_H_
+#define ARBITER_SERVICES_SERVER_EVENT_CODEC_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/action.pb.h"
+#include "arbiter/v1/arbiter_service.pb.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::server {
+
+inline constexpr char kTypeGameCreated[] = "game_created";
+inline constexpr char kTypeAction[] = "action";
+inline constexpr char kTypeSeedRevealed[] = "seed_revealed";
+
+// True if `id` is 1-63 characters of [A-Za-z0-9_.-].
+bool IsValidGameId(const std::string& id);
+
+// "games/{id}".
+std::string GameName(const std::string& game_id);
+
+// The id in "games/{id}". InvalidArgument naming `field` otherwise.
+absl::StatusOr<std::string> ParseGameName(const std::string& name, const char* field);
+
+// A game id derived from a request id, for writes that name none:
+// "g-" + 24 hex digits of SHA-256(principal, request id).
+std::string DerivedGameId(const std::string& principal, const std::string& request_id);
+
+// The store's request id for one write of `kind` ("create", "append",
+// "reveal", "submit-N") by `principal` with the client's `request_id`.
+std::string StoreRequestId(const std::string& kind, const std::string& game_id,
+                           const std::string& principal, const std::string& request_id);
+
+// The event id of event `number` of `game_id`.
+std::string EventId(const std::string& game_id, int64_t number);
+
+// Stored events for each body. InvalidArgument if the payload is larger than
+// the store accepts.
+absl::StatusOr<store::NewEvent> EncodeCreated(const std::string& game_id,
+                                              const v1::GameCreated& created);
+absl::StatusOr<store::NewEvent> EncodeAction(const std::string& game_id, int64_t number,
+                                             const v1::Action& action);
+absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, int64_t number,
+                                                   const v1::SeedRevealed& revealed);
+
+// A stored event decoded into the API's Event (body, hashes, name).
+// DataLoss naming the event if the type is unknown or the payload does not
+// parse.
+absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored);
+
+// The commitment to (seed, nonce). InvalidArgument if the nonce is not
+// 32-128 lowercase hex digits.
+absl::StatusOr<std::string> SeedCommitment(uint64_t seed, const std::string& nonce);
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_EVENT_CODEC_H_

@@ -1,0 +1,394 @@
+#include "services/server/game_service_impl.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <string>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "services/server/event_codec.h"
+#include "services/server/game_reader.h"
+#include "services/server/status_mapping.h"
+#include "services/store/internal/store_rules.h"
+
+namespace arbiter::server {
+namespace {
+
+constexpr int kDefaultPageSize = 100;
+constexpr int kMaxPageSize = 1000;
+
+std::string AuthorizationOf(const grpc::ServerContext* context) {
+  const auto& metadata = context->client_metadata();
+  auto it = metadata.find("authorization");
+  if (it == metadata.end()) return "";
+  return std::string(it->second.data(), it->second.size());
+}
+
+CancelCheck CancelOf(grpc::ServerContext* context) {
+  return [context]() -> absl::Status {
+    if (context->IsCancelled()) return absl::CancelledError("the call was cancelled");
+    if (std::chrono::system_clock::now() > context->deadline()) {
+      return absl::DeadlineExceededError("the call's deadline passed; nothing more was done");
+    }
+    return absl::OkStatus();
+  };
+}
+
+// Authenticates, runs `body`, logs one line and maps the status.
+template <typename Body>
+grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char* method,
+                   const std::string& game, const std::string& request_id, Body body) {
+  const absl::Time start = absl::Now();
+  std::string principal = "-";
+  absl::Status status;
+  absl::StatusOr<Caller> caller = auth.Authenticate(AuthorizationOf(context));
+  if (!caller.ok()) {
+    status = caller.status();
+  } else {
+    principal = caller->principal;
+    status = CancelOf(context)();
+    if (status.ok()) status = body(*caller);
+  }
+  const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
+  const std::string code = CodeName(status.code());
+  if (status.ok()) {
+    spdlog::info("{} game={} request_id={} principal={} status=OK time={:.2f}ms", method,
+                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, ms);
+  } else {
+    spdlog::warn("{} game={} request_id={} principal={} status={} time={:.2f}ms: {}", method,
+                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, code,
+                 ms, std::string(status.message()));
+  }
+  return ToGrpcStatus(status);
+}
+
+absl::StatusOr<int> PageSize(int page_size) {
+  if (page_size == 0) return kDefaultPageSize;
+  if (page_size < 0 || page_size > kMaxPageSize) {
+    return FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
+  }
+  return page_size;
+}
+
+absl::StatusOr<store::GameStatus> StoreStatus(v1::GameStatus status) {
+  switch (status) {
+    case v1::GAME_STATUS_UNSPECIFIED:
+      return store::GameStatus::kUnspecified;
+    case v1::GAME_STATUS_ACTIVE:
+      return store::GameStatus::kActive;
+    case v1::GAME_STATUS_FINISHED:
+      return store::GameStatus::kFinished;
+    case v1::GAME_STATUS_VOIDED:
+      return store::GameStatus::kVoided;
+    default:
+      break;
+  }
+  return FieldError("status", absl::StrCat("unknown status value ", static_cast<int>(status)));
+}
+
+// The game row and its creation event, for answers about one game.
+absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller,
+                                  const std::string& game_id) {
+  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
+  if (!record.ok()) return record.status();
+  if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+  absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
+  if (!first.ok()) return first.status();
+  if (first->empty()) return ToGame(*record, nullptr, SeesSeed(caller, *record));
+  absl::StatusOr<v1::Event> created = DecodeEvent(first->front());
+  if (!created.ok()) return created.status();
+  return ToGame(*record, &created->game_created(), SeesSeed(caller, *record));
+}
+
+absl::StatusOr<LoadedGame> LoadReadable(store::EventStore& store, const Caller& caller,
+                                        const std::string& name, const CancelCheck& cancel) {
+  absl::StatusOr<std::string> game_id = ParseGameName(name, "name");
+  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not a game name");
+  absl::StatusOr<LoadedGame> game = LoadGame(store, *game_id, cancel);
+  if (!game.ok()) return game.status();
+  if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
+  return game;
+}
+
+}  // namespace
+
+grpc::Status ArbiterServiceImpl::CreateGame(grpc::ServerContext* context,
+                                            const v1::CreateGameRequest* request,
+                                            v1::Game* response) {
+  return Serve(context, auth_, "CreateGame", request->game_id(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<v1::Game> game = writer_.Create(caller, *request);
+                 if (!game.ok()) return game.status();
+                 *response = *std::move(game);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::AppendActions(grpc::ServerContext* context,
+                                               const v1::AppendActionsRequest* request,
+                                               v1::AppendActionsResponse* response) {
+  return Serve(context, auth_, "AppendActions", request->game(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 auto answer = writer_.Append(caller, *request, CancelOf(context));
+                 if (!answer.ok()) return answer.status();
+                 *response = *std::move(answer);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::SubmitGame(grpc::ServerContext* context,
+                                            const v1::SubmitGameRequest* request,
+                                            v1::SubmitGameResponse* response) {
+  return Serve(context, auth_, "SubmitGame", request->game_id(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 auto answer = writer_.Submit(caller, *request, CancelOf(context));
+                 if (!answer.ok()) return answer.status();
+                 *response = *std::move(answer);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
+                                            const v1::RevealSeedRequest* request,
+                                            v1::RevealSeedResponse* response) {
+  return Serve(context, auth_, "RevealSeed", request->game(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 auto answer = writer_.Reveal(caller, *request, CancelOf(context));
+                 if (!answer.ok()) return answer.status();
+                 *response = *std::move(answer);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::GetGame(grpc::ServerContext* context,
+                                         const v1::GetGameRequest* request, v1::Game* response) {
+  return Serve(context, auth_, "GetGame", request->name(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+                 if (!game_id.ok()) {
+                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                 }
+                 absl::StatusOr<v1::Game> game = ReadGame(store_, caller, *game_id);
+                 if (!game.ok()) return game.status();
+                 *response = *std::move(game);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
+                                           const v1::ListGamesRequest* request,
+                                           v1::ListGamesResponse* response) {
+  return Serve(
+      context, auth_, "ListGames", "", "", [&](const Caller& caller) -> absl::Status {
+        absl::StatusOr<int> size = PageSize(request->page_size());
+        if (!size.ok()) return size.status();
+        absl::StatusOr<store::GameStatus> status = StoreStatus(request->status());
+        if (!status.ok()) return status.status();
+        if (caller.role == Role::kPublic) {
+          if (*status != store::GameStatus::kUnspecified &&
+              *status != store::GameStatus::kFinished) {
+            return absl::PermissionDeniedError("public tokens list finished games only");
+          }
+          *status = store::GameStatus::kFinished;
+        }
+        store::ListGamesFilter filter;
+        filter.game = request->game_type();
+        filter.status = *status;
+        filter.league_id = request->league();
+        filter.tournament_id = request->tournament();
+        // The store filters everything but the player; pages are refilled
+        // here, continuing after the last game returned.
+        std::string token = request->page_token();
+        const CancelCheck cancel = CancelOf(context);
+        while (response->games_size() < *size) {
+          absl::StatusOr<store::ListGamesPage> page = store_.ListGames(filter, *size, token);
+          if (!page.ok()) {
+            if (page.status().code() == absl::StatusCode::kInvalidArgument) {
+              return WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
+            }
+            return page.status();
+          }
+          for (const store::GameRecord& record : page->games) {
+            const bool plays =
+                request->player().empty() ||
+                std::find(record.players.begin(), record.players.end(), request->player()) !=
+                    record.players.end();
+            if (!plays) continue;
+            *response->add_games() = ToGame(record, nullptr, SeesSeed(caller, record));
+            if (response->games_size() == *size) {
+              const bool more = &record != &page->games.back() || !page->next_page_token.empty();
+              response->set_next_page_token(more ? store::internal::EncodePageToken(record.game_id)
+                                                 : "");
+              return absl::OkStatus();
+            }
+          }
+          if (page->next_page_token.empty()) break;
+          token = page->next_page_token;
+          if (absl::Status s = cancel(); !s.ok()) return s;
+        }
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
+                                            const v1::ListEventsRequest* request,
+                                            v1::ListEventsResponse* response) {
+  return Serve(context, auth_, "ListEvents", request->parent(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id = ParseGameName(request->parent(), "parent");
+                 if (!game_id.ok()) {
+                   return WithFieldViolation(game_id.status(), "parent", "not a game name");
+                 }
+                 absl::StatusOr<int> size = PageSize(request->page_size());
+                 if (!size.ok()) return size.status();
+                 int64_t after = 0;
+                 if (!request->page_token().empty() &&
+                     (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
+                   return FieldError("page_token", "not a token of ListEvents");
+                 }
+                 absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+                 if (!record.ok()) return record.status();
+                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+                 auto events = store_.ReadGameEvents(*game_id, after, *size + 1);
+                 if (!events.ok()) return events.status();
+                 for (int i = 0; i < static_cast<int>(events->size()) && i < *size; ++i) {
+                   absl::StatusOr<v1::Event> event = DecodeEvent((*events)[i]);
+                   if (!event.ok()) return event.status();
+                   *response->add_events() = *std::move(event);
+                 }
+                 if (static_cast<int>(events->size()) > *size) {
+                   response->set_next_page_token(absl::StrCat((*events)[*size - 1].sequence));
+                 }
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
+                                                const v1::AdjudicateGameRequest* request,
+                                                v1::Adjudication* response) {
+  return Serve(context, auth_, "AdjudicateGame", request->name(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 const CancelCheck cancel = CancelOf(context);
+                 absl::StatusOr<LoadedGame> game =
+                     LoadReadable(store_, caller, request->name(), cancel);
+                 if (!game.ok()) return game.status();
+                 absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
+                 if (!referee.ok()) return referee.status();
+                 *response = ToAdjudication(game->record.game_id, *referee,
+                                            game->record.last_sequence);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
+                                              const v1::GetGameStateRequest* request,
+                                              v1::GameState* response) {
+  return Serve(context, auth_, "GetGameState", request->name(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 const CancelCheck cancel = CancelOf(context);
+                 absl::StatusOr<LoadedGame> game =
+                     LoadReadable(store_, caller, request->name(), cancel);
+                 if (!game.ok()) return game.status();
+                 if (absl::Status s = RequireReadState(caller, game->record); !s.ok()) return s;
+                 const int64_t last = game->record.last_sequence;
+                 const int64_t event = request->event() == 0 ? last : request->event();
+                 if (event < 1 || event > last) {
+                   return FieldError("event", absl::StrCat("event must be 1-", last,
+                                                           " (0: the last), not ", event));
+                 }
+                 absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, event, cancel);
+                 if (!referee.ok()) return referee.status();
+                 *response = ToGameState(game->record.game_id, *referee, event);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
+                                            const v1::VerifyGameRequest* request,
+                                            v1::VerifyGameResponse* response) {
+  return Serve(context, auth_, "VerifyGame", request->name(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+                 if (!game_id.ok()) {
+                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                 }
+                 absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+                 if (!record.ok()) return record.status();
+                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+                 auto report = VerifyStoredGame(store_, registry_, *game_id, CancelOf(context));
+                 if (!report.ok()) return report.status();
+                 *response = *std::move(report);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
+                                           const v1::CreateTokenRequest* request,
+                                           v1::CreateTokenResponse* response) {
+  return Serve(
+      context, auth_, "CreateToken", "", request->request_id(),
+      [&](const Caller& caller) -> absl::Status {
+        if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+        if (request->request_id().empty() ||
+            static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
+          return FieldError("request_id", "request_id is required (1-200 bytes)");
+        }
+        Role role;
+        switch (request->role()) {
+          case v1::ROLE_ADMIN:
+            role = Role::kAdmin;
+            break;
+          case v1::ROLE_ORGANISER:
+            role = Role::kOrganiser;
+            break;
+          case v1::ROLE_AUDITOR:
+            role = Role::kAuditor;
+            break;
+          case v1::ROLE_PUBLIC:
+            role = Role::kPublic;
+            break;
+          default:
+            return FieldError("role", absl::StrCat("role must be admin, organiser, auditor or "
+                                                   "public, not the value ",
+                                                   static_cast<int>(request->role())));
+        }
+        if (!IsValidPrincipal(request->principal())) {
+          return FieldError("principal",
+                            "principal must be 1-100 characters of A-Z a-z 0-9 _ . @ -");
+        }
+        for (const std::string& id : request->leagues()) {
+          if (!IsValidPrincipal(id)) return FieldError("leagues", "a league id is malformed");
+        }
+        for (const std::string& id : request->tournaments()) {
+          if (!IsValidPrincipal(id)) {
+            return FieldError("tournaments", "a tournament id is malformed");
+          }
+        }
+        absl::StatusOr<NewToken> token = GenerateToken();
+        if (!token.ok()) return token.status();
+        token->record.role = role;
+        token->record.principal = request->principal();
+        token->record.leagues.assign(request->leagues().begin(), request->leagues().end());
+        token->record.tournaments.assign(request->tournaments().begin(),
+                                         request->tournaments().end());
+        token->record.request_id = request->request_id();
+        token->record.created_by = caller.principal;
+        if (absl::Status s = tokens_.Insert(token->record); !s.ok()) {
+          if (s.code() == absl::StatusCode::kAlreadyExists) {
+            return absl::AlreadyExistsError(absl::StrCat(
+                "a token was already created for request_id \"", request->request_id(),
+                "\"; its secret was shown once and is not stored"));
+          }
+          return s;
+        }
+        response->set_token(token->token);
+        response->set_token_id(token->record.token_id);
+        response->set_role(request->role());
+        response->set_principal(request->principal());
+        return absl::OkStatus();
+      });
+}
+
+}  // namespace arbiter::server

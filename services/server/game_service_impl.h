@@ -1,0 +1,70 @@
+// The gRPC services: ArbiterService and TokenService, implemented thinly.
+//
+// Each RPC authenticates the caller, hands the request to GameWriter (writes)
+// or game_reader.h (reads), turns the result into a grpc::Status
+// (status_mapping.h) and logs one line with spdlog: method, game, request id,
+// principal, status and time. The deadline of a call is checked between the
+// steps of long work, and before anything is written.
+// Thread-safe: gRPC calls these from many threads.
+#ifndef ARBITER_SERVICES_SERVER_GAME_SERVICE_IMPL_H_
+#define ARBITER_SERVICES_SERVER_GAME_SERVICE_IMPL_H_
+
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "engine/core/ruleset_registry.h"
+#include "services/server/auth.h"
+#include "services/server/game_writer.h"
+#include "services/server/token_store.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::server {
+
+class ArbiterServiceImpl final : public v1::ArbiterService::Service {
+ public:
+  ArbiterServiceImpl(store::EventStore& store, const engine::RulesetRegistry& registry,
+                     Authenticator& auth, WriteLimits limits)
+      : store_(store), registry_(registry), auth_(auth), writer_(store, registry, limits) {}
+
+  grpc::Status CreateGame(grpc::ServerContext* context, const v1::CreateGameRequest* request,
+                          v1::Game* response) override;
+  grpc::Status AppendActions(grpc::ServerContext* context, const v1::AppendActionsRequest* request,
+                             v1::AppendActionsResponse* response) override;
+  grpc::Status SubmitGame(grpc::ServerContext* context, const v1::SubmitGameRequest* request,
+                          v1::SubmitGameResponse* response) override;
+  grpc::Status RevealSeed(grpc::ServerContext* context, const v1::RevealSeedRequest* request,
+                          v1::RevealSeedResponse* response) override;
+  grpc::Status GetGame(grpc::ServerContext* context, const v1::GetGameRequest* request,
+                       v1::Game* response) override;
+  grpc::Status ListGames(grpc::ServerContext* context, const v1::ListGamesRequest* request,
+                         v1::ListGamesResponse* response) override;
+  grpc::Status ListEvents(grpc::ServerContext* context, const v1::ListEventsRequest* request,
+                          v1::ListEventsResponse* response) override;
+  grpc::Status AdjudicateGame(grpc::ServerContext* context,
+                              const v1::AdjudicateGameRequest* request,
+                              v1::Adjudication* response) override;
+  grpc::Status GetGameState(grpc::ServerContext* context, const v1::GetGameStateRequest* request,
+                            v1::GameState* response) override;
+  grpc::Status VerifyGame(grpc::ServerContext* context, const v1::VerifyGameRequest* request,
+                          v1::VerifyGameResponse* response) override;
+
+ private:
+  store::EventStore& store_;
+  const engine::RulesetRegistry& registry_;
+  Authenticator& auth_;
+  GameWriter writer_;
+};
+
+class TokenServiceImpl final : public v1::TokenService::Service {
+ public:
+  TokenServiceImpl(TokenStore& tokens, Authenticator& auth) : tokens_(tokens), auth_(auth) {}
+
+  grpc::Status CreateToken(grpc::ServerContext* context, const v1::CreateTokenRequest* request,
+                           v1::CreateTokenResponse* response) override;
+
+ private:
+  TokenStore& tokens_;
+  Authenticator& auth_;
+};
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_GAME_SERVICE_IMPL_H_

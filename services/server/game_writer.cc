@@ -1,0 +1,508 @@
+#include "services/server/game_writer.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/core/sha256.h"
+#include "services/log/log_file.h"
+#include "services/server/event_codec.h"
+#include "services/server/status_mapping.h"
+
+namespace arbiter::server {
+namespace {
+
+constexpr char kGameField[] = "game";
+
+absl::Status CheckRequestId(const std::string& request_id) {
+  if (request_id.empty() || static_cast<int>(request_id.size()) > store::kMaxIdBytes) {
+    return FieldError("request_id",
+                      absl::StrCat("request_id is required: 1-", store::kMaxIdBytes,
+                                   " bytes, unique per write (a UUID will do)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckScopeId(const std::string& id, const char* field) {
+  if (id.empty() || IsValidPrincipal(id)) return absl::OkStatus();
+  return FieldError(field, absl::StrCat(field, " must be 1-100 characters of A-Z a-z 0-9 _ . @ -"));
+}
+
+// A referee's header error ("line 1: ...") reworded for a request field.
+absl::Status HeaderError(const absl::Status& status, const std::string& field, bool keep_line) {
+  std::string message(status.message());
+  if (!keep_line && absl::StartsWith(message, "line 1: ")) message = message.substr(8);
+  return WithFieldViolation(absl::Status(status.code(), message), field, message);
+}
+
+// The checks Referee::Apply makes before judging, for games whose seed is
+// hidden: the player is in the game, the action is of this game, and its
+// fields lie in their domains.
+absl::Status CheckShape(const replay::Referee& referee, const v1::Action& action, int64_t event) {
+  if (referee.SeatOf(action.player()) < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("event ", event, ": unknown player '",
+                                                   action.player().substr(0, 80), "'"));
+  }
+  if (action.game_case() != referee.game().action_case()) {
+    return absl::InvalidArgumentError(absl::StrCat("event ", event,
+                                                   ": the action is not an action of ",
+                                                   std::string(referee.game().name())));
+  }
+  if (absl::Status shape = referee.game().CheckShape(action, referee.ruleset().ruleset);
+      !shape.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("event ", event, ": ", shape.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status IllegalAction(const engine::Violation& violation, int64_t event,
+                           const std::string& player, int index) {
+  absl::Status status = absl::InvalidArgumentError(
+      absl::StrCat("event ", event, " (actions[", index, "]) by ", player, " is illegal: ",
+                   violation.rule, ": ", violation.detail));
+  status = WithErrorInfo(std::move(status), "ILLEGAL_ACTION",
+                         {{"rule", violation.rule},
+                          {"event", absl::StrCat(event)},
+                          {"player", player},
+                          {"detail", violation.detail}});
+  return WithFieldViolation(std::move(status), absl::StrCat("actions[", index, "]"),
+                            absl::StrCat(violation.rule, ": ", violation.detail));
+}
+
+absl::Status TooManyEvents(int64_t would_have, int64_t limit) {
+  return WithErrorInfo(
+      absl::ResourceExhaustedError(absl::StrCat("the game would have ", would_have,
+                                                " events; this server allows ", limit, " per game")),
+      "EVENT_LIMIT", {{"limit", absl::StrCat(limit)}});
+}
+
+absl::Status Stale(int64_t expected, int64_t current) {
+  return WithErrorInfo(absl::AbortedError(absl::StrCat(
+                           "expected_last_event is ", expected, " but the game is at event ",
+                           current, "; read the new events and decide again")),
+                       "STALE_EXPECTED_EVENT",
+                       {{"expected_last_event", absl::StrCat(expected)},
+                        {"last_event", absl::StrCat(current)}});
+}
+
+}  // namespace
+
+absl::Status GameWriter::Finish(const std::string& game_id) {
+  absl::Status status = store_.SetGameStatus(game_id, store::GameStatus::kFinished);
+  if (status.code() == absl::StatusCode::kFailedPrecondition) {
+    absl::StatusOr<store::GameRecord> record = store_.GetGame(game_id);
+    if (record.ok() && record->status == store::GameStatus::kFinished) return absl::OkStatus();
+  }
+  return status;
+}
+
+absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
+                                            const v1::CreateGameRequest& request) {
+  if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
+  const std::string game_id = request.game_id().empty()
+                                  ? DerivedGameId(caller.principal, request.request_id())
+                                  : request.game_id();
+  if (!IsValidGameId(game_id)) {
+    return FieldError("game_id", "game_id must be 1-63 characters of A-Z a-z 0-9 _ . -");
+  }
+  const v1::Game& game = request.game();
+  if (absl::Status s = CheckScopeId(game.league(), "game.league"); !s.ok()) return s;
+  if (absl::Status s = CheckScopeId(game.tournament(), "game.tournament"); !s.ok()) return s;
+  if (absl::Status s = RequireCreate(caller, game.league(), game.tournament()); !s.ok()) return s;
+
+  v1::GameCreated created;
+  v1::LogHeader& header = *created.mutable_header();
+  header.set_game(game.game_type());
+  header.set_ruleset_id(game.ruleset_id());
+  header.set_ruleset_hash(game.ruleset_hash());
+  if (engine::FindGame(game.game_type()) != nullptr) {
+    const engine::RegisteredRuleset* ruleset = nullptr;
+    if (game.ruleset_id().empty() && game.ruleset_hash().empty()) {
+      ruleset = registry_.DefaultFor(game.game_type());
+    } else if (game.ruleset_hash().empty()) {
+      ruleset = registry_.FindById(game.ruleset_id());
+    }
+    if (ruleset != nullptr) {
+      header.set_ruleset_id(ruleset->ruleset.id());
+      header.set_ruleset_hash(ruleset->hash);
+    }
+  }
+  *header.mutable_players() = game.players();
+  header.mutable_options()->insert(game.options().begin(), game.options().end());
+  switch (game.seed_source_case()) {
+    case v1::Game::kSeed:
+      header.set_seed(game.seed());
+      break;
+    case v1::Game::kSeedCommitment:
+      if (!engine::IsSha256Hex(game.seed_commitment())) {
+        return FieldError("game.seed_commitment",
+                          "seed_commitment must be a SHA-256 as 64 lowercase hex digits");
+      }
+      created.set_seed_commitment(game.seed_commitment());
+      break;
+    case v1::Game::SEED_SOURCE_NOT_SET:
+      return FieldError("game.seed", "give the game's seed or a seed_commitment to it");
+  }
+  auto referee = replay::Referee::Start(header, registry_);
+  if (!referee.ok()) return HeaderError(referee.status(), kGameField, false);
+  created.set_league(game.league());
+  created.set_tournament(game.tournament());
+  absl::StatusOr<store::NewEvent> event = EncodeCreated(game_id, created);
+  if (!event.ok()) return event.status();
+
+  store::CreateGameRequest create;
+  create.request_id = StoreRequestId("create", game_id, caller.principal, request.request_id());
+  store::GameRecord& record = create.game;
+  record.game_id = game_id;
+  record.game = header.game();
+  record.ruleset_id = header.ruleset_id();
+  record.ruleset_hash = header.ruleset_hash();
+  if (game.has_seed()) {
+    record.seed = game.seed();
+  } else {
+    record.seed_commitment = game.seed_commitment();
+  }
+  for (const v1::Player& player : header.players()) record.players.push_back(player.id());
+  record.created_by = caller.principal;
+  record.league_id = game.league();
+  record.tournament_id = game.tournament();
+  absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
+  if (!stored.ok()) return stored.status();
+
+  store::AppendRequest append;
+  append.game_id = game_id;
+  append.expected_sequence = 0;
+  append.request_id = StoreRequestId("create-1", game_id, caller.principal, request.request_id());
+  append.recorded_by = caller.principal;
+  append.events.push_back(*std::move(event));
+  if (absl::StatusOr<store::AppendResult> r = store_.Append(append); !r.ok()) return r.status();
+  absl::StatusOr<store::GameRecord> now = store_.GetGame(game_id);
+  if (!now.ok()) return now.status();
+  return ToGame(*now, &created, true);
+}
+
+absl::Status GameWriter::Refresh(LiveGame& live, const store::GameRecord& record,
+                                 const CancelCheck& cancel) {
+  if (live.referee.has_value() && live.last_event == record.last_sequence) {
+    return absl::OkStatus();
+  }
+  live.Forget();
+  absl::StatusOr<LoadedGame> game = LoadGame(store_, record.game_id, cancel);
+  if (!game.ok()) return game.status();
+  if (game->seed.has_value()) {
+    absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
+    if (!referee.ok()) return referee.status();
+    live.referee.emplace(*std::move(referee));
+    live.seed_known = true;
+  } else {
+    auto referee = replay::Referee::Start(game->created.header(), registry_);
+    if (!referee.ok()) {
+      return absl::DataLossError(absl::StrCat("the stored header of game \"", record.game_id,
+                                              "\" does not start a game: ",
+                                              referee.status().message()));
+    }
+    live.referee.emplace(*std::move(referee));
+    live.seed_known = false;
+  }
+  live.last_event = game->record.last_sequence;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
+    const Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
+  absl::StatusOr<std::string> game_id = ParseGameName(request.game(), "game");
+  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "game", "not a game name");
+  if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
+  if (request.expected_last_event() < 1) {
+    return FieldError("expected_last_event",
+                      "expected_last_event is required: the number of the last event you have "
+                      "seen (1 for a game without actions)");
+  }
+  const int count = request.actions_size();
+  if (count < 1 || count > store::kMaxEventsPerAppend) {
+    return FieldError("actions", absl::StrCat("give 1-", store::kMaxEventsPerAppend,
+                                              " actions, not ", count));
+  }
+
+  LiveGames::Locked live = live_.Lock(*game_id);
+  absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+  if (!record.ok()) return record.status();
+  if (absl::Status s = RequireWrite(caller, *record); !s.ok()) return s;
+
+  store::AppendRequest append;
+  append.game_id = *game_id;
+  append.expected_sequence = request.expected_last_event();
+  append.request_id = StoreRequestId("append", *game_id, caller.principal, request.request_id());
+  append.recorded_by = caller.principal;
+  for (int i = 0; i < count; ++i) {
+    absl::StatusOr<store::NewEvent> event =
+        EncodeAction(*game_id, request.expected_last_event() + 1 + i, request.actions(i));
+    if (!event.ok()) {
+      return WithFieldViolation(event.status(), absl::StrCat("actions[", i, "]"), "too large");
+    }
+    append.events.push_back(*std::move(event));
+  }
+
+  v1::AppendActionsResponse out;
+  auto answer = [&](const store::AppendResult& result) -> v1::AppendActionsResponse {
+    out.set_first_event(result.first_sequence);
+    out.set_last_event(result.last_sequence);
+    out.set_last_event_hash(result.last_hash);
+    return out;
+  };
+
+  if (request.expected_last_event() != record->last_sequence) {
+    // Either a retry of a request that was stored (the store answers it
+    // again) or a stale view of the game (the store refuses it).
+    absl::StatusOr<store::AppendResult> retried = store_.Append(append);
+    if (retried.ok()) {
+      absl::StatusOr<store::GameRecord> now = store_.GetGame(*game_id);
+      if (!now.ok()) return now.status();
+      out.set_status(ToStatus(now->status));
+      return answer(*retried);
+    }
+    if (retried.status().code() == absl::StatusCode::kAborted) {
+      return Stale(request.expected_last_event(), record->last_sequence);
+    }
+    return retried.status();
+  }
+  if (record->status != store::GameStatus::kActive) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", *game_id, "\" is ",
+                                                      store::GameStatusName(record->status),
+                                                      " and accepts no more actions"));
+  }
+  if (record->last_sequence + count > limits_.max_events_per_game) {
+    return TooManyEvents(record->last_sequence + count, limits_.max_events_per_game);
+  }
+
+  if (absl::Status s = Refresh(*live, *record, cancel); !s.ok()) return s;
+  replay::Referee& referee = *live->referee;
+  if (live->seed_known && referee.state().IsTerminal()) {
+    // A previous append ended the game but could not mark it finished.
+    if (absl::Status s = Finish(*game_id); !s.ok()) return s;
+    return absl::FailedPreconditionError(
+        absl::StrCat("game \"", *game_id, "\" is over and accepts no more actions"));
+  }
+  for (int i = 0; i < count; ++i) {
+    const int64_t event = request.expected_last_event() + 1 + i;
+    const v1::Action& action = request.actions(i);
+    if (!live->seed_known) {
+      if (absl::Status s = CheckShape(referee, action, event); !s.ok()) {
+        return WithFieldViolation(s, absl::StrCat("actions[", i, "]"), std::string(s.message()));
+      }
+      continue;
+    }
+    auto judged = referee.Apply(action, event);
+    if (!judged.ok()) {
+      live->Forget();
+      return WithFieldViolation(judged.status(), absl::StrCat("actions[", i, "]"),
+                                std::string(judged.status().message()));
+    }
+    if (judged->has_value()) {
+      live->Forget();
+      return IllegalAction(**judged, event, action.player(), i);
+    }
+  }
+  if (absl::Status s = cancel(); !s.ok()) {
+    live->Forget();
+    return s;
+  }
+  absl::StatusOr<store::AppendResult> result = store_.Append(append);
+  if (!result.ok()) {
+    live->Forget();
+    if (result.status().code() == absl::StatusCode::kAborted) {
+      // Another server wrote to the game since it was read.
+      return WithErrorInfo(result.status(), "STALE_EXPECTED_EVENT");
+    }
+    return result.status();
+  }
+  live->last_event = result->last_sequence;
+  out.set_status(v1::GAME_STATUS_ACTIVE);
+  if (live->seed_known) {
+    out.set_verdict(ToVerdict(referee.verdict()));
+    if (referee.state().IsTerminal()) {
+      if (absl::Status s = Finish(*game_id); !s.ok()) return s;
+      out.set_status(v1::GAME_STATUS_FINISHED);
+      if (std::optional<v1::Standings> standings = referee.Standings()) {
+        *out.mutable_standings() = *std::move(standings);
+      }
+    }
+  }
+  return answer(*result);
+}
+
+absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
+                                                          const v1::SubmitGameRequest& request,
+                                                          const CancelCheck& cancel) {
+  if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
+  const std::string game_id = request.game_id().empty()
+                                  ? DerivedGameId(caller.principal, request.request_id())
+                                  : request.game_id();
+  if (!IsValidGameId(game_id)) {
+    return FieldError("game_id", "game_id must be 1-63 characters of A-Z a-z 0-9 _ . -");
+  }
+  if (absl::Status s = CheckScopeId(request.league(), "league"); !s.ok()) return s;
+  if (absl::Status s = CheckScopeId(request.tournament(), "tournament"); !s.ok()) return s;
+  if (absl::Status s = RequireCreate(caller, request.league(), request.tournament()); !s.ok()) {
+    return s;
+  }
+  log::LogLimits log_limits;
+  log_limits.max_file_bytes = static_cast<std::size_t>(limits_.max_log_bytes);
+  absl::StatusOr<log::GameLog> parsed = log::ParseLog(request.log(), log_limits);
+  if (!parsed.ok()) {
+    return WithFieldViolation(parsed.status(), "log", std::string(parsed.status().message()));
+  }
+  const int64_t events = 1 + static_cast<int64_t>(parsed->actions.size());
+  if (events > limits_.max_events_per_game) {
+    return TooManyEvents(events, limits_.max_events_per_game);
+  }
+  auto referee = replay::Referee::Start(parsed->header, registry_);
+  if (!referee.ok()) return HeaderError(referee.status(), "log", true);
+  for (std::size_t i = 0; i < parsed->actions.size(); ++i) {
+    const int64_t line = log::LineOfAction(i);
+    if (line % 512 == 0) {
+      if (absl::Status s = cancel(); !s.ok()) return s;
+    }
+    if (referee->violation().has_value()) {
+      // Kept as evidence after the violation, but still well-formed.
+      if (absl::Status s = CheckShape(*referee, parsed->actions[i], line); !s.ok()) {
+        return WithFieldViolation(s, "log", std::string(s.message()));
+      }
+      continue;
+    }
+    auto judged = referee->Apply(parsed->actions[i], line);
+    if (!judged.ok()) {
+      return WithFieldViolation(judged.status(), "log", std::string(judged.status().message()));
+    }
+  }
+
+  v1::GameCreated created;
+  *created.mutable_header() = parsed->header;
+  created.set_league(request.league());
+  created.set_tournament(request.tournament());
+  std::vector<store::NewEvent> stored_events;
+  stored_events.reserve(static_cast<std::size_t>(events));
+  absl::StatusOr<store::NewEvent> first = EncodeCreated(game_id, created);
+  if (!first.ok()) return WithFieldViolation(first.status(), "log", "header too large");
+  stored_events.push_back(*std::move(first));
+  for (std::size_t i = 0; i < parsed->actions.size(); ++i) {
+    absl::StatusOr<store::NewEvent> event =
+        EncodeAction(game_id, log::LineOfAction(i), parsed->actions[i]);
+    if (!event.ok()) return WithFieldViolation(event.status(), "log", "action too large");
+    stored_events.push_back(*std::move(event));
+  }
+  if (absl::Status s = cancel(); !s.ok()) return s;
+
+  store::CreateGameRequest create;
+  create.request_id = StoreRequestId("submit", game_id, caller.principal, request.request_id());
+  store::GameRecord& record = create.game;
+  record.game_id = game_id;
+  record.game = parsed->header.game();
+  record.ruleset_id = parsed->header.ruleset_id();
+  record.ruleset_hash = parsed->header.ruleset_hash();
+  record.seed = parsed->header.seed();
+  for (const v1::Player& player : parsed->header.players()) record.players.push_back(player.id());
+  record.created_by = caller.principal;
+  record.league_id = request.league();
+  record.tournament_id = request.tournament();
+  absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
+  if (!stored.ok()) return stored.status();
+
+  for (std::size_t start = 0, chunk = 0; start < stored_events.size();
+       start += store::kMaxEventsPerAppend, ++chunk) {
+    const std::size_t end =
+        std::min(stored_events.size(), start + static_cast<std::size_t>(store::kMaxEventsPerAppend));
+    store::AppendRequest append;
+    append.game_id = game_id;
+    append.expected_sequence = static_cast<int64_t>(start);
+    append.request_id = StoreRequestId(absl::StrCat("submit-", chunk), game_id, caller.principal,
+                                       request.request_id());
+    append.recorded_by = caller.principal;
+    append.events.assign(std::make_move_iterator(stored_events.begin() + static_cast<long>(start)),
+                         std::make_move_iterator(stored_events.begin() + static_cast<long>(end)));
+    if (absl::StatusOr<store::AppendResult> r = store_.Append(append); !r.ok()) return r.status();
+  }
+  if (referee->verdict() != replay::Verdict::kUnfinished) {
+    if (absl::Status s = Finish(game_id); !s.ok()) return s;
+  }
+  absl::StatusOr<store::GameRecord> now = store_.GetGame(game_id);
+  if (!now.ok()) return now.status();
+  v1::SubmitGameResponse out;
+  *out.mutable_game() = ToGame(*now, &created, true);
+  *out.mutable_adjudication() = ToAdjudication(game_id, *referee, events);
+  return out;
+}
+
+absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
+                                                          const v1::RevealSeedRequest& request,
+                                                          const CancelCheck& cancel) {
+  absl::StatusOr<std::string> game_id = ParseGameName(request.game(), "game");
+  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "game", "not a game name");
+  if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
+  absl::StatusOr<std::string> commitment = SeedCommitment(request.seed(), request.nonce());
+  if (!commitment.ok()) {
+    return WithFieldViolation(commitment.status(), "nonce", std::string(commitment.status().message()));
+  }
+
+  LiveGames::Locked live = live_.Lock(*game_id);
+  absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
+  if (!game.ok()) return game.status();
+  if (absl::Status s = RequireWrite(caller, game->record); !s.ok()) return s;
+  if (game->record.seed_commitment.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game \"", *game_id, "\" was created with its seed; there is nothing to reveal"));
+  }
+  if (*commitment != game->record.seed_commitment) {
+    absl::Status status = absl::InvalidArgumentError(absl::StrCat(
+        "the seed and nonce do not match the commitment of game \"", *game_id,
+        "\": SHA-256(\"arbiter-seed-v1:", request.seed(), ":<nonce>\") is ", *commitment,
+        ", the commitment is ", game->record.seed_commitment));
+    status = WithErrorInfo(std::move(status), "SEED_MISMATCH",
+                           {{"commitment", game->record.seed_commitment}, {"computed", *commitment}});
+    return WithFieldViolation(std::move(status), "seed", "does not match the commitment");
+  }
+  v1::RevealSeedResponse out;
+  if (game->revealed.has_value()) {
+    // The same seed again (the commitment matched): answer as the first time.
+    absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
+    if (!referee.ok()) return referee.status();
+    *out.mutable_game() = ToGame(game->record, &game->created, true);
+    *out.mutable_adjudication() = ToAdjudication(*game_id, *referee, game->record.last_sequence);
+    return out;
+  }
+  if (game->record.status != store::GameStatus::kActive) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", *game_id, "\" is ",
+                                                      store::GameStatusName(game->record.status)));
+  }
+  v1::SeedRevealed revealed;
+  revealed.set_seed(request.seed());
+  revealed.set_nonce(request.nonce());
+  game->seed = request.seed();
+  game->revealed = revealed;
+  absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
+  if (!referee.ok()) return referee.status();
+
+  const int64_t number = game->record.last_sequence + 1;
+  absl::StatusOr<store::NewEvent> event = EncodeSeedRevealed(*game_id, number, revealed);
+  if (!event.ok()) return event.status();
+  store::AppendRequest append;
+  append.game_id = *game_id;
+  append.expected_sequence = game->record.last_sequence;
+  append.request_id = StoreRequestId("reveal", *game_id, caller.principal, request.request_id());
+  append.recorded_by = caller.principal;
+  append.events.push_back(*std::move(event));
+  live->Forget();
+  absl::StatusOr<store::AppendResult> result = store_.Append(append);
+  if (!result.ok()) return result.status();
+  if (referee->verdict() != replay::Verdict::kUnfinished) {
+    if (absl::Status s = Finish(*game_id); !s.ok()) return s;
+  }
+  absl::StatusOr<store::GameRecord> now = store_.GetGame(*game_id);
+  if (!now.ok()) return now.status();
+  *out.mutable_game() = ToGame(*now, &game->created, true);
+  *out.mutable_adjudication() = ToAdjudication(*game_id, *referee, result->last_sequence);
+  return out;
+}
+
+}  // namespace arbiter::server

@@ -1,0 +1,64 @@
+// GameWriter: every write of the API (create, append, submit, reveal), with
+// the engine's checks before anything is stored.
+//
+// Retries: each write is turned into store requests whose ids are derived
+// from (caller, game, client request id) and whose events are derived from
+// the request alone (event_codec.h), so a repeated request reaches the store
+// as the same request and gets the first answer back.
+// Thread-safe: writes to one game are serialised by LiveGames.
+#ifndef ARBITER_SERVICES_SERVER_GAME_WRITER_H_
+#define ARBITER_SERVICES_SERVER_GAME_WRITER_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/arbiter_service.pb.h"
+#include "engine/core/ruleset_registry.h"
+#include "services/server/auth.h"
+#include "services/server/game_reader.h"
+#include "services/server/live_games.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::server {
+
+struct WriteLimits {
+  // Events per game, the creation included (RESOURCE_EXHAUSTED beyond).
+  int64_t max_events_per_game = 100'000;
+  // Bytes of a submitted log.
+  int64_t max_log_bytes = 64 << 20;
+};
+
+class GameWriter {
+ public:
+  GameWriter(store::EventStore& store, const engine::RulesetRegistry& registry,
+             WriteLimits limits)
+      : store_(store), registry_(registry), limits_(limits) {}
+
+  // The RPCs of the same names (arbiter_service.proto says what each
+  // answers). Errors carry ErrorInfo/BadRequest details (status_mapping.h).
+  absl::StatusOr<v1::Game> Create(const Caller& caller, const v1::CreateGameRequest& request);
+  absl::StatusOr<v1::AppendActionsResponse> Append(const Caller& caller,
+                                                   const v1::AppendActionsRequest& request,
+                                                   const CancelCheck& cancel);
+  absl::StatusOr<v1::SubmitGameResponse> Submit(const Caller& caller,
+                                                const v1::SubmitGameRequest& request,
+                                                const CancelCheck& cancel);
+  absl::StatusOr<v1::RevealSeedResponse> Reveal(const Caller& caller,
+                                                const v1::RevealSeedRequest& request,
+                                                const CancelCheck& cancel);
+
+ private:
+  // Brings the cached referee of a locked game up to the store's last event.
+  absl::Status Refresh(LiveGame& live, const store::GameRecord& record, const CancelCheck& cancel);
+  // Marks a game finished unless it already is.
+  absl::Status Finish(const std::string& game_id);
+
+  store::EventStore& store_;
+  const engine::RulesetRegistry& registry_;
+  const WriteLimits limits_;
+  LiveGames live_;
+};
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_GAME_WRITER_H_

@@ -1,0 +1,89 @@
+#include "services/server/server.h"
+
+#include <grpcpp/ext/proto_server_reflection_plugin.h>
+#include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::server {
+namespace {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat("cannot read the TLS ", what, " ", path));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
+                             const engine::RulesetRegistry& registry, const WriteLimits& limits)
+    : auth_(tokens),
+      arbiter_service_(store, registry, auth_, limits),
+      token_service_(tokens, auth_) {}
+
+ArbiterServer::~ArbiterServer() {
+  if (!shut_down_) Shutdown(std::chrono::system_clock::now());
+}
+
+absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
+    const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
+    const engine::RulesetRegistry& registry) {
+  std::shared_ptr<grpc::ServerCredentials> credentials;
+  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("TLS needs both a certificate and a key file");
+  }
+  if (!options.tls_cert_file.empty()) {
+    absl::StatusOr<std::string> cert = ReadFile(options.tls_cert_file, "certificate");
+    if (!cert.ok()) return cert.status();
+    absl::StatusOr<std::string> key = ReadFile(options.tls_key_file, "key");
+    if (!key.ok()) return key.status();
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({*key, *cert});
+    credentials = grpc::SslServerCredentials(ssl);
+  } else {
+    credentials = grpc::InsecureServerCredentials();
+  }
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  std::unique_ptr<ArbiterServer> server(
+      new ArbiterServer(store, tokens, registry, options.limits));
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.listen, credentials, &server->port_);
+  builder.SetMaxReceiveMessageSize(options.max_message_bytes);
+  builder.SetMaxSendMessageSize(options.max_message_bytes);
+  builder.RegisterService(&server->arbiter_service_);
+  builder.RegisterService(&server->token_service_);
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || server->port_ == 0) {
+    server->shut_down_ = true;
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
+  }
+  grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
+  if (health != nullptr) {
+    health->SetServingStatus(true);
+    health->SetServingStatus("arbiter.v1.ArbiterService", true);
+    health->SetServingStatus("arbiter.v1.TokenService", true);
+  }
+  return server;
+}
+
+void ArbiterServer::Shutdown(std::chrono::system_clock::time_point deadline) {
+  if (shut_down_) return;
+  shut_down_ = true;
+  if (grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService()) {
+    health->SetServingStatus(false);
+  }
+  server_->Shutdown(deadline);
+  server_->Wait();
+}
+
+}  // namespace arbiter::server

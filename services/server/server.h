@@ -1,0 +1,64 @@
+// ArbiterServer: the gRPC server with Arbiter's services, the standard health
+// service and server reflection, over an EventStore and a TokenStore that the
+// caller owns (arbiterd opens them; tests use their own).
+// Start/Shutdown from one thread; the services themselves are thread-safe.
+#ifndef ARBITER_SERVICES_SERVER_SERVER_H_
+#define ARBITER_SERVICES_SERVER_SERVER_H_
+
+#include <grpcpp/server.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/core/ruleset_registry.h"
+#include "services/server/auth.h"
+#include "services/server/game_service_impl.h"
+#include "services/server/game_writer.h"
+#include "services/server/token_store.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::server {
+
+struct ServerOptions {
+  // host:port; port 0 picks a free port (see ArbiterServer::port()).
+  std::string listen = "127.0.0.1:50051";
+  // PEM files; both empty: plaintext.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  // Largest request the server accepts (RESOURCE_EXHAUSTED beyond).
+  int max_message_bytes = 64 << 20;
+  WriteLimits limits;
+};
+
+class ArbiterServer {
+ public:
+  // Builds and starts the server. InvalidArgument for unreadable TLS files;
+  // Unavailable if the address cannot be bound.
+  static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
+      const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
+      const engine::RulesetRegistry& registry);
+  ~ArbiterServer();
+
+  // The port actually bound.
+  int port() const { return port_; }
+  // Stops taking calls, lets calls in flight finish until `deadline` (then
+  // cancels them) and returns when all are done.
+  void Shutdown(std::chrono::system_clock::time_point deadline);
+
+ private:
+  ArbiterServer(store::EventStore& store, TokenStore& tokens,
+                const engine::RulesetRegistry& registry, const WriteLimits& limits);
+
+  Authenticator auth_;
+  ArbiterServiceImpl arbiter_service_;
+  TokenServiceImpl token_service_;
+  std::unique_ptr<grpc::Server> server_;
+  int port_ = 0;
+  bool shut_down_ = false;
+};
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_SERVER_H_
