@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -200,14 +202,13 @@ absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> EmbeddedPostgres::Start(
       return absl::FailedPreconditionError(absl::StrCat("cannot chown ", path));
     }
   }
-  // A server left running by a process that died would hold the data
+  // A server left running by an earlier process would hold the data
   // directory (and listen on a socket directory nobody knows): stop it.
   if (Run({pg->bin_dir_ + "/pg_ctl", "-D", pg->data_dir_, "status"}, pg->log_file_, uid, gid) == 0) {
     Run({pg->bin_dir_ + "/pg_ctl", "-D", pg->data_dir_, "-m", "fast", "-w", "stop"},
         pg->log_file_, uid, gid);
   }
-  if (absl::Status s = pg->RunPgCtl("start"); !s.ok()) return s;
-  pg->running_ = true;
+  if (absl::Status s = pg->StartServer(); !s.ok()) return s;
 
   pg->conninfo_ = pg->ConninfoFor(options.database);
   try {
@@ -227,36 +228,79 @@ std::string EmbeddedPostgres::ConninfoFor(const std::string& database) const {
                       " dbname=", database);
 }
 
-absl::Status EmbeddedPostgres::RunPgCtl(const std::string& action) {
-  std::vector<std::string> args = {bin_dir_ + "/pg_ctl", "-D", data_dir_, "-w", "-t", "120"};
-  if (action == "start") {
-    args.insert(args.end(), {"-l", data_dir_ + "/server.log", "start"});
-  } else {
-    args.insert(args.end(), {"-m", "fast", action});
+absl::Status EmbeddedPostgres::StartServer() {
+  const std::string postgres = bin_dir_ + "/postgres";
+  const std::string server_log = data_dir_ + "/server.log";
+  std::vector<std::string> args = {postgres, "-D", data_dir_};
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  const pid_t parent = getpid();
+  const int uid = run_as_uid_;
+  const int gid = run_as_gid_;
+  const pid_t pid = fork();
+  if (pid < 0) return absl::InternalError(absl::StrCat("fork: ", std::strerror(errno)));
+  if (pid == 0) {
+    // Only async-signal-safe calls from here to exec.
+    if (gid >= 0 && (setgroups(0, nullptr) != 0 || setgid(static_cast<gid_t>(gid)) != 0)) _exit(126);
+    if (uid >= 0 && setuid(static_cast<uid_t>(uid)) != 0) _exit(126);
+    // After setuid, which clears it: SIGINT (fast shutdown) when we die.
+    if (prctl(PR_SET_PDEATHSIG, SIGINT) != 0 || getppid() != parent) _exit(125);
+    const int fd = open(server_log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+    }
+    const int null_fd = open("/dev/null", O_RDONLY);
+    if (null_fd >= 0) dup2(null_fd, 0);
+    if (chdir("/") != 0) _exit(126);
+    setsid();  // a terminal's Ctrl-C reaches us, not the server directly
+    execv(argv[0], argv.data());
+    _exit(127);
   }
-  if (Run(args, log_file_, run_as_uid_, run_as_gid_) != 0) {
-    return absl::InternalError(absl::StrCat("pg_ctl ", action, " failed: ", ReadTail(log_file_),
-                                            "\nserver log: ", ReadTail(data_dir_ + "/server.log")));
+  server_pid_ = pid;
+  // Ready when it accepts a connection (up to two minutes: crash recovery).
+  for (int attempt = 0; attempt < 2400; ++attempt) {
+    int status = 0;
+    if (waitpid(pid, &status, WNOHANG) == pid) {
+      server_pid_ = -1;
+      return absl::InternalError(
+          absl::StrCat("postgres exited during start-up; its log: ", ReadTail(server_log)));
+    }
+    try {
+      pqxx::connection probe(ConninfoFor("postgres") + " connect_timeout=2");
+      return absl::OkStatus();
+    } catch (const std::exception&) {
+      usleep(50 * 1000);
+    }
   }
-  return absl::OkStatus();
+  StopServer().IgnoreError();
+  return absl::DeadlineExceededError(
+      absl::StrCat("postgres did not accept connections within 120 s; its log: ", ReadTail(server_log)));
+}
+
+absl::Status EmbeddedPostgres::StopServer() {
+  if (server_pid_ < 0) return absl::OkStatus();
+  const pid_t pid = server_pid_;
+  server_pid_ = -1;
+  kill(pid, SIGINT);  // fast shutdown: cut connections, checkpoint, exit
+  for (int waited_ms = 0;; waited_ms += 20) {
+    int status = 0;
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid || (done < 0 && errno == ECHILD)) return absl::OkStatus();
+    if (waited_ms == 60000) kill(pid, SIGQUIT);  // immediate shutdown
+    if (waited_ms > 70000) return absl::InternalError("postgres does not stop");
+    usleep(20 * 1000);
+  }
 }
 
 absl::Status EmbeddedPostgres::Restart() {
-  if (running_) {
-    if (absl::Status s = RunPgCtl("stop"); !s.ok()) return s;
-    running_ = false;
-  }
-  if (absl::Status s = RunPgCtl("start"); !s.ok()) return s;
-  running_ = true;
-  return absl::OkStatus();
+  if (absl::Status s = StopServer(); !s.ok()) return s;
+  return StartServer();
 }
 
 absl::Status EmbeddedPostgres::Stop() {
-  absl::Status status;
-  if (running_) {
-    status = RunPgCtl("stop");
-    running_ = false;
-  }
+  absl::Status status = StopServer();
   std::error_code ignored;
   if (temporary_ && !base_dir_.empty()) {
     fs::remove_all(base_dir_, ignored);

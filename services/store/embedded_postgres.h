@@ -7,8 +7,12 @@
 // An existing initialised data directory is reused, so data survive a
 // restart of the program. When the process runs as root, the cluster runs as
 // the unprivileged user "postgres" (the data directory is handed to it);
-// otherwise it runs as the current user.
-// Not thread-safe: one owner starts, restarts and stops it.
+// otherwise it runs as the current user. The server is a child process that
+// receives a fast-shutdown signal if this process dies without stopping it,
+// so a crashed test or server leaves no cluster running.
+// Not thread-safe: one owner starts, restarts and stops it. Call Start and
+// Restart from a thread that lives as long as the cluster (e.g. main): Linux
+// delivers the shutdown signal when the thread that started the server ends.
 #ifndef ARBITER_SERVICES_STORE_EMBEDDED_POSTGRES_H_
 #define ARBITER_SERVICES_STORE_EMBEDDED_POSTGRES_H_
 
@@ -57,7 +61,8 @@ class EmbeddedPostgres {
 
  private:
   EmbeddedPostgres() = default;
-  absl::Status RunPgCtl(const std::string& action);
+  absl::Status StartServer();
+  absl::Status StopServer();
 
   std::string bin_dir_;
   std::string base_dir_;    // holds data/, run/ and the log
@@ -67,7 +72,7 @@ class EmbeddedPostgres {
   std::string conninfo_;
   std::string superuser_;
   bool temporary_ = false;
-  bool running_ = false;
+  int server_pid_ = -1;  // the postmaster, a child of this process; -1: stopped
   int run_as_uid_ = -1;  // -1: this process's user
   int run_as_gid_ = -1;
 };

@@ -10,6 +10,7 @@ namespace arbiter::store::internal {
 bool IsConnectionLoss(const std::exception& error) {
   if (dynamic_cast<const pqxx::broken_connection*>(&error) != nullptr) return true;
   if (dynamic_cast<const pqxx::in_doubt_error*>(&error) != nullptr) return true;
+  if (dynamic_cast<const pqxx::statement_completion_unknown*>(&error) != nullptr) return true;
   if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&error)) {
     const std::string& state = sql->sqlstate();
     return absl::StartsWith(state, "08") || absl::StartsWith(state, "57P");
@@ -26,6 +27,19 @@ absl::Status StatusFromException(const std::exception& error, const std::string&
         absl::StrCat(message, " (the outcome is unknown; retry with the same request id)"));
   }
   if (IsConnectionLoss(error)) return absl::UnavailableError(message);
+  // libpqxx 6.4 throws some subclasses without their SQLSTATE.
+  if (dynamic_cast<const pqxx::data_exception*>(&error) != nullptr) {
+    return absl::InvalidArgumentError(message);
+  }
+  if (dynamic_cast<const pqxx::insufficient_privilege*>(&error) != nullptr) {
+    return absl::PermissionDeniedError(message);
+  }
+  if (dynamic_cast<const pqxx::unique_violation*>(&error) != nullptr) {
+    return absl::AlreadyExistsError(message);
+  }
+  if (dynamic_cast<const pqxx::transaction_rollback*>(&error) != nullptr) {
+    return absl::AbortedError(message);
+  }
   if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&error)) {
     const std::string& state = sql->sqlstate();
     if (absl::StartsWith(state, "22")) return absl::InvalidArgumentError(message);
