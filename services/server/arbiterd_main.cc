@@ -6,6 +6,7 @@
 // gracefully: no new calls are taken, calls in flight finish (their writes
 // are committed before they are acknowledged), then the database stops.
 #include <signal.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -51,6 +52,7 @@ int Run(int argc, char** argv) {
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   options.limits.max_log_bytes = options.max_message_bytes;
+  spdlog::set_default_logger(spdlog::stderr_color_mt("arbiterd"));
   spdlog::set_level(spdlog::level::from_str(log_level));
 
   // Signals are taken by sigwait below, never by a handler on a random thread.

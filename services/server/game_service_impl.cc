@@ -117,11 +117,13 @@ absl::StatusOr<LoadedGame> LoadReadable(store::EventStore& store, const Caller& 
 grpc::Status ArbiterServiceImpl::CreateGame(grpc::ServerContext* context,
                                             const v1::CreateGameRequest* request,
                                             v1::Game* response) {
-  return Serve(context, auth_, "CreateGame", request->game_id(), request->request_id(),
+  std::string label = request->game_id();
+  return Serve(context, auth_, "CreateGame", label, request->request_id(),
                [&](const Caller& caller) -> absl::Status {
                  absl::StatusOr<v1::Game> game = writer_.Create(caller, *request);
                  if (!game.ok()) return game.status();
                  *response = *std::move(game);
+                 label = response->name();
                  return absl::OkStatus();
                });
 }
@@ -141,11 +143,13 @@ grpc::Status ArbiterServiceImpl::AppendActions(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::SubmitGame(grpc::ServerContext* context,
                                             const v1::SubmitGameRequest* request,
                                             v1::SubmitGameResponse* response) {
-  return Serve(context, auth_, "SubmitGame", request->game_id(), request->request_id(),
+  std::string label = request->game_id();
+  return Serve(context, auth_, "SubmitGame", label, request->request_id(),
                [&](const Caller& caller) -> absl::Status {
                  auto answer = writer_.Submit(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
+                 label = response->game().name();
                  return absl::OkStatus();
                });
 }

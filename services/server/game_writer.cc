@@ -262,7 +262,10 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
       out.set_status(ToStatus(now->status));
       return answer(*retried);
     }
-    if (retried.status().code() == absl::StatusCode::kAborted) {
+    // Not a retry: the caller's view is stale (the game may also have ended
+    // since, which the store reports first).
+    if (retried.status().code() == absl::StatusCode::kAborted ||
+        retried.status().code() == absl::StatusCode::kFailedPrecondition) {
       return Stale(request.expected_last_event(), record->last_sequence);
     }
     return retried.status();

@@ -1,0 +1,310 @@
+// The `arbiter` commands that talk to arbiterd: submit, adjudicate, state,
+// verify, games and token create.
+#include <iostream>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "engine/core/sha256.h"
+#include "services/cli/client_common.h"
+#include "services/cli/cli_common.h"
+#include "services/cli/commands.h"
+#include "services/cli/report_text.h"
+#include "services/log/json_lines.h"
+
+namespace arbiter::cli {
+namespace {
+
+constexpr std::size_t kMaxLogBytes = std::size_t{256} << 20;
+
+const char* StatusName(v1::GameStatus status) {
+  switch (status) {
+    case v1::GAME_STATUS_ACTIVE:
+      return "active";
+    case v1::GAME_STATUS_FINISHED:
+      return "finished";
+    case v1::GAME_STATUS_VOIDED:
+      return "voided";
+    default:
+      return "-";
+  }
+}
+
+const char* VerdictName(v1::Verdict verdict) {
+  switch (verdict) {
+    case v1::VERDICT_LEGAL:
+      return "legal";
+    case v1::VERDICT_ILLEGAL:
+      return "illegal";
+    case v1::VERDICT_UNFINISHED:
+      return "unfinished";
+    default:
+      return "-";
+  }
+}
+
+struct SubmitOpts {
+  ClientOptions client;
+  std::string file;
+  std::string game_id;
+  std::string request_id;
+  std::string league;
+  std::string tournament;
+};
+
+int RunSubmit(const SubmitOpts& opts) {
+  absl::StatusOr<std::string> content = ReadFile(opts.file, kMaxLogBytes);
+  if (!content.ok()) return ReportError(content.status());
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::SubmitGameRequest request;
+  // The same file submitted twice is the same request: a retry, not a copy.
+  request.set_request_id(opts.request_id.empty()
+                             ? absl::StrCat("submit-", engine::Sha256Hex(*content).substr(0, 32))
+                             : opts.request_id);
+  request.set_game_id(opts.game_id);
+  request.set_log(*content);
+  request.set_league(opts.league);
+  request.set_tournament(opts.tournament);
+  v1::SubmitGameResponse response;
+  grpc::Status status = client->games->SubmitGame(NewContext(*client).get(), request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(response) << "\n";
+  } else {
+    std::cout << "stored as " << response.game().name() << " ("
+              << StatusName(response.game().status()) << ", " << response.game().last_event()
+              << " events)\n"
+              << FormatReport(ReportOf(response.adjudication(), response.game()),
+                              HeaderOf(response.game()));
+  }
+  return ExitCodeForVerdict(response.adjudication().verdict());
+}
+
+struct GameOpts {
+  ClientOptions client;
+  std::string game;
+  int64_t at = 0;
+};
+
+int RunAdjudicate(const GameOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::GetGameRequest get;
+  get.set_name(GameNameArg(opts.game));
+  v1::Game game;
+  grpc::Status status = client->games->GetGame(NewContext(*client).get(), get, &game);
+  if (!status.ok()) return ReportRpcError(status);
+  v1::AdjudicateGameRequest request;
+  request.set_name(get.name());
+  v1::Adjudication adjudication;
+  status = client->games->AdjudicateGame(NewContext(*client).get(), request, &adjudication);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(adjudication) << "\n";
+  } else {
+    std::cout << game.name() << " (" << StatusName(game.status()) << ")\n"
+              << FormatReport(ReportOf(adjudication, game), HeaderOf(game));
+  }
+  return ExitCodeForVerdict(adjudication.verdict());
+}
+
+int RunState(const GameOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::GetGameStateRequest request;
+  request.set_name(GameNameArg(opts.game));
+  request.set_event(opts.at);
+  v1::GameState state;
+  grpc::Status status = client->games->GetGameState(NewContext(*client).get(), request, &state);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(state) << "\n";
+    return kExitOk;
+  }
+  std::cout << state.game() << " after event " << state.event() << " (verdict "
+            << VerdictName(state.verdict()) << ")\n";
+  if (state.has_violation()) {
+    std::cout << "  event " << state.violation().event() << " (" << state.violation().player()
+              << ") breaks rule " << state.violation().rule() << ": "
+              << state.violation().detail() << "\n";
+  }
+  if (state.players_to_act_size() > 0) {
+    std::cout << "to act:";
+    for (const std::string& p : state.players_to_act()) std::cout << " " << p;
+    std::cout << "\n";
+  }
+  std::cout << state.description();
+  if (!state.description().empty() && state.description().back() != '\n') std::cout << "\n";
+  return kExitOk;
+}
+
+int RunVerify(const GameOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::VerifyGameRequest request;
+  request.set_name(GameNameArg(opts.game));
+  v1::VerifyGameResponse report;
+  grpc::Status status = client->games->VerifyGame(NewContext(*client).get(), request, &report);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(report) << "\n";
+  } else if (report.intact()) {
+    std::cout << request.name() << ": intact, " << report.events()
+              << " events, last hash " << report.last_event_hash() << ", verdict "
+              << VerdictName(report.verdict()) << "\n";
+  } else {
+    std::cout << request.name() << ": BROKEN at event " << report.first_bad_event() << ": "
+              << report.problem() << "\n";
+  }
+  return report.intact() ? kExitOk : kExitIllegal;
+}
+
+struct GamesOpts {
+  ClientOptions client;
+  v1::ListGamesRequest filter;
+  std::string status;
+  bool all = false;
+};
+
+int RunGames(GamesOpts opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  if (opts.status == "active") opts.filter.set_status(v1::GAME_STATUS_ACTIVE);
+  if (opts.status == "finished") opts.filter.set_status(v1::GAME_STATUS_FINISHED);
+  if (opts.status == "voided") opts.filter.set_status(v1::GAME_STATUS_VOIDED);
+  bool first = true;
+  while (true) {
+    v1::ListGamesResponse page;
+    grpc::Status status = client->games->ListGames(NewContext(*client).get(), opts.filter, &page);
+    if (!status.ok()) return ReportRpcError(status);
+    if (first && !opts.client.json) {
+      std::cout << absl::StrFormat("%-40s %-16s %-9s %7s  %s\n", "GAME", "TYPE", "STATUS",
+                                   "EVENTS", "PLAYERS");
+    }
+    first = false;
+    for (const v1::Game& game : page.games()) {
+      if (opts.client.json) {
+        std::cout << log::ToJsonLine(game) << "\n";
+        continue;
+      }
+      std::string players;
+      for (const v1::Player& p : game.players()) absl::StrAppend(&players, players.empty() ? "" : ",", p.id());
+      std::cout << absl::StrFormat("%-40s %-16s %-9s %7d  %s\n", game.name(), game.game_type(),
+                                   StatusName(game.status()), game.last_event(), players);
+    }
+    if (page.next_page_token().empty() || !opts.all) {
+      if (!page.next_page_token().empty() && !opts.client.json) {
+        std::cout << "(more: --all, or --page-token " << page.next_page_token() << ")\n";
+      }
+      break;
+    }
+    opts.filter.set_page_token(page.next_page_token());
+  }
+  return kExitOk;
+}
+
+struct TokenOpts {
+  ClientOptions client;
+  std::string role;
+  std::string principal;
+  std::vector<std::string> leagues;
+  std::vector<std::string> tournaments;
+  std::string request_id;
+};
+
+int RunTokenCreate(const TokenOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::CreateTokenRequest request;
+  if (opts.role == "admin") request.set_role(v1::ROLE_ADMIN);
+  if (opts.role == "organiser") request.set_role(v1::ROLE_ORGANISER);
+  if (opts.role == "auditor") request.set_role(v1::ROLE_AUDITOR);
+  if (opts.role == "public") request.set_role(v1::ROLE_PUBLIC);
+  request.set_principal(opts.principal);
+  for (const std::string& l : opts.leagues) request.add_leagues(l);
+  for (const std::string& t : opts.tournaments) request.add_tournaments(t);
+  request.set_request_id(opts.request_id.empty()
+                             ? absl::StrCat("token-", opts.role, "-", opts.principal)
+                             : opts.request_id);
+  v1::CreateTokenResponse response;
+  grpc::Status status =
+      client->tokens->CreateToken(NewContext(*client).get(), request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(response) << "\n";
+  } else {
+    std::cout << response.token() << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddClientCommands(CLI::App& app, int& exit_code) {
+  auto submit = std::make_shared<SubmitOpts>();
+  CLI::App* cmd = app.add_subcommand(
+      "submit", "Submit a log file to arbiterd: stored as evidence, answered with the verdict");
+  cmd->add_option("file", submit->file, "Log file (JSON Lines)")->required();
+  cmd->add_option("--game-id", submit->game_id, "Name the game (default: derived)");
+  cmd->add_option("--request-id", submit->request_id,
+                  "Request id (default: from the file's SHA-256, so resubmitting is a retry)");
+  cmd->add_option("--league", submit->league, "League of the game");
+  cmd->add_option("--tournament", submit->tournament, "Tournament of the game");
+  AddClientOptions(*cmd, submit->client);
+  cmd->callback([submit, &exit_code] { exit_code = RunSubmit(*submit); });
+
+  auto adjudicate = std::make_shared<GameOpts>();
+  cmd = app.add_subcommand("adjudicate", "Replay a stored game: verdict, violation, standings");
+  cmd->add_option("game", adjudicate->game, "Game id or name (games/ID)")->required();
+  AddClientOptions(*cmd, adjudicate->client);
+  cmd->callback([adjudicate, &exit_code] { exit_code = RunAdjudicate(*adjudicate); });
+
+  auto state = std::make_shared<GameOpts>();
+  cmd = app.add_subcommand("state", "The position of a stored game after an event");
+  cmd->add_option("game", state->game, "Game id or name (games/ID)")->required();
+  cmd->add_option("--at", state->at, "Event number (1 = before the first action; 0 = the last)")
+      ->capture_default_str();
+  AddClientOptions(*cmd, state->client);
+  cmd->callback([state, &exit_code] { exit_code = RunState(*state); });
+
+  auto verify = std::make_shared<GameOpts>();
+  cmd = app.add_subcommand("verify",
+                           "Check a stored game's hash chain and replay it (exit 4 if broken)");
+  cmd->add_option("game", verify->game, "Game id or name (games/ID)")->required();
+  AddClientOptions(*cmd, verify->client);
+  cmd->callback([verify, &exit_code] { exit_code = RunVerify(*verify); });
+
+  auto games = std::make_shared<GamesOpts>();
+  cmd = app.add_subcommand("games", "List stored games");
+  cmd->add_option("--type", *games->filter.mutable_game_type(), "Only games of this game");
+  cmd->add_option("--status", games->status, "Only active, finished or voided games")
+      ->check(CLI::IsMember({"active", "finished", "voided"}));
+  cmd->add_option("--league", *games->filter.mutable_league(), "Only this league");
+  cmd->add_option("--tournament", *games->filter.mutable_tournament(), "Only this tournament");
+  cmd->add_option("--player", *games->filter.mutable_player(), "Only games of this player id");
+  cmd->add_option("--page-token", *games->filter.mutable_page_token(), "Continue a listing");
+  cmd->add_flag("--all", games->all, "Fetch every page");
+  AddClientOptions(*cmd, games->client);
+  cmd->callback([games, &exit_code] {
+    games->filter.set_page_size(100);
+    exit_code = RunGames(*games);
+  });
+
+  auto token = std::make_shared<TokenOpts>();
+  CLI::App* token_cmd = app.add_subcommand("token", "Manage arbiterd's bearer tokens (admin)");
+  token_cmd->require_subcommand(1);
+  cmd = token_cmd->add_subcommand("create", "Create a token; prints it (shown only once)");
+  cmd->add_option("--role", token->role, "admin, organiser, auditor or public")
+      ->required()
+      ->check(CLI::IsMember({"admin", "organiser", "auditor", "public"}));
+  cmd->add_option("--principal", token->principal, "Who holds the token")->required();
+  cmd->add_option("--league", token->leagues, "An organiser's league (repeatable)");
+  cmd->add_option("--tournament", token->tournaments, "An organiser's tournament (repeatable)");
+  cmd->add_option("--request-id", token->request_id,
+                  "Request id (default: token-<role>-<principal>)");
+  AddClientOptions(*cmd, token->client);
+  cmd->callback([token, &exit_code] { exit_code = RunTokenCreate(*token); });
+}
+
+}  // namespace arbiter::cli

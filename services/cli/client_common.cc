@@ -1,0 +1,169 @@
+#include "services/cli/client_common.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+#include "services/cli/cli_common.h"
+
+namespace arbiter::cli {
+
+void AddClientOptions(CLI::App& cmd, ClientOptions& options) {
+  const char* server = std::getenv("ARBITER_SERVER");
+  options.server = server != nullptr ? server : "127.0.0.1:50051";
+  cmd.add_option("--server", options.server, "arbiterd address (env ARBITER_SERVER)")
+      ->capture_default_str();
+  cmd.add_option("--token", options.token, "Bearer token")->envname("ARBITER_TOKEN");
+  cmd.add_option("--token-file", options.token_file, "Read the bearer token from this file")
+      ->check(CLI::ExistingFile);
+  cmd.add_flag("--tls", options.tls, "Connect with TLS");
+  cmd.add_option("--ca-cert", options.ca_file, "Root certificates (PEM) for --tls")
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--timeout", options.timeout_seconds, "Seconds before a call gives up")
+      ->capture_default_str();
+  cmd.add_flag("--json", options.json, "Print the answer as JSON");
+}
+
+absl::StatusOr<Client> Connect(const ClientOptions& options) {
+  std::string token = options.token;
+  if (!options.token_file.empty()) {
+    absl::StatusOr<std::string> text = ReadFile(options.token_file, 4096);
+    if (!text.ok()) return text.status();
+    token = std::string(absl::StripAsciiWhitespace(*text));
+  }
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  if (options.tls) {
+    grpc::SslCredentialsOptions ssl;
+    if (!options.ca_file.empty()) {
+      absl::StatusOr<std::string> roots = ReadFile(options.ca_file, 1 << 20);
+      if (!roots.ok()) return roots.status();
+      ssl.pem_root_certs = *roots;
+    }
+    credentials = grpc::SslCredentials(ssl);
+  } else {
+    credentials = grpc::InsecureChannelCredentials();
+  }
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(256 << 20);
+  args.SetMaxSendMessageSize(256 << 20);
+  auto channel = grpc::CreateCustomChannel(options.server, credentials, args);
+  Client client;
+  client.games = v1::ArbiterService::NewStub(channel);
+  client.tokens = v1::TokenService::NewStub(channel);
+  if (!token.empty()) client.authorization = absl::StrCat("Bearer ", token);
+  client.timeout_seconds = options.timeout_seconds;
+  return client;
+}
+
+std::unique_ptr<grpc::ClientContext> NewContext(const Client& client) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  if (!client.authorization.empty()) context->AddMetadata("authorization", client.authorization);
+  context->set_deadline(std::chrono::system_clock::now() +
+                        std::chrono::milliseconds(static_cast<int64_t>(client.timeout_seconds * 1000)));
+  return context;
+}
+
+int ReportRpcError(const grpc::Status& status) {
+  static const char* const kNames[] = {
+      "OK",        "CANCELLED",         "UNKNOWN",        "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
+      "NOT_FOUND", "ALREADY_EXISTS",    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
+      "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",   "UNIMPLEMENTED",      "INTERNAL",
+      "UNAVAILABLE", "DATA_LOSS",       "UNAUTHENTICATED"};
+  const int code = static_cast<int>(status.error_code());
+  std::cerr << "arbiter: " << (code >= 0 && code <= 16 ? kNames[code] : "UNKNOWN") << ": "
+            << status.error_message() << "\n";
+  google::rpc::Status details;
+  if (!status.error_details().empty() && details.ParseFromString(status.error_details())) {
+    for (const auto& any : details.details()) {
+      google::rpc::ErrorInfo info;
+      google::rpc::BadRequest bad;
+      if (any.UnpackTo(&info)) {
+        std::cerr << "  reason: " << info.reason();
+        for (const auto& [key, value] : info.metadata()) std::cerr << "; " << key << "=" << value;
+        std::cerr << "\n";
+      } else if (any.UnpackTo(&bad)) {
+        for (const auto& v : bad.field_violations()) {
+          std::cerr << "  field " << v.field() << ": " << v.description() << "\n";
+        }
+      }
+    }
+  }
+  switch (status.error_code()) {
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::NOT_FOUND:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::PERMISSION_DENIED:
+    case grpc::StatusCode::UNAUTHENTICATED:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::OUT_OF_RANGE:
+    case grpc::StatusCode::ABORTED:
+      return kExitBadInput;
+    default:
+      return kExitFailure;
+  }
+}
+
+std::string GameNameArg(const std::string& game) {
+  return game.rfind("games/", 0) == 0 ? game : absl::StrCat("games/", game);
+}
+
+v1::LogHeader HeaderOf(const v1::Game& game) {
+  v1::LogHeader header;
+  header.set_game(game.game_type());
+  header.set_ruleset_id(game.ruleset_id());
+  header.set_ruleset_hash(game.ruleset_hash());
+  header.set_seed(game.seed());
+  *header.mutable_players() = game.players();
+  return header;
+}
+
+v1::ReplayReport ReportOf(const v1::Adjudication& adjudication, const v1::Game& game) {
+  v1::ReplayReport report;
+  switch (adjudication.verdict()) {
+    case v1::VERDICT_LEGAL:
+      report.set_verdict("legal");
+      break;
+    case v1::VERDICT_ILLEGAL:
+      report.set_verdict("illegal");
+      break;
+    case v1::VERDICT_UNFINISHED:
+      report.set_verdict("unfinished");
+      break;
+    default:
+      report.set_verdict("unknown");
+  }
+  report.set_game(game.game_type());
+  report.set_ruleset_id(game.ruleset_id());
+  report.set_actions(adjudication.actions());
+  if (adjudication.has_violation()) *report.mutable_violation() = adjudication.violation();
+  if (adjudication.has_standings()) {
+    const v1::Standings& standings = adjudication.standings();
+    *report.mutable_standings() = standings.players();
+    report.set_cooperative(standings.cooperative());
+    report.set_team_outcome(standings.team_outcome());
+    *report.mutable_team_breakdown() = standings.team_breakdown();
+  }
+  return report;
+}
+
+int ExitCodeForVerdict(v1::Verdict verdict) {
+  switch (verdict) {
+    case v1::VERDICT_LEGAL:
+      return kExitOk;
+    case v1::VERDICT_UNFINISHED:
+      return kExitUnfinished;
+    case v1::VERDICT_ILLEGAL:
+      return kExitIllegal;
+    default:
+      return kExitFailure;
+  }
+}
+
+}  // namespace arbiter::cli

@@ -1,0 +1,61 @@
+// Shared pieces of the `arbiter` commands that talk to arbiterd over gRPC:
+// the --server/--token options, the channel and the call context, and how a
+// failed call is printed.
+#ifndef ARBITER_SERVICES_CLI_CLIENT_COMMON_H_
+#define ARBITER_SERVICES_CLI_CLIENT_COMMON_H_
+
+#include <grpcpp/client_context.h>
+
+#include <memory>
+#include <string>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "arbiter/v1/log.pb.h"
+#include "arbiter/v1/report.pb.h"
+
+namespace arbiter::cli {
+
+struct ClientOptions {
+  std::string server;      // host:port; default $ARBITER_SERVER or 127.0.0.1:50051
+  std::string token;       // default $ARBITER_TOKEN
+  std::string token_file;  // read the token from this file instead
+  bool tls = false;
+  std::string ca_file;     // PEM roots for TLS; empty: the system's
+  double timeout_seconds = 60;
+  bool json = false;
+};
+
+// Adds --server, --token, --token-file, --tls, --ca-cert, --timeout, --json.
+void AddClientOptions(CLI::App& cmd, ClientOptions& options);
+
+// A connected stub, or InvalidArgument for an unreadable token or CA file.
+struct Client {
+  std::unique_ptr<v1::ArbiterService::Stub> games;
+  std::unique_ptr<v1::TokenService::Stub> tokens;
+  std::string authorization;  // "Bearer <token>"
+  double timeout_seconds = 60;
+};
+absl::StatusOr<Client> Connect(const ClientOptions& options);
+
+// A context with the token and the deadline.
+std::unique_ptr<grpc::ClientContext> NewContext(const Client& client);
+
+// Prints "arbiter: CODE: message" and any ErrorInfo/BadRequest details to
+// stderr and returns the exit code (2 for caller mistakes, 1 otherwise).
+int ReportRpcError(const grpc::Status& status);
+
+// "games/x" for "x" or "games/x".
+std::string GameNameArg(const std::string& game);
+
+// An Adjudication as the ReplayReport/LogHeader pair report_text.h prints.
+v1::ReplayReport ReportOf(const v1::Adjudication& adjudication, const v1::Game& game);
+v1::LogHeader HeaderOf(const v1::Game& game);
+
+// Exit code for a verdict: 0 legal, 3 unfinished, 4 illegal.
+int ExitCodeForVerdict(v1::Verdict verdict);
+
+}  // namespace arbiter::cli
+
+#endif  // ARBITER_SERVICES_CLI_CLIENT_COMMON_H_

@@ -1,0 +1,171 @@
+#include "tests/integration/server_fixture.h"
+
+#include "absl/strings/str_cat.h"
+#include "google/rpc/status.pb.h"
+#include "services/replay/simulate.h"
+#include "services/server/auth.h"
+#include "tests/services/store/postgres_test_env.h"
+
+namespace arbiter::server::testing {
+namespace {
+
+const engine::RulesetRegistry& Registry() {
+  static const engine::RulesetRegistry* const registry =
+      new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
+  return *registry;
+}
+
+}  // namespace
+
+void ServerTest::SetUp() {
+  events_ = store::testing::FreshPostgresStore(&conninfo_);
+  ASSERT_NE(events_, nullptr);
+  tokens_ = std::make_unique<PostgresTokenStore>(conninfo_, "arbiter_service");
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.max_message_bytes = 2 << 20;
+  server_ = StartServer(options);
+  ASSERT_NE(server_, nullptr);
+  stub_ = StubFor(*server_);
+  token_stub_ = v1::TokenService::NewStub(
+      grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                          grpc::InsecureChannelCredentials()));
+  admin_ = MakeToken(Role::kAdmin, "root");
+}
+
+void ServerTest::TearDown() {
+  if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now());
+}
+
+std::unique_ptr<ArbiterServer> ServerTest::StartServer(ServerOptions options) {
+  auto server = ArbiterServer::Start(options, *events_, *tokens_, Registry());
+  EXPECT_TRUE(server.ok()) << server.status();
+  return server.ok() ? *std::move(server) : nullptr;
+}
+
+std::unique_ptr<v1::ArbiterService::Stub> ServerTest::StubFor(const ArbiterServer& server) {
+  grpc::ChannelArguments args;
+  args.SetMaxSendMessageSize(64 << 20);
+  return v1::ArbiterService::NewStub(grpc::CreateCustomChannel(
+      absl::StrCat("127.0.0.1:", server.port()), grpc::InsecureChannelCredentials(), args));
+}
+
+std::string ServerTest::MakeToken(Role role, const std::string& principal,
+                                  std::vector<std::string> leagues) {
+  absl::StatusOr<NewToken> token = GenerateToken();
+  EXPECT_TRUE(token.ok());
+  token->record.role = role;
+  token->record.principal = principal;
+  token->record.leagues = std::move(leagues);
+  token->record.created_by = "test";
+  EXPECT_TRUE(tokens_->Insert(token->record).ok());
+  return token->token;
+}
+
+std::unique_ptr<grpc::ClientContext> ServerTest::As(const std::string& token) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  if (!token.empty()) context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
+  return context;
+}
+
+log::GameLog ServerTest::Simulated(uint64_t seed, int players) {
+  replay::SimulationRequest request;
+  request.game = "atlantis";
+  request.players = players;
+  request.seed = seed;
+  absl::StatusOr<log::GameLog> log = replay::SimulateGame(request, Registry());
+  EXPECT_TRUE(log.ok()) << log.status();
+  return *std::move(log);
+}
+
+log::GameLog ServerTest::WithActionOutOfTurn(log::GameLog log, std::size_t index) {
+  v1::Action& action = log.actions.at(index);
+  const std::string mover = action.player();
+  for (const v1::Player& p : log.header.players()) {
+    if (p.id() != mover) {
+      action.set_player(p.id());
+      break;
+    }
+  }
+  return log;
+}
+
+grpc::Status ServerTest::Submit(const std::string& token, const std::string& log_text,
+                                const std::string& game_id, v1::SubmitGameResponse* out,
+                                const std::string& request_id) {
+  v1::SubmitGameRequest request;
+  request.set_request_id(request_id.empty() ? absl::StrCat("submit-", game_id) : request_id);
+  request.set_game_id(game_id);
+  request.set_log(log_text);
+  return stub_->SubmitGame(As(token).get(), request, out);
+}
+
+grpc::Status ServerTest::Create(const std::string& token, const log::GameLog& log,
+                                const std::string& game_id, v1::Game* out,
+                                const std::string& commitment) {
+  v1::CreateGameRequest request;
+  request.set_request_id(absl::StrCat("create-", game_id));
+  request.set_game_id(game_id);
+  v1::Game& game = *request.mutable_game();
+  game.set_game_type(log.header.game());
+  game.set_ruleset_id(log.header.ruleset_id());
+  game.set_ruleset_hash(log.header.ruleset_hash());
+  *game.mutable_players() = log.header.players();
+  if (commitment.empty()) {
+    game.set_seed(log.header.seed());
+  } else {
+    game.set_seed_commitment(commitment);
+  }
+  return stub_->CreateGame(As(token).get(), request, out);
+}
+
+grpc::Status ServerTest::Append(const std::string& token, const std::string& game_id,
+                                int64_t expected, const std::vector<v1::Action>& actions,
+                                const std::string& request_id, v1::AppendActionsResponse* out) {
+  v1::AppendActionsRequest request;
+  request.set_game(absl::StrCat("games/", game_id));
+  request.set_request_id(request_id);
+  request.set_expected_last_event(expected);
+  for (const v1::Action& action : actions) *request.add_actions() = action;
+  return stub_->AppendActions(As(token).get(), request, out);
+}
+
+v1::Game ServerTest::Get(const std::string& game_id) {
+  v1::GetGameRequest request;
+  request.set_name(absl::StrCat("games/", game_id));
+  v1::Game game;
+  grpc::Status status = stub_->GetGame(As(admin_).get(), request, &game);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  return game;
+}
+
+int64_t ServerTest::StoredGames() {
+  absl::StatusOr<store::ListGamesPage> page = events_->ListGames({}, 1000, "");
+  EXPECT_TRUE(page.ok());
+  return page.ok() ? static_cast<int64_t>(page->games.size()) : -1;
+}
+
+google::rpc::ErrorInfo ServerTest::ErrorInfoOf(const grpc::Status& status) {
+  google::rpc::Status details;
+  google::rpc::ErrorInfo info;
+  if (details.ParseFromString(status.error_details())) {
+    for (const auto& any : details.details()) {
+      if (any.UnpackTo(&info)) return info;
+    }
+  }
+  return info;
+}
+
+google::rpc::BadRequest ServerTest::BadRequestOf(const grpc::Status& status) {
+  google::rpc::Status details;
+  google::rpc::BadRequest bad;
+  if (details.ParseFromString(status.error_details())) {
+    for (const auto& any : details.details()) {
+      if (any.UnpackTo(&bad)) return bad;
+    }
+  }
+  return bad;
+}
+
+}  // namespace arbiter::server::testing
