@@ -424,15 +424,17 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
     append.recorded_by = caller.principal;
     append.events.assign(std::make_move_iterator(stored_events.begin() + static_cast<long>(start)),
                          std::make_move_iterator(stored_events.begin() + static_cast<long>(end)));
-    if (absl::StatusOr<store::AppendResult> r = store_.Append(append); !r.ok()) return r.status();
+    absl::StatusOr<store::AppendResult> r = store_.Append(append);
+    if (!r.ok()) return r.status();
+    stored->last_sequence = r->last_sequence;
+    stored->last_hash = r->last_hash;
   }
   if (referee->verdict() != replay::Verdict::kUnfinished) {
     if (absl::Status s = Finish(game_id); !s.ok()) return s;
+    stored->status = store::GameStatus::kFinished;
   }
-  absl::StatusOr<store::GameRecord> now = store_.GetGame(game_id);
-  if (!now.ok()) return now.status();
   v1::SubmitGameResponse out;
-  *out.mutable_game() = ToGame(*now, &created, true);
+  *out.mutable_game() = ToGame(*stored, &created, true);
   *out.mutable_adjudication() = ToAdjudication(game_id, *referee, events);
   return out;
 }

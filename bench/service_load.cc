@@ -1,0 +1,222 @@
+// Load program for arbiterd: SubmitGame of simulated games (store, replay,
+// standings) with 1, 8 and 32 concurrent clients, then AdjudicateGame of one
+// stored game. Prints games per second and latency percentiles.
+//
+// By default it starts its own server in this process, on a private embedded
+// PostgreSQL cluster (durable commits, as arbiterd runs). With --server and
+// --token it loads a running arbiterd instead.
+//
+//   build/bin/service_load [--seconds 5] [--clients 1,8,32] [--server H:P --token T]
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "services/log/log_file.h"
+#include "services/replay/simulate.h"
+#include "services/server/auth.h"
+#include "services/server/server.h"
+#include "services/store/embedded_postgres.h"
+#include "services/store/migrations.h"
+#include "services/store/postgres_event_store.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Figures {
+  double per_second = 0;
+  double p50_ms = 0;
+  double p99_ms = 0;
+  int64_t calls = 0;
+  int64_t errors = 0;
+};
+
+Figures Summarise(std::vector<double>& latencies_ms, double seconds, int64_t errors) {
+  Figures f;
+  f.calls = static_cast<int64_t>(latencies_ms.size());
+  f.errors = errors;
+  f.per_second = static_cast<double>(f.calls) / seconds;
+  if (latencies_ms.empty()) return f;
+  std::sort(latencies_ms.begin(), latencies_ms.end());
+  auto at = [&](double q) {
+    return latencies_ms[std::min(latencies_ms.size() - 1,
+                                 static_cast<std::size_t>(q * static_cast<double>(latencies_ms.size())))];
+  };
+  f.p50_ms = at(0.50);
+  f.p99_ms = at(0.99);
+  return f;
+}
+
+std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata("authorization", "Bearer " + token);
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
+  return context;
+}
+
+// `clients` threads, each with its own channel, submitting for `seconds`.
+Figures LoadSubmit(const std::string& address, const std::string& token,
+                   const std::vector<std::string>& logs, int clients, double seconds,
+                   const std::string& run) {
+  std::vector<std::vector<double>> latencies(static_cast<std::size_t>(clients));
+  std::atomic<int64_t> errors{0};
+  const Clock::time_point end =
+      Clock::now() + std::chrono::microseconds(static_cast<int64_t>(seconds * 1e6));
+  std::vector<std::thread> threads;
+  const Clock::time_point start = Clock::now();
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      auto stub = arbiter::v1::ArbiterService::NewStub(
+          grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+      for (int64_t i = 0; Clock::now() < end; ++i) {
+        arbiter::v1::SubmitGameRequest request;
+        request.set_request_id(absl::StrCat(run, "-c", c, "-", i));
+        request.set_log(logs[static_cast<std::size_t>(c * 7919 + i) % logs.size()]);
+        arbiter::v1::SubmitGameResponse response;
+        const Clock::time_point t0 = Clock::now();
+        grpc::Status status = stub->SubmitGame(Context(token).get(), request, &response);
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        if (status.ok()) {
+          latencies[static_cast<std::size_t>(c)].push_back(ms);
+        } else if (++errors == 1) {
+          std::fprintf(stderr, "SubmitGame: %s\n", status.error_message().c_str());
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+  std::vector<double> all;
+  for (const auto& l : latencies) all.insert(all.end(), l.begin(), l.end());
+  return Summarise(all, elapsed, errors.load());
+}
+
+Figures LoadAdjudicate(const std::string& address, const std::string& token,
+                       const std::string& game, int calls) {
+  auto stub = arbiter::v1::ArbiterService::NewStub(
+      grpc::CreateChannel(address, grpc::InsecureChannelCredentials()));
+  std::vector<double> latencies;
+  int64_t errors = 0;
+  const Clock::time_point start = Clock::now();
+  for (int i = 0; i < calls; ++i) {
+    arbiter::v1::AdjudicateGameRequest request;
+    request.set_name(game);
+    arbiter::v1::Adjudication response;
+    const Clock::time_point t0 = Clock::now();
+    grpc::Status status = stub->AdjudicateGame(Context(token).get(), request, &response);
+    const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (status.ok()) {
+      latencies.push_back(ms);
+    } else {
+      ++errors;
+    }
+  }
+  return Summarise(latencies, std::chrono::duration<double>(Clock::now() - start).count(), errors);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Load program for arbiterd (SubmitGame and AdjudicateGame)"};
+  double seconds = 5;
+  std::vector<int> client_counts = {1, 8, 32};
+  std::string server;
+  std::string token;
+  int players = 3;
+  std::string pg_config;
+  app.add_option("--seconds", seconds, "Seconds per client count")->capture_default_str();
+  app.add_option("--clients", client_counts, "Concurrent clients to try")->delimiter(',');
+  app.add_option("--server", server, "Load a running arbiterd (default: one in this process)");
+  app.add_option("--token", token, "Organiser or admin token for --server");
+  app.add_option("--players", players, "Players per simulated atlantis game")->capture_default_str();
+  app.add_option("--pg-config", pg_config,
+                 "Extra postgresql.conf lines for the private cluster (diagnosis only, e.g. "
+                 "\"synchronous_commit = off\" to see what durable commits cost)");
+  CLI11_PARSE(app, argc, argv);
+  spdlog::set_level(spdlog::level::warn);  // one line per call would measure the terminal
+
+  auto registry = arbiter::engine::RulesetRegistry::WithBuiltins();
+  if (!registry.ok()) return 1;
+  std::vector<std::string> logs;
+  std::size_t events = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    arbiter::replay::SimulationRequest request{"atlantis", players, seed, "", {}};
+    auto log = arbiter::replay::SimulateGame(request, *registry);
+    if (!log.ok()) {
+      std::fprintf(stderr, "simulate: %s\n", std::string(log.status().message()).c_str());
+      return 1;
+    }
+    events += log->actions.size() + 1;
+    logs.push_back(arbiter::log::FormatLog(*log));
+  }
+
+  std::unique_ptr<arbiter::store::EmbeddedPostgres> pg;
+  std::unique_ptr<arbiter::store::PostgresEventStore> store;
+  std::unique_ptr<arbiter::server::PostgresTokenStore> tokens;
+  std::unique_ptr<arbiter::server::ArbiterServer> local;
+  if (server.empty()) {
+    arbiter::store::EmbeddedPostgresOptions pg_options;
+    pg_options.extra_config = pg_config;
+    auto started = arbiter::store::EmbeddedPostgres::Start(pg_options);
+    if (!started.ok()) {
+      std::fprintf(stderr, "postgres: %s\n", std::string(started.status().message()).c_str());
+      return 1;
+    }
+    pg = *std::move(started);
+    if (!arbiter::store::ApplyMigrations(pg->conninfo()).ok()) return 1;
+    arbiter::store::PostgresOptions options;
+    options.conninfo = pg->conninfo();
+    options.max_idle_connections = 40;
+    store = *arbiter::store::PostgresEventStore::Open(options);
+    tokens = std::make_unique<arbiter::server::PostgresTokenStore>(pg->conninfo(), options.role);
+    auto new_token = arbiter::server::GenerateToken();
+    new_token->record.role = arbiter::server::Role::kAdmin;
+    new_token->record.principal = "load";
+    new_token->record.created_by = "load";
+    if (!tokens->Insert(new_token->record).ok()) return 1;
+    token = new_token->token;
+    arbiter::server::ServerOptions server_options;
+    server_options.listen = "127.0.0.1:0";
+    local = *arbiter::server::ArbiterServer::Start(server_options, *store, *tokens, *registry);
+    server = absl::StrCat("127.0.0.1:", local->port());
+  }
+
+  std::printf("SubmitGame: simulated atlantis games, %d players, %.1f events per game on average\n",
+              players, static_cast<double>(events) / static_cast<double>(logs.size()));
+  std::printf("%8s %12s %10s %10s %8s\n", "clients", "games/s", "p50 ms", "p99 ms", "errors");
+  for (int clients : client_counts) {
+    Figures f = LoadSubmit(server, token, logs, clients, seconds, absl::StrCat("run", clients));
+    std::printf("%8d %12.0f %10.2f %10.2f %8lld\n", clients, f.per_second, f.p50_ms, f.p99_ms,
+                static_cast<long long>(f.errors));
+    std::fflush(stdout);
+  }
+
+  arbiter::v1::SubmitGameRequest request;
+  request.set_request_id("adjudicate-target");
+  request.set_game_id("adjudicate-target");
+  request.set_log(logs[0]);
+  arbiter::v1::SubmitGameResponse response;
+  auto stub = arbiter::v1::ArbiterService::NewStub(
+      grpc::CreateChannel(server, grpc::InsecureChannelCredentials()));
+  grpc::Status status = stub->SubmitGame(Context(token).get(), request, &response);
+  if (!status.ok()) {
+    std::fprintf(stderr, "SubmitGame: %s\n", status.error_message().c_str());
+    return 1;
+  }
+  Figures f = LoadAdjudicate(server, token, response.game().name(), 2000);
+  std::printf("AdjudicateGame of one stored game (%lld events), 1 client: %.0f calls/s, "
+              "p50 %.2f ms, p99 %.2f ms, %lld errors\n",
+              static_cast<long long>(response.game().last_event()), f.per_second, f.p50_ms,
+              f.p99_ms, static_cast<long long>(f.errors));
+  if (local != nullptr) local->Shutdown(std::chrono::system_clock::now());
+  return 0;
+}
