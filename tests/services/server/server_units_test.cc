@@ -1,0 +1,109 @@
+// Unit tests of the server's small pieces: the commitment, names, event
+// encoding, error details and permissions.
+#include <gtest/gtest.h>
+
+#include "google/rpc/error_details.pb.h"
+#include "google/rpc/status.pb.h"
+#include "services/server/auth.h"
+#include "services/server/event_codec.h"
+#include "services/server/status_mapping.h"
+
+namespace arbiter::server {
+namespace {
+
+TEST(SeedCommitment, MatchesTheDocumentedBytes) {
+  // From Python: hashlib.sha256(b"arbiter-seed-v1:42:0011...eeff").hexdigest()
+  absl::StatusOr<std::string> commitment = SeedCommitment(42, "00112233445566778899aabbccddeeff");
+  ASSERT_TRUE(commitment.ok());
+  EXPECT_EQ(*commitment, "293317b8d39ead6776b79574c806c5927fac4c7a5083e6be413830a1da011b7c");
+}
+
+TEST(SeedCommitment, RefusesAShortOrUppercaseNonce) {
+  EXPECT_EQ(SeedCommitment(42, "0011").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(SeedCommitment(42, "00112233445566778899AABBCCDDEEFF").status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TEST(GameNames, ParseOnlyWellFormedNames) {
+  EXPECT_EQ(*ParseGameName("games/final-1", "name"), "final-1");
+  EXPECT_FALSE(ParseGameName("games/", "name").ok());
+  EXPECT_FALSE(ParseGameName("games/a/b", "name").ok());
+  EXPECT_FALSE(ParseGameName("leagues/x", "name").ok());
+  EXPECT_FALSE(ParseGameName(std::string("games/") + std::string(64, 'a'), "name").ok());
+}
+
+TEST(EventCodec, EncodesDeterministicallyAndDecodesBack) {
+  v1::Action action;
+  action.set_player("p1");
+  action.mutable_atlantis();
+  absl::StatusOr<store::NewEvent> first = EncodeAction("g", 2, action);
+  absl::StatusOr<store::NewEvent> again = EncodeAction("g", 2, action);
+  ASSERT_TRUE(first.ok() && again.ok());
+  EXPECT_EQ(first->payload, again->payload);
+  EXPECT_EQ(first->event_id, again->event_id);
+  EXPECT_NE(first->event_id, EncodeAction("g", 3, action)->event_id);
+  store::StoredEvent stored;
+  stored.game_id = "g";
+  stored.sequence = 2;
+  stored.type = first->type;
+  stored.payload = first->payload;
+  absl::StatusOr<v1::Event> decoded = DecodeEvent(stored);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->name(), "games/g/events/2");
+  EXPECT_EQ(decoded->action().player(), "p1");
+  stored.type = "mystery";
+  EXPECT_EQ(DecodeEvent(stored).status().code(), absl::StatusCode::kDataLoss);
+}
+
+TEST(StatusMapping, AlwaysCarriesErrorInfoAndBadRequestWhenGiven) {
+  grpc::Status plain = ToGrpcStatus(absl::NotFoundError("game \"x\" does not exist"));
+  EXPECT_EQ(plain.error_code(), grpc::StatusCode::NOT_FOUND);
+  google::rpc::Status details;
+  ASSERT_TRUE(details.ParseFromString(plain.error_details()));
+  google::rpc::ErrorInfo info;
+  ASSERT_EQ(details.details_size(), 1);
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.reason(), "NOT_FOUND");
+  EXPECT_EQ(info.domain(), "arbiter.v1");
+
+  absl::Status rich = WithErrorInfo(FieldError("actions[0]", "bad"), "ILLEGAL_ACTION",
+                                    {{"rule", "not_your_turn"}});
+  grpc::Status mapped = ToGrpcStatus(rich);
+  ASSERT_TRUE(details.ParseFromString(mapped.error_details()));
+  ASSERT_EQ(details.details_size(), 2);
+  ASSERT_TRUE(details.details(0).UnpackTo(&info));
+  EXPECT_EQ(info.metadata().at("rule"), "not_your_turn");
+  google::rpc::BadRequest bad;
+  ASSERT_TRUE(details.details(1).UnpackTo(&bad));
+  EXPECT_EQ(bad.field_violations(0).field(), "actions[0]");
+  EXPECT_TRUE(ToGrpcStatus(absl::OkStatus()).ok());
+}
+
+TEST(Permissions, FollowTheRoles) {
+  store::GameRecord game;
+  game.game_id = "g";
+  game.created_by = "alice";
+  game.league_id = "north";
+  game.status = store::GameStatus::kActive;
+  const Caller alice{"alice", Role::kOrganiser, {}, {}, "1"};
+  const Caller bob{"bob", Role::kOrganiser, {}, {}, "2"};
+  const Caller north{"carol", Role::kOrganiser, {"north"}, {}, "3"};
+  const Caller auditor{"dan", Role::kAuditor, {}, {}, "4"};
+  const Caller reader{"site", Role::kPublic, {}, {}, "5"};
+  EXPECT_TRUE(RequireWrite(alice, game).ok());
+  EXPECT_EQ(RequireWrite(bob, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(RequireWrite(north, game).ok());
+  EXPECT_EQ(RequireWrite(auditor, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(RequireReadState(auditor, game).ok());
+  EXPECT_EQ(RequireReadState(bob, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(RequireRead(reader, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_FALSE(SeesSeed(bob, game));
+  game.status = store::GameStatus::kFinished;
+  EXPECT_TRUE(RequireRead(reader, game).ok());
+  EXPECT_TRUE(SeesSeed(reader, game));
+  EXPECT_EQ(RequireCreate(north, "south", "").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(RequireCreate(north, "north", "").ok());
+}
+
+}  // namespace
+}  // namespace arbiter::server
