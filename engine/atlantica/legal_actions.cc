@@ -193,7 +193,14 @@ class Lister {
     for (int t = 0; t < rules_.places[place].num_tiers; ++t) {
       for (const Payment& pay : payments_[place][t]) {
         if (pay.pair >= 0 && joker_ >= 0) continue;
-        if (cards_ + pay.cards > rules_.cards_per_turn_with_joker) continue;
+        const int cards = cards_ + pay.cards;
+        if (cards > rules_.cards_per_turn_with_joker) continue;
+        // Without a joker so far, only a later joker action (two cards or
+        // more) could make room for more than cards_per_turn.
+        if (joker_ < 0 && pay.pair < 0 && cards > rules_.cards_per_turn &&
+            cards + 2 > rules_.cards_per_turn_with_joker) {
+          continue;
+        }
         bool fits = true;
         for (int c = 0; c < kColours; ++c) {
           fits = fits && cost_[c] + pay.regular[c] + (c == pay.pair ? 2 : 0) <= hand_[c];
@@ -261,6 +268,7 @@ class Lister {
     Move& move = out_.emplace_back();
     move.seat = seat_;
     auto* turn = move.action.mutable_atlantica()->mutable_turn();
+    turn->mutable_actions()->Reserve(depth_);
     for (int i = 0; i < depth_; ++i) {
       const Option& o = chosen_[i];
       auto* a = turn->add_actions();
