@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
 
 #include "engine/atlantica/game.h"
 #include "engine/core/ruleset_registry.h"
@@ -168,6 +170,27 @@ TEST(AtlanticaPlayout, RandomLegalGamesEndForEveryPlayerCount) {
       EXPECT_EQ(holders, 1);
     }
   }
+}
+
+}  // namespace
+}  // namespace arbiter::engine::atlantica::testing
+
+namespace arbiter::engine::atlantica::testing {
+namespace {
+
+TEST(AtlanticaText, DescribesThePositionForPeople) {
+  auto game = Position(2)
+                  .Treasures({"gold", "", "statues", "", "", ""})
+                  .Ships(0, {1, 2}).Research({"R1", "", "", ""})
+                  .Hand(0, {Y, Y, P}).HoldsTreasures(1, {{"weapons", 2}}).HoldsShips(1, {3})
+                  .Build();
+  const std::string text = game->ToString();
+  if (std::getenv("ATLANTICA_PRINT") != nullptr) std::cout << text;
+  EXPECT_NE(text.find("Seat 1 to play."), std::string::npos) << text;
+  EXPECT_NE(text.find("Diving boat: 1=gold 2=empty 3=statues"), std::string::npos) << text;
+  EXPECT_NE(text.find("A cargo boat 2 ships, top 2 crates"), std::string::npos) << text;
+  EXPECT_NE(text.find("Seat 1: hand 2 yellow, 1 purple"), std::string::npos) << text;
+  EXPECT_NE(text.find("Seat 2: hand none; treasures 2 weapons; ships 1 (3 crates)"), std::string::npos) << text;
 }
 
 }  // namespace
