@@ -55,7 +55,9 @@ class Lister {
   void AddPayment(std::vector<Payment>& list, const ColourCounts& regular, int cards, int pair, uint8_t mask) {
     for (Payment& p : list) {
       if (p.regular == regular && p.pair == pair) {
-        if (pair >= 0) p.masks[p.num_masks++] = mask;
+        bool known = false;
+        for (int m = 0; m < p.num_masks; ++m) known = known || p.masks[m] == mask;
+        if (pair >= 0 && !known && p.num_masks < kMaxSlots) p.masks[p.num_masks++] = mask;
         return;
       }
     }
