@@ -87,11 +87,13 @@ std::optional<Violation> TakeArea(const Rules& rules, const Board& board, int pl
   return std::nullopt;
 }
 
-std::optional<Violation> TakeShip(const Rules& rules, const Board& board, int stack, Taken& taken) {
-  if (stack < 0 || stack >= rules.num_stacks) {
+// `number` is 1-based (stack A = 1).
+std::optional<Violation> TakeShip(const Rules& rules, const Board& board, int number, Taken& taken) {
+  if (number < 1 || number > rules.num_stacks) {
     return Illegal(kRuleNoSuchArea, absl::StrCat("the harbour has ship stacks 1-", rules.num_stacks,
-                                                 "; there is no stack ", stack + 1));
+                                                 "; there is no stack ", number));
   }
+  const int stack = number - 1;
   if (taken.stacks[stack] + 1 > static_cast<int>(board.ship_stacks[stack].size())) {
     return Illegal(kRuleStackEmpty, absl::StrCat("ship stack ", rules.stack_names[stack], " is empty",
                                                  taken.stacks[stack] > 0 ? " after the ship taken earlier this turn" : ""));
@@ -124,7 +126,7 @@ std::optional<Violation> CheckTake(const Rules& rules, const Board& board, const
         return Illegal(kRuleUnexpectedPicks, absl::StrCat(what(), " gives the top ship of stack ",
                                                           rules.stack_names[tier.stack], "; name no areas or picks"));
       }
-      return TakeShip(rules, board, tier.stack, taken);
+      return TakeShip(rules, board, tier.stack + 1, taken);
     case Atlantica::PUB: {
       if (a.areas_size() > 0 || (tier.drink_picks == 0 && a.picks_size() > 0)) {
         return Illegal(kRuleUnexpectedPicks,
@@ -139,19 +141,19 @@ std::optional<Violation> CheckTake(const Rules& rules, const Board& board, const
       }
       unsigned places = 0;
       for (const auto& pick : a.picks()) {
-        const int p = static_cast<int>(pick.place()) - 1;
         if (pick.place() != Atlantica::DIVING_BOAT && pick.place() != Atlantica::HARBOUR &&
             pick.place() != Atlantica::RESEARCH_STATION) {
           return Illegal(kRulePickPlaceInvalid,
                          "a drink buys cards from the diving boat, the harbour or the research station only");
         }
+        const int p = PlaceIndex(pick.place());
         if (places & (1u << p)) {
           return Illegal(kRulePicksSamePlace, absl::StrCat("the cards bought with a drink must come from different "
                                                            "places; both come from the ", PlaceName(p)));
         }
         places |= 1u << p;
         if (pick.place() == Atlantica::HARBOUR) {
-          if (auto v = TakeShip(rules, board, pick.area() - 1, taken)) return v;
+          if (auto v = TakeShip(rules, board, pick.area(), taken)) return v;
         } else if (auto v = TakeArea(rules, board, p, pick.area(), AreaCount(rules, p), taken)) {
           return v;
         }

@@ -2,6 +2,8 @@
 // player understands.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "tests/engine/atlantica/builder.h"
 
 namespace arbiter::engine::atlantica::testing {
@@ -138,6 +140,22 @@ TEST(AtlanticaViolations, OutOfTurnWrongGameAndEmptyAction) {
   v1::Action empty;
   empty.mutable_atlantica();
   EXPECT_EQ(Why(*game, empty).rule, "empty_action");
+}
+
+TEST(AtlanticaViolations, ExtremeNumbersAreRefusedNotMisread) {
+  auto game = Board2().Hand(0, {G, P, W, B, R}).Build();
+  constexpr int kMin = std::numeric_limits<int>::min();
+  constexpr int kMax = std::numeric_limits<int>::max();
+  EXPECT_EQ(Why(*game, TurnOf({Dive(1, {G}, {kMin})})).rule, "no_such_area");
+  EXPECT_EQ(Why(*game, TurnOf({Dive(kMax, {G}, {1})})).rule, "no_such_tier");
+  EXPECT_EQ(Why(*game, TurnOf({Drink({B, W, R}, {{Atlantica::HARBOUR, kMin}, {Atlantica::DIVING_BOAT, 1}})})).rule,
+            "no_such_area");
+  PlaceAction odd = Drink({B, W, R}, {{Atlantica::DIVING_BOAT, 1}, {Atlantica::HARBOUR, 1}});
+  odd.mutable_picks(0)->set_place(static_cast<Atlantica::Place>(kMin));
+  EXPECT_EQ(Why(*game, TurnOf({odd})).rule, "pick_place_invalid");
+  PlaceAction strange = Dive(1, {G}, {1});
+  strange.set_place(static_cast<Atlantica::Place>(kMax));
+  EXPECT_EQ(Why(*game, TurnOf({strange})).rule, "no_such_place");
 }
 
 TEST(AtlanticaViolations, AnIllegalTurnLeavesTheStateUnchanged) {
