@@ -192,6 +192,9 @@ class Lister {
     }
     Recurse(place + 1);
     if (depth_ == rules_.actions_per_turn) return;
+    // No room for another card (or, without a joker so far, for a joker pair).
+    if (cards_ >= rules_.cards_per_turn_with_joker) return;
+    if (joker_ < 0 && cards_ >= rules_.cards_per_turn && cards_ + 2 > rules_.cards_per_turn_with_joker) return;
     for (int t = 0; t < rules_.places[place].num_tiers; ++t) {
       for (const Payment& pay : payments_[place][t]) {
         if (pay.pair >= 0 && joker_ >= 0) continue;
