@@ -17,8 +17,8 @@ struct SimulationRequest {
   int players = 0;
   uint64_t seed = 0;
   // Empty: the game's default ruleset.
-  std::string ruleset_id;
-  std::map<std::string, std::string> options;
+  std::string ruleset_id = {};
+  std::map<std::string, std::string> options = {};
 };
 
 // A header for `request` (players "p1".."pN" named "Player 1".."Player N")
