@@ -1,24 +1,18 @@
 #include "services/cli/cli_common.h"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "services/log/file_status.h"
 
 namespace arbiter::cli {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path, std::size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int error = errno;
-    const std::string reason = std::strerror(error);
-    if (error == ENOENT) return absl::NotFoundError(absl::StrCat(path, ": ", reason));
-    if (error == EACCES) return absl::PermissionDeniedError(absl::StrCat(path, ": ", reason));
-    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot be read: ", reason));
-  }
+  if (!in) return log::FileOpenError(path, errno);
   std::string content;
   std::vector<char> buffer(1 << 16);
   while (in) {

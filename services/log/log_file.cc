@@ -1,10 +1,10 @@
 #include "services/log/log_file.h"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "services/log/file_status.h"
 #include "services/log/json_lines.h"
 
 namespace arbiter::log {
@@ -91,13 +91,7 @@ absl::StatusOr<GameLog> ParseLog(std::string_view content, const LogLimits& limi
 
 absl::StatusOr<GameLog> ReadLogFile(const std::string& path, const LogLimits& limits) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const int error = errno;
-    const std::string reason = std::strerror(error);
-    if (error == ENOENT) return absl::NotFoundError(absl::StrCat(path, ": ", reason));
-    if (error == EACCES) return absl::PermissionDeniedError(absl::StrCat(path, ": ", reason));
-    return absl::InvalidArgumentError(absl::StrCat(path, ": cannot be read: ", reason));
-  }
+  if (!in) return FileOpenError(path, errno);
   LineParser parser(limits);
   std::string current;
   std::size_t total = 0;

@@ -58,11 +58,10 @@ int SeedCount() {
   return env != nullptr ? std::max(1, std::atoi(env)) : 1000;
 }
 
+// Listed and canonical actions carry no player id, so their bytes identify them.
 std::string Key(const v1::Action& action) {
-  v1::Action copy = action;
-  copy.clear_player();
   std::string bytes;
-  copy.SerializePartialToString(&bytes);
+  action.SerializePartialToString(&bytes);
   return bytes;
 }
 
