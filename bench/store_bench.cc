@@ -10,6 +10,8 @@
 //   BM_ReplayGame            reading one game of 100 events back
 //
 // Run: build/bin/store_bench   (items_per_second is events per second)
+// STORE_BENCH_PG_CONFIG adds postgresql.conf lines, e.g.
+// "log_min_duration_statement = 0" to see where the time goes.
 #include <benchmark/benchmark.h>
 
 #include <atomic>
@@ -35,21 +37,32 @@ void Die(const absl::Status& status) {
   std::exit(1);
 }
 
-EmbeddedPostgres& Cluster() {
-  static EmbeddedPostgres* cluster = [] {
+// Started by main (the thread the server's lifetime is tied to) and
+// stopped when the benchmarks end.
+std::unique_ptr<EmbeddedPostgres>& ClusterSlot() {
+  static auto* slot = new std::unique_ptr<EmbeddedPostgres>();
+  return *slot;
+}
+
+EmbeddedPostgres& Cluster() { return *ClusterSlot(); }
+
+void StartCluster() {
+  {
     EmbeddedPostgresOptions options;
-    options.extra_config = "shared_buffers = '256MB'\nmax_wal_size = '2GB'\n" + std::string(std::getenv("STORE_BENCH_PG_CONFIG") ? std::getenv("STORE_BENCH_PG_CONFIG") : "");
+    const char* extra = std::getenv("STORE_BENCH_PG_CONFIG");
+    options.extra_config = absl::StrCat("shared_buffers = '256MB'\nmax_wal_size = '2GB'\n",
+                                        extra == nullptr ? "" : extra);
     absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> pg = EmbeddedPostgres::Start(options);
     if (!pg.ok()) Die(pg.status());
-    return pg->release();
-  }();
-  return *cluster;
+    ClusterSlot() = *std::move(pg);
+  }
 }
 
 // One database per name, migrated, with a store on it (kept to the end).
 PostgresEventStore& StoreFor(const std::string& name, std::string* conninfo = nullptr) {
   static std::mutex mu;
   static auto* stores = new std::map<std::string, std::pair<std::string, PostgresEventStore*>>();
+  // Stores are leaked on purpose: their connections die with the cluster.
   std::lock_guard<std::mutex> lock(mu);
   auto it = stores->find(name);
   if (it == stores->end()) {
@@ -197,7 +210,6 @@ BENCHMARK(BM_ReplayAll)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 void BM_ReplayGame(benchmark::State& state) {
   EventStore& store = StoreFor("bench_replay");
-  const std::string game_id = "r-" + std::to_string(0);
   std::string id;
   {
     absl::StatusOr<ListGamesPage> page = store.ListGames({}, 1, "");
@@ -216,4 +228,11 @@ BENCHMARK(BM_ReplayGame)->UseRealTime();
 }  // namespace
 }  // namespace arbiter::store
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  arbiter::store::StartCluster();
+  benchmark::RunSpecifiedBenchmarks();
+  arbiter::store::ClusterSlot().reset();
+  return 0;
+}

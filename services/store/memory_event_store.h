@@ -1,8 +1,8 @@
 // MemoryEventStore: an EventStore kept in memory, for unit tests.
 //
 // Behaves like PostgresEventStore (same validation, errors, hashing, order,
-// idempotency), except that nothing survives the object and the JSON copy of
-// a payload is not parsed. Thread-safe (one mutex).
+// idempotency), except that nothing survives the object. Thread-safe (one
+// mutex).
 #ifndef ARBITER_SERVICES_STORE_MEMORY_EVENT_STORE_H_
 #define ARBITER_SERVICES_STORE_MEMORY_EVENT_STORE_H_
 

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
+#include "services/store/internal/json_check.h"
 #include "services/store/event_hash.h"
 
 namespace arbiter::store {
@@ -120,8 +121,11 @@ absl::Status ValidateAppend(const AppendRequest& request) {
       return absl::InvalidArgumentError(absl::StrCat(where, ".payload is ", event.payload.size(),
                                                      " bytes; the limit is ", kMaxPayloadBytes));
     }
-    if (event.json.find('\0') != std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ".json contains a NUL byte"));
+    if (!event.json.empty()) {
+      if (std::string problem = JsonProblem(event.json); !problem.empty()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(where, ".json is not valid JSON: ", problem));
+      }
     }
     total += static_cast<int64_t>(event.payload.size() + event.json.size());
     if (!ids.insert(event.event_id).second) {

@@ -295,6 +295,11 @@ TYPED_TEST(EventStoreTest, EachBadBatchGetsItsOwnErrorAndWritesNothing) {
             "event id \"kept-0\" is already stored as sequence 1 of game \"g1\" with different "
             "content");
 
+  std::vector<NewEvent> bad_json = Events("j", 2);
+  bad_json[1].json = "{not json";
+  EXPECT_EQ(status_of(Append("g1", 1, "r10", bad_json)).message(),
+            "events[1].json is not valid JSON: expected a member name at byte 1");
+
   std::vector<NewEvent> unnamed = Events("u", 1);
   unnamed[0].type.clear();
   EXPECT_EQ(status_of(Append("g1", 1, "r8", unnamed)).message(), "events[0].type is empty");

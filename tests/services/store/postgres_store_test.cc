@@ -109,10 +109,13 @@ TEST_F(PostgresStoreTest, AnEditedJsonCopyIsNotAChainError) {
   EXPECT_TRUE(store_->VerifyGame("g1").ok());
 }
 
-TEST_F(PostgresStoreTest, InvalidJsonIsRefusedAndNothingIsWritten) {
+// Text that the store's JSON check accepts but PostgreSQL's jsonb refuses (a
+// number beyond numeric's range) is still InvalidArgument, and nothing is
+// written.
+TEST_F(PostgresStoreTest, JsonThatPostgresRefusesIsInvalidArgumentAndWritesNothing) {
   CreateGame("g1");
   std::vector<NewEvent> events = Events("e", 3);
-  events[2].json = "{not json";
+  events[2].json = "1e999999";  // valid JSON syntax, out of range for numeric
   absl::Status status = store_->Append(Append("g1", 0, "r1", events)).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_EQ(CountEvents(), 0);
