@@ -37,9 +37,9 @@ def generate_messages(proto_dir, out_dir):
 class Daemon:
     """arbiterd in a data directory; stopped with SIGTERM."""
 
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, extra=()):
         self.process = subprocess.Popen(
-            [ARGS.arbiterd, "--data-dir", data_dir, "--listen", "127.0.0.1:0"],
+            [ARGS.arbiterd, "--data-dir", data_dir, "--listen", "127.0.0.1:0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.banner = ""
         for line in self.process.stdout:
@@ -181,6 +181,29 @@ class PythonClientTest(unittest.TestCase):
         game = call(self.channel, "ArbiterService", "GetGame",
                     api.GetGameRequest(name="games/py-live"), api.Game, self.token)
         self.assertEqual(game.last_event, 2)
+
+    def test_7_tls_with_a_certificate_and_key_from_flags(self):
+        from arbiter.v1 import arbiter_service_pb2 as api
+        cert = os.path.join(self.work.name, "cert.pem")
+        key = os.path.join(self.work.name, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                        "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                        "-keyout", key, "-out", cert], check=True, capture_output=True)
+        self.assertEqual(self.daemon.stop(), 0)
+        self.channel.close()
+        type(self).daemon = Daemon(self.data_dir, ["--tls-cert", cert, "--tls-key", key])
+        self.assertIn("(TLS)", self.daemon.banner)
+        port = self.daemon.address.rsplit(":", 1)[1]
+        with open(cert, "rb") as f:
+            credentials = grpc.ssl_channel_credentials(root_certificates=f.read())
+        type(self).channel = grpc.secure_channel(f"localhost:{port}", credentials)
+        game = call(self.channel, "ArbiterService", "GetGame",
+                    api.GetGameRequest(name="games/py-live"), api.Game, self.token)
+        self.assertEqual(game.last_event, 2)
+        with grpc.insecure_channel(self.daemon.address) as plain:
+            with self.assertRaises(grpc.RpcError):
+                call(plain, "ArbiterService", "GetGame", api.GetGameRequest(name="games/py-live"),
+                     api.Game, self.token)
 
 
 if __name__ == "__main__":
