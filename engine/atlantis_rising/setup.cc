@@ -1,23 +1,6 @@
 // Atlantis Rising: the setup of a new game from the seed.
 //
-// Order of the seeded draws (one engine::Rng seeded with the header's seed;
-// docs/atlantis-rising.md repeats it):
-//   1. Artifacts: every artifact card (ruleset order, each `count` times) is
-//      shuffled; the first `artifacts_in_game` are used.
-//   2. Library deck: the parchment cards (ruleset order, each `count` times)
-//      followed by the chosen artifacts (in their shuffled order) are
-//      shuffled. The front of the list is the top of the deck.
-//   3. Misfortune deck: every FLOOD card (ruleset order, each `count` times),
-//      then the difficulty's Calm Seas, then its Controlled Floods, shuffled.
-//      The front is the top.
-//   4. Blueprint: the blueprint's fixed components in the order listed; then
-//      for each letter draw, in order, the components of that letter not yet
-//      in the Blueprint (ruleset order) are shuffled and the first `count`
-//      taken; the Power Core last. A blueprint without draws uses no chance.
-// During play, in the order of the events: Roll(die_sides) for every die of
-// a gathering roll (one per die) or a city roll (dice in order), when the
-// Atlantean acts; Shuffle of the misfortune discards (in discard order) when
-// a draw finds the deck empty.
+// The order of the seeded draws is documented in state.h.
 #include "engine/atlantis_rising/state.h"
 
 namespace arbiter::engine::atlantis_rising {

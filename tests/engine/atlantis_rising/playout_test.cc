@@ -1,6 +1,9 @@
 // Atlantis Rising: random legal playouts end, agree with Check and replay
 // identically from the log.
+#include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "engine/atlantis_rising/game.h"
 #include "engine/core/rng.h"
@@ -87,6 +90,106 @@ TEST(AtlantisRisingPlayout, EveryListedActionPassesCheckShape) {
     const Move& move = moves[static_cast<std::size_t>(chooser.Uniform(moves.size()))];
     ASSERT_FALSE(table.state().Apply(move.seat, move.action).has_value());
   }
+}
+
+// Changes one field of a copy of `action` (numbers by one or to a small
+// value, enums to another number, ids to another id of the ruleset).
+v1::Action Mutate(const v1::Action& action, Rng& rng, const std::vector<std::string>& ids) {
+  v1::Action mutated = action;
+  std::vector<std::pair<google::protobuf::Message*, const google::protobuf::FieldDescriptor*>> fields;
+  std::vector<google::protobuf::Message*> stack = {mutated.mutable_atlantis_rising()};
+  while (!stack.empty()) {
+    google::protobuf::Message* message = stack.back();
+    stack.pop_back();
+    const auto* reflection = message->GetReflection();
+    std::vector<const google::protobuf::FieldDescriptor*> set;
+    reflection->ListFields(*message, &set);
+    // Unset fields of the same message may be set too.
+    const auto* descriptor = message->GetDescriptor();
+    for (int i = 0; i < descriptor->field_count(); ++i) {
+      const auto* field = descriptor->field(i);
+      if (field->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE) {
+        if (!field->is_repeated() && reflection->HasField(*message, field)) {
+          stack.push_back(reflection->MutableMessage(message, field));
+        }
+      } else {
+        fields.emplace_back(message, field);
+      }
+    }
+  }
+  if (fields.empty()) return mutated;
+  auto [message, field] = fields[static_cast<std::size_t>(rng.Uniform(fields.size()))];
+  const auto* reflection = message->GetReflection();
+  if (field->is_repeated()) {
+    if (field->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_STRING) {
+      if (reflection->FieldSize(*message, field) > 1 && rng.Uniform(2) == 0) {
+        reflection->SwapElements(message, field, 0, 1);
+      } else {
+        reflection->AddString(message, field, ids[static_cast<std::size_t>(rng.Uniform(ids.size()))]);
+      }
+    }
+    return mutated;
+  }
+  switch (field->cpp_type()) {
+    case google::protobuf::FieldDescriptor::CPPTYPE_INT32: {
+      const int32_t v = reflection->GetInt32(*message, field);
+      const int choice = static_cast<int>(rng.Uniform(3));
+      reflection->SetInt32(message, field, choice == 0 ? v + 1 : choice == 1 ? v - 1 : static_cast<int32_t>(rng.Uniform(8)));
+      break;
+    }
+    case google::protobuf::FieldDescriptor::CPPTYPE_ENUM:
+      reflection->SetEnumValue(message, field, static_cast<int>(rng.Uniform(8)));
+      break;
+    case google::protobuf::FieldDescriptor::CPPTYPE_STRING:
+      reflection->SetString(message, field, ids[static_cast<std::size_t>(rng.Uniform(ids.size()))]);
+      break;
+    default:
+      break;
+  }
+  return mutated;
+}
+
+TEST(AtlantisRisingPlayout, AcceptedMutationsCanonicaliseIntoTheLegalList) {
+  const Rules& rules = testing::DefaultRuleset().atlantis_rising();
+  std::vector<std::string> ids;
+  for (const auto& card : rules.library_cards()) ids.push_back(card.id());
+  for (const auto& component : rules.components()) ids.push_back(component.id());
+  int accepted = 0;
+  for (int players : {1, 3, 7}) {
+    for (uint64_t seed = 1; seed <= 15; ++seed) {
+      Table table(players, seed);
+      Rng chooser(seed + 1000);
+      while (!table.state().IsTerminal()) {
+        const auto moves = table.state().LegalActions();
+        std::set<std::pair<Seat, std::string>> listed;
+        for (const Move& move : moves) listed.emplace(move.seat, move.action.SerializeAsString());
+        for (int k = 0; k < 4; ++k) {
+          const Move& base = moves[static_cast<std::size_t>(chooser.Uniform(moves.size()))];
+          v1::Action mutated = Mutate(base.action, chooser, ids);
+          const Seat seat = chooser.Uniform(4) == 0 ? static_cast<Seat>(chooser.Uniform(static_cast<uint64_t>(players))) : base.seat;
+          if (!AtlantisRisingGame().CheckShape(mutated, testing::DefaultRuleset()).ok()) continue;
+          if (table.state().Check(seat, mutated).has_value()) continue;
+          ++accepted;
+          const v1::Action canonical = table.state().Canonical(seat, mutated);
+          EXPECT_TRUE(listed.count({seat, canonical.SerializeAsString()}))
+              << "seat " << seat + 1 << " " << mutated.ShortDebugString() << "\n" << table.state().ToString();
+        }
+        const Move& move = moves[static_cast<std::size_t>(chooser.Uniform(moves.size()))];
+        ASSERT_FALSE(table.state().Apply(move.seat, move.action).has_value());
+      }
+    }
+  }
+  EXPECT_GT(accepted, 100);
+}
+
+TEST(AtlantisRisingPlayout, ActionsUseShortEnumNamesInJson) {
+  v1::Action action = testing::FloodAction(v1::AtlantisRising::HILLS);
+  std::string json;
+  ASSERT_TRUE(google::protobuf::util::MessageToJsonString(action, &json).ok());
+  EXPECT_EQ(json, R"({"atlantisRising":{"flood":{"peninsula":"HILLS"}}})");
+  v1::Action parsed;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(json, &parsed).ok());
+  EXPECT_EQ(parsed.SerializeAsString(), action.SerializeAsString());
 }
 
 }  // namespace
