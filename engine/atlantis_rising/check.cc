@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/atlantis_rising/rule_ids.h"
+#include "engine/atlantis_rising/shape.h"
 #include "engine/atlantis_rising/state.h"
 
 namespace arbiter::engine::atlantis_rising {
@@ -44,6 +45,9 @@ std::optional<Violation> AtlantisRisingState::Check(Seat seat, const v1::Action&
   const Action& a = action.atlantis_rising();
   if (a.kind_case() == Action::KIND_NOT_SET) return Illegal(kRuleEmptyAction, "the action names no kind");
   if (IsTerminal()) return Illegal(kRuleGameOver, "the game is already over");
+  if (absl::Status shape = CheckActionShape(action, tables_->rules()); !shape.ok()) {
+    return Illegal(kRuleMalformedAction, std::string(shape.message()));
+  }
   if (seat < 0 || seat >= num_players()) {
     return Illegal(kRuleNotYourTurn, absl::StrCat(SeatName(seat), " is not in this game"));
   }

@@ -6,6 +6,8 @@
 
 namespace arbiter::engine::atlantis_rising {
 
+// A field outside its domain (what Game::CheckShape refuses).
+inline constexpr char kRuleMalformedAction[] = "malformed_action";
 // Phases and pending decisions.
 inline constexpr char kRuleWrongPhase[] = "wrong_phase";
 inline constexpr char kRuleDecisionPending[] = "decision_pending";

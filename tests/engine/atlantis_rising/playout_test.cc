@@ -167,7 +167,12 @@ TEST(AtlantisRisingPlayout, AcceptedMutationsCanonicaliseIntoTheLegalList) {
           const Move& base = moves[static_cast<std::size_t>(chooser.Uniform(moves.size()))];
           v1::Action mutated = Mutate(base.action, chooser, ids);
           const Seat seat = chooser.Uniform(4) == 0 ? static_cast<Seat>(chooser.Uniform(static_cast<uint64_t>(players))) : base.seat;
-          if (!AtlantisRisingGame().CheckShape(mutated, testing::DefaultRuleset()).ok()) continue;
+          if (!AtlantisRisingGame().CheckShape(mutated, testing::DefaultRuleset()).ok()) {
+            auto refused = table.state().Check(seat, mutated);
+            ASSERT_TRUE(refused.has_value());
+            EXPECT_EQ(refused->rule, "malformed_action");
+            continue;
+          }
           if (table.state().Check(seat, mutated).has_value()) continue;
           ++accepted;
           const v1::Action canonical = table.state().Canonical(seat, mutated);

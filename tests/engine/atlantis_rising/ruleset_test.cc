@@ -160,6 +160,13 @@ TEST(AtlantisRisingRuleset, CheckShapeNamesTheFieldOutOfItsDomain) {
   EXPECT_NE(shape(v1::Action()).find("atlantis_rising"), std::string::npos);
 }
 
+TEST(AtlantisRisingRuleset, CheckRefusesMalformedActionsEvenWithoutCheckShape) {
+  Table table(4);
+  EXPECT_EQ(table.RuleOf(1, PlaceOn(Tile(static_cast<Peninsula>(0), 1))), "malformed_action");
+  EXPECT_EQ(table.RuleOf(1, Play("no-such-card")), "malformed_action");
+  EXPECT_EQ(table.player(1).pool, 3);
+}
+
 TEST(AtlantisRisingRuleset, CanonicalSortsKeptCardsAndDropsUnusedChoices) {
   Table table(4);
   const v1::Action kept = table.state().Canonical(0, Keep({"sea-wall", "mystic-insight"}));
