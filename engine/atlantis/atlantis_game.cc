@@ -1,0 +1,133 @@
+#include "engine/atlantis/atlantis_game.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "engine/atlantis/atlantis_state.h"
+#include "engine/atlantis/config.h"
+
+namespace arbiter::engine::atlantis {
+namespace {
+
+absl::Status Bad(const std::string& field, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat("atlantis.", field, ": ", what));
+}
+
+absl::Status CheckItem(const std::string& field, int item) {
+  if (ItemIndex(item) < 0) return Bad(field, absl::StrCat("item ", item, " is unset or unknown"));
+  return absl::OkStatus();
+}
+
+absl::Status CheckTile(const std::string& field, const v1::AtlantisTile& tile, int lo, int hi) {
+  if (absl::Status s = CheckItem(field + ".item", tile.item()); !s.ok()) return s;
+  if (tile.value() < lo || tile.value() > hi) {
+    return Bad(field + ".value", absl::StrCat(tile.value(), " is outside ", lo, "-", hi));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckLength(const std::string& field, int size) {
+  if (size > kMaxListLength) return Bad(field, absl::StrCat(size, " entries; at most ", kMaxListLength));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::vector<std::string_view> AtlantisGame::BuiltinRulesets() const { return {AtlantisAmigo2009Text()}; }
+
+absl::Status AtlantisGame::ValidateRuleset(const v1::Ruleset& ruleset) const {
+  return ParseConfig(ruleset).status();
+}
+
+absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const {
+  if (action.game_case() != v1::Action::kAtlantis) {
+    return absl::InvalidArgumentError("action: not an Atlantis action (field atlantis is not set)");
+  }
+  const v1::AtlantisRules& r = ruleset.atlantis();
+  int lo = kMaxValue;
+  int hi = 1;
+  for (const auto* specs : {&r.tiles_a(), &r.tiles_b()}) {
+    for (const auto& spec : *specs) {
+      lo = std::min(lo, spec.value());
+      hi = std::max(hi, spec.value());
+    }
+  }
+  const v1::AtlantisAction& a = action.atlantis();
+  switch (a.kind_case()) {
+    case v1::AtlantisAction::KIND_NOT_SET:
+      return Bad("kind", "none of buy, bridge, move, pass is set");
+    case v1::AtlantisAction::kBuy:
+      return CheckTile("buy.tile", a.buy().tile(), lo, hi);
+    case v1::AtlantisAction::kBridge: {
+      int positions = r.water_between();
+      for (const auto* runs : {&r.layout_a(), &r.layout_b()}) {
+        for (const auto& run : *runs) positions += run.stacks();
+      }
+      if (a.bridge().position() < 1 || a.bridge().position() > positions) {
+        return Bad("bridge.position", absl::StrCat(a.bridge().position(), " is outside 1-", positions));
+      }
+      return absl::OkStatus();
+    }
+    case v1::AtlantisAction::kMove: {
+      const v1::AtlantisAction::Move& m = a.move();
+      if (m.figure() < 1 || m.figure() > r.figures_per_player()) {
+        return Bad("move.figure", absl::StrCat(m.figure(), " is outside 1-", r.figures_per_player()));
+      }
+      if (absl::Status s = CheckLength("move.cards", m.cards_size()); !s.ok()) return s;
+      for (int i = 0; i < m.cards_size(); ++i) {
+        if (absl::Status s = CheckItem(absl::StrCat("move.cards[", i, "]"), m.cards(i)); !s.ok()) return s;
+      }
+      if (absl::Status s = CheckLength("move.toll.tiles", m.toll().tiles_size()); !s.ok()) return s;
+      for (int i = 0; i < m.toll().tiles_size(); ++i) {
+        if (absl::Status s = CheckTile(absl::StrCat("move.toll.tiles[", i, "]"), m.toll().tiles(i), lo, hi);
+            !s.ok()) {
+          return s;
+        }
+      }
+      if (absl::Status s = CheckLength("move.toll.cards", m.toll().cards_size()); !s.ok()) return s;
+      for (int i = 0; i < m.toll().cards_size(); ++i) {
+        if (absl::Status s = CheckItem(absl::StrCat("move.toll.cards[", i, "]"), m.toll().cards(i)); !s.ok()) {
+          return s;
+        }
+      }
+      return absl::OkStatus();
+    }
+    case v1::AtlantisAction::kPass:
+      return absl::OkStatus();
+  }
+  return Bad("kind", "unknown action kind");
+}
+
+absl::StatusOr<std::unique_ptr<State>> AtlantisGame::NewInitialState(const GameSetup& setup) const {
+  if (setup.ruleset == nullptr) return absl::InvalidArgumentError("no ruleset");
+  absl::StatusOr<Config> config = ParseConfig(*setup.ruleset);
+  if (!config.ok()) return config.status();
+  if (setup.num_players < config->min_players || setup.num_players > config->max_players) {
+    return absl::InvalidArgumentError(absl::StrCat("Atlantis is played by ", config->min_players, "-",
+                                                   config->max_players, " players, not ", setup.num_players));
+  }
+  TollPayment toll_payment = TollPayment::kTilesAndCards;
+  for (const auto& [key, value] : setup.options) {
+    if (key != "toll_payment") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown Atlantis option '", key, "'; the only option is toll_payment"));
+    }
+    if (value == "tiles_and_cards") {
+      toll_payment = TollPayment::kTilesAndCards;
+    } else if (value == "tiles_or_cards") {
+      toll_payment = TollPayment::kTilesOrCards;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("option toll_payment: '", value,
+                                                     "' is not tiles_and_cards or tiles_or_cards"));
+    }
+  }
+  return AtlantisState::NewGame(std::make_shared<const Config>(*std::move(config)), setup.seed,
+                                setup.num_players, toll_payment);
+}
+
+const Game& AtlantisGameInstance() {
+  static const AtlantisGame* const game = new AtlantisGame();
+  return *game;
+}
+
+}  // namespace arbiter::engine::atlantis

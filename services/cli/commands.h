@@ -1,0 +1,18 @@
+// The `arbiter` subcommands. Each Add*Command registers one subcommand whose
+// callback stores its exit code in `exit_code`.
+#ifndef ARBITER_SERVICES_CLI_COMMANDS_H_
+#define ARBITER_SERVICES_CLI_COMMANDS_H_
+
+#include "CLI/CLI.hpp"
+#include "services/cli/cli_common.h"
+
+namespace arbiter::cli {
+
+void AddSimulateCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void AddReplayCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void AddShowCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void AddRulesetsCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+
+}  // namespace arbiter::cli
+
+#endif  // ARBITER_SERVICES_CLI_COMMANDS_H_

@@ -1,0 +1,75 @@
+#include "services/log/json_lines.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace arbiter::log {
+
+absl::Status CheckUtf8Text(std::string_view text, int64_t line) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
+  const std::size_t n = text.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const unsigned char lead = bytes[i];
+    if (lead == 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", line, ": byte ", i + 1, " is a NUL byte; a log is UTF-8 text"));
+    }
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    // Sequence length, smallest code point it may encode (no overlongs), and
+    // the payload bits of the lead byte.
+    std::size_t length = 0;
+    uint32_t min = 0;
+    uint32_t code = 0;
+    if ((lead & 0xe0) == 0xc0) {
+      length = 2, min = 0x80, code = lead & 0x1f;
+    } else if ((lead & 0xf0) == 0xe0) {
+      length = 3, min = 0x800, code = lead & 0x0f;
+    } else if ((lead & 0xf8) == 0xf0) {
+      length = 4, min = 0x10000, code = lead & 0x07;
+    }
+    bool valid = length != 0 && i + length <= n;
+    for (std::size_t k = 1; valid && k < length; ++k) {
+      valid = (bytes[i + k] & 0xc0) == 0x80;
+      code = (code << 6) | (bytes[i + k] & 0x3f);
+    }
+    valid = valid && code >= min && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
+    if (!valid) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "line %d: byte %d (0x%02x) is not valid UTF-8; a log is UTF-8 text", line, i + 1, lead));
+    }
+    i += length;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ParseJsonLine(std::string_view text, int64_t line, google::protobuf::Message& message) {
+  if (absl::Status utf8 = CheckUtf8Text(text, line); !utf8.ok()) return utf8;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  const auto status = google::protobuf::util::JsonStringToMessage(
+      google::protobuf::StringPiece(text.data(), text.size()), &message, options);
+  if (!status.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("line ", line, ": not a valid ",
+                                                   message.GetDescriptor()->name(), ": ",
+                                                   std::string(status.message())));
+  }
+  return absl::OkStatus();
+}
+
+std::string ToJsonLine(const google::protobuf::Message& message) {
+  std::string json;
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = false;
+  options.preserve_proto_field_names = false;
+  // Serialising a message we hold cannot fail for the types we use.
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return json;
+}
+
+}  // namespace arbiter::log

@@ -1,0 +1,216 @@
+// The conformance suite: for every registered game and every player count its
+// default ruleset allows, random legal games from fixed seeds, checking that
+//   * every game ends, and a non-final position always has a legal action;
+//   * Check() accepts every action LegalActions() lists, only for seats that
+//     may act, and every listed action is well-formed (Game::CheckShape);
+//   * Check() accepts exactly what LegalActions() lists: random mutations of
+//     listed actions that Check() accepts canonicalise (State::Canonical) to
+//     a listed action;
+//   * the log written for the game survives a write/read round trip byte for
+//     byte, and replaying it reproduces the same verdict and standings.
+// ARBITER_CONFORMANCE_SEEDS overrides the number of seeds (default 1000).
+#include <google/protobuf/util/message_differencer.h>
+
+#include <cstdlib>
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "engine/core/game.h"
+#include "engine/core/random_playout.h"
+#include "engine/core/ruleset_registry.h"
+#include "gtest/gtest.h"
+#include "services/log/log_file.h"
+#include "services/replay/replay.h"
+#include "tests/engine/conformance/action_mutator.h"
+
+namespace arbiter::testing {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+
+struct GameAndPlayers {
+  const engine::Game* game;
+  int players;
+};
+
+std::vector<GameAndPlayers> AllGameConfigurations() {
+  static const engine::RulesetRegistry* registry = [] {
+    auto r = engine::RulesetRegistry::WithBuiltins();
+    return r.ok() ? new engine::RulesetRegistry(*std::move(r)) : new engine::RulesetRegistry();
+  }();
+  std::vector<GameAndPlayers> configurations;
+  for (const engine::Game* game : engine::AllGames()) {
+    const engine::RegisteredRuleset* ruleset = registry->DefaultFor(std::string(game->name()));
+    if (ruleset == nullptr) continue;
+    for (int n = game->MinPlayers(ruleset->ruleset); n <= game->MaxPlayers(ruleset->ruleset); ++n) {
+      configurations.push_back({game, n});
+    }
+  }
+  return configurations;
+}
+
+int SeedCount() {
+  const char* env = std::getenv("ARBITER_CONFORMANCE_SEEDS");
+  return env != nullptr ? std::max(1, std::atoi(env)) : 1000;
+}
+
+std::string Key(const v1::Action& action) {
+  v1::Action copy = action;
+  copy.clear_player();
+  std::string bytes;
+  copy.SerializePartialToString(&bytes);
+  return bytes;
+}
+
+class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
+ protected:
+  void SetUp() override {
+    auto registry = engine::RulesetRegistry::WithBuiltins();
+    ASSERT_TRUE(registry.ok()) << registry.status();
+    registry_ = *std::move(registry);
+  }
+
+  v1::LogHeader HeaderFor(uint64_t seed) const {
+    const engine::RegisteredRuleset* ruleset = registry_.DefaultFor(std::string(GetParam().game->name()));
+    v1::LogHeader header;
+    header.set_game(std::string(GetParam().game->name()));
+    header.set_ruleset_id(ruleset->ruleset.id());
+    header.set_ruleset_hash(ruleset->hash);
+    header.set_seed(seed);
+    for (int i = 1; i <= GetParam().players; ++i) {
+      v1::Player* p = header.add_players();
+      p->set_id(absl::StrCat("p", i));
+      p->set_name(absl::StrCat("Player ", i));
+    }
+    return header;
+  }
+
+  // Plays one game, checking every position. Returns the log.
+  log::GameLog PlayCheckedGame(uint64_t seed) {
+    log::GameLog log;
+    log.header = HeaderFor(seed);
+    auto referee = replay::Referee::Start(log.header, registry_);
+    EXPECT_TRUE(referee.ok()) << referee.status();
+    if (!referee.ok()) return log;
+    engine::Rng bot(seed ^ engine::kBotSeedSalt);
+    engine::Rng mutation_rng(seed * 7919 + 17);
+    constexpr int kMaxActions = 200'000;
+    while (!referee->state().IsTerminal()) {
+      const engine::State& state = referee->state();
+      if (static_cast<int>(log.actions.size()) >= kMaxActions) {
+        ADD_FAILURE() << "seed " << seed << ": the game did not end within " << kMaxActions << " actions";
+        return log;
+      }
+      const std::vector<engine::Move> legal = state.LegalActions();
+      if (legal.empty()) {
+        ADD_FAILURE() << "seed " << seed << ": no legal action in a non-final position:\n" << state.ToString();
+        return log;
+      }
+      const std::vector<engine::Seat> seats = state.SeatsToAct();
+      std::set<std::string> listed;
+      for (const engine::Move& move : legal) {
+        listed.insert(Key(move.action));
+        if (std::find(seats.begin(), seats.end(), move.seat) == seats.end()) {
+          ADD_FAILURE() << "seed " << seed << ": a legal action is listed for seat " << move.seat
+                        << ", which is not to act";
+        }
+        if (auto v = state.Check(move.seat, move.action)) {
+          ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": Check refuses a listed action ("
+                        << v->rule << ": " << v->detail << "): " << move.action.ShortDebugString();
+          return log;
+        }
+        absl::Status shape = GetParam().game->CheckShape(move.action, referee->ruleset().ruleset);
+        if (!shape.ok()) {
+          ADD_FAILURE() << "seed " << seed << ": a listed action is malformed (" << shape << "): "
+                        << move.action.ShortDebugString();
+          return log;
+        }
+      }
+      // A seat that is not to act may do nothing at all.
+      for (engine::Seat seat = 0; seat < state.num_players(); ++seat) {
+        if (std::find(seats.begin(), seats.end(), seat) != seats.end()) continue;
+        if (!state.Check(seat, legal.front().action).has_value()) {
+          ADD_FAILURE() << "seed " << seed << ": seat " << seat << " may act out of turn";
+          return log;
+        }
+      }
+      // Mutated actions that Check accepts must be listed, up to spelling.
+      for (int m = 0; m < 3; ++m) {
+        const engine::Move& base = legal[mutation_rng.Uniform(legal.size())];
+        const v1::Action mutated = MutateAction(base.action, mutation_rng);
+        if (state.Check(base.seat, mutated).has_value()) continue;
+        if (!GetParam().game->CheckShape(mutated, referee->ruleset().ruleset).ok()) continue;
+        if (listed.count(Key(state.Canonical(base.seat, mutated))) == 0) {
+          ADD_FAILURE() << "seed " << seed << ": Check accepts an action that LegalActions does not list: "
+                        << mutated.ShortDebugString() << "\n(canonical: "
+                        << state.Canonical(base.seat, mutated).ShortDebugString() << ")\nin\n"
+                        << state.ToString();
+          return log;
+        }
+      }
+      engine::Move chosen = legal[bot.Uniform(legal.size())];
+      chosen.action.set_player(referee->PlayerAt(chosen.seat));
+      auto applied = referee->Apply(chosen.action, log::LineOfAction(log.actions.size()));
+      if (!applied.ok() || applied->has_value()) {
+        ADD_FAILURE() << "seed " << seed << ": the referee refuses a listed action";
+        return log;
+      }
+      log.actions.push_back(std::move(chosen.action));
+    }
+    EXPECT_EQ(referee->verdict(), replay::Verdict::kLegal);
+    std::optional<v1::Standings> standings = referee->Standings();
+    EXPECT_TRUE(standings.has_value()) << "seed " << seed << ": a finished game has no standings";
+    if (standings.has_value()) {
+      EXPECT_EQ(standings->players_size(), GetParam().players);
+      for (const v1::PlayerStanding& p : standings->players()) {
+        EXPECT_GE(p.place(), 1);
+        EXPECT_LE(p.place(), GetParam().players);
+      }
+      standings_ = *standings;
+    }
+    return log;
+  }
+
+  engine::RulesetRegistry registry_;
+  v1::Standings standings_;
+};
+
+TEST_P(ConformanceTest, RandomGamesEndLegallyAndReplayIdentically) {
+  const int seeds = SeedCount();
+  for (int i = 0; i < seeds; ++i) {
+    const uint64_t seed = 1000 + static_cast<uint64_t>(i);
+    const log::GameLog played = PlayCheckedGame(seed);
+    if (HasFailure()) return;
+
+    const std::string text = log::FormatLog(played);
+    auto read = log::ParseLog(text);
+    ASSERT_TRUE(read.ok()) << "seed " << seed << ": " << read.status();
+    ASSERT_EQ(log::FormatLog(*read), text) << "seed " << seed << ": the log changed in a round trip";
+
+    auto replayed = replay::Replay(*read, registry_);
+    ASSERT_TRUE(replayed.ok()) << "seed " << seed << ": " << replayed.status();
+    ASSERT_EQ(replayed->verdict(), replay::Verdict::kLegal) << "seed " << seed;
+    std::optional<v1::Standings> again = replayed->Standings();
+    ASSERT_TRUE(again.has_value());
+    ASSERT_TRUE(MessageDifferencer::Equals(*again, standings_))
+        << "seed " << seed << ": replay gives other standings:\n"
+        << again->DebugString() << "\nversus\n"
+        << standings_.DebugString();
+  }
+}
+
+std::string ConfigurationName(const ::testing::TestParamInfo<GameAndPlayers>& info) {
+  return absl::StrCat(absl::StrReplaceAll(std::string(info.param.game->name()), {{"-", "_"}}), "_",
+                      info.param.players, "p");
+}
+
+INSTANTIATE_TEST_SUITE_P(AllGames, ConformanceTest, ::testing::ValuesIn(AllGameConfigurations()),
+                         ConfigurationName);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ConformanceTest);
+
+}  // namespace
+}  // namespace arbiter::testing

@@ -1,0 +1,190 @@
+// The `arbiter` binary end to end: exit codes, --json output, error messages.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult Arbiter(const std::string& args) {
+  const std::string command = std::string(ARBITER_BIN_DIR) + "/arbiter " + args + " 2>&1";
+  CommandResult run;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  std::array<char, 4096> buffer{};
+  while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.output += buffer.data();
+  const int status = pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+class ArbiterCliTest : public ::testing::Test {
+ protected:
+  std::string Path(const std::string& name) {
+    return ::testing::TempDir() + "/arbiter_cli_test_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+  }
+  std::string Simulated(const std::string& game, int players, int seed) {
+    const std::string path = Path(game + ".jsonl");
+    const CommandResult run = Arbiter("simulate " + game + " --players " + std::to_string(players) + " --seed " +
+                            std::to_string(seed) + " -o " + path);
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    return path;
+  }
+  static std::string Read(const std::string& path) {
+    std::ifstream in(path);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  static void Write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+  static std::vector<std::string> Lines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = text.find('\n', start);
+      lines.push_back(text.substr(start, end - start));
+      start = end == std::string::npos ? text.size() : end + 1;
+    }
+    return lines;
+  }
+  static std::string Join(const std::vector<std::string>& lines) {
+    std::string text;
+    for (const std::string& line : lines) text += line + "\n";
+    return text;
+  }
+};
+
+TEST_F(ArbiterCliTest, ASimulatedGameReplaysAsLegalWithExitZero) {
+  const std::string log = Simulated("atlantis", 3, 42);
+  const CommandResult run = Arbiter("replay " + log);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("verdict: legal"));
+  EXPECT_THAT(run.output, HasSubstr("standings:"));
+}
+
+TEST_F(ArbiterCliTest, SimulateIsDeterministicForASeed) {
+  const std::string a = Simulated("atlantis", 2, 5);
+  const std::string text_a = Read(a);
+  const std::string b = Simulated("atlantis", 2, 5);
+  EXPECT_EQ(text_a, Read(b));
+  EXPECT_NE(text_a, Read(Simulated("atlantis", 2, 6)));
+}
+
+TEST_F(ArbiterCliTest, JsonOutputHasVerdictAndStandings) {
+  const CommandResult run = Arbiter("replay --json " + Simulated("atlantis", 4, 1));
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(R"("verdict":"legal")"));
+  EXPECT_THAT(run.output, HasSubstr(R"("standings":[)"));
+  EXPECT_THAT(run.output, HasSubstr(R"("player":"p1")"));
+  EXPECT_THAT(run.output, HasSubstr(R"("place":)"));
+  EXPECT_THAT(run.output, HasSubstr(R"("breakdown":[)"));
+}
+
+TEST_F(ArbiterCliTest, AnUnfinishedLogExitsThree) {
+  std::vector<std::string> lines = Lines(Read(Simulated("atlantis", 3, 9)));
+  lines.resize(6);
+  const std::string path = Path("short.jsonl");
+  Write(path, Join(lines));
+  const CommandResult run = Arbiter("replay --json " + path);
+  EXPECT_EQ(run.exit_code, 3) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(R"("verdict":"unfinished")"));
+}
+
+TEST_F(ArbiterCliTest, AnIllegalActionExitsFourAndNamesLineAndRule) {
+  std::vector<std::string> lines = Lines(Read(Simulated("atlantis", 3, 9)));
+  // Line 3 is seat 2's or seat 1's; give line 2 to the wrong player.
+  const std::size_t at = lines[1].find("\"p1\"");
+  ASSERT_NE(at, std::string::npos);
+  lines[1].replace(at, 4, "\"p3\"");
+  const std::string path = Path("illegal.jsonl");
+  Write(path, Join(lines));
+  const CommandResult run = Arbiter("replay --json " + path);
+  EXPECT_EQ(run.exit_code, 4) << run.output;
+  EXPECT_THAT(run.output, HasSubstr(R"("verdict":"illegal")"));
+  EXPECT_THAT(run.output, HasSubstr(R"("event":"2")"));
+  EXPECT_THAT(run.output, HasSubstr(R"("rule":"not_your_turn")"));
+  EXPECT_THAT(run.output, HasSubstr(R"("detail":")"));
+}
+
+TEST_F(ArbiterCliTest, MalformedInputExitsTwoWithTheLine) {
+  std::vector<std::string> lines = Lines(Read(Simulated("atlantis", 2, 3)));
+  lines[3] = "{\"player\": \"p2\", \"atlantis\": ";
+  const std::string path = Path("broken.jsonl");
+  Write(path, Join(lines));
+  const CommandResult run = Arbiter("replay " + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("line 4: not a valid Action"));
+}
+
+TEST_F(ArbiterCliTest, BinaryJunkExitsTwo) {
+  const std::string path = Path("junk.bin");
+  Write(path, std::string("\x7f" "ELF\x02\x01\x01\x00\xff\xfe", 10));
+  const CommandResult run = Arbiter("replay " + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("line 1:"));
+}
+
+TEST_F(ArbiterCliTest, AMissingFileExitsTwo) {
+  const CommandResult run = Arbiter("replay /nonexistent/game.jsonl");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("/nonexistent/game.jsonl"));
+}
+
+TEST_F(ArbiterCliTest, AWrongPlayerCountForSimulateExitsTwo) {
+  const CommandResult run = Arbiter("simulate atlantis --players 9 --seed 1");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("2-4 players"));
+}
+
+TEST_F(ArbiterCliTest, AnUnknownGameExitsTwo) {
+  const CommandResult run = Arbiter("simulate chess --players 2 --seed 1");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("unknown game 'chess'"));
+}
+
+TEST_F(ArbiterCliTest, BadUsageExitsTwo) {
+  EXPECT_EQ(Arbiter("").exit_code, 2);
+  EXPECT_EQ(Arbiter("replay").exit_code, 2);
+  EXPECT_EQ(Arbiter("simulate atlantis --players three --seed 1").exit_code, 2);
+  EXPECT_EQ(Arbiter("--help").exit_code, 0);
+}
+
+TEST_F(ArbiterCliTest, ShowPrintsThePositionAfterALine) {
+  const std::string log = Simulated("atlantis", 2, 11);
+  const CommandResult start = Arbiter("show " + log + " --at 1");
+  EXPECT_EQ(start.exit_code, 0) << start.output;
+  EXPECT_THAT(start.output, HasSubstr("position after line 1"));
+  const CommandResult later = Arbiter("show " + log + " --at 5");
+  EXPECT_EQ(later.exit_code, 0) << later.output;
+  EXPECT_NE(start.output, later.output);
+  EXPECT_EQ(Arbiter("show " + log + " --at 100000").exit_code, 2);
+  EXPECT_EQ(Arbiter("show " + log + " --at 0").exit_code, 2);
+}
+
+TEST_F(ArbiterCliTest, RulesetsListsEveryGameWithItsHash) {
+  const CommandResult run = Arbiter("rulesets");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_THAT(run.output, HasSubstr("atlantis\tatlantis-amigo-2009\t"));
+}
+
+TEST_F(ArbiterCliTest, ACorruptRulesetFileExitsTwoNamingTheFile) {
+  const std::string path = Path("ruleset.textproto");
+  Write(path, "id: \"x\"\ngame: \"atlantis\"\natlantis { cards_per_item: \n");
+  const CommandResult run = Arbiter("--ruleset " + path + " rulesets");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr(path));
+  EXPECT_THAT(run.output, HasSubstr("line"));
+}
+
+}  // namespace
