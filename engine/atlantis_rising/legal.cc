@@ -80,6 +80,7 @@ void SetSpot(const AtlantisRisingState& state, int spot, v1::AtlantisRisingSpot*
 std::vector<Move> AtlantisRisingState::LegalActions() const {
   std::vector<Move> moves;
   if (IsTerminal()) return moves;
+  moves.reserve(64);
   const Pending& pending = pos_.pending;
   switch (pending.kind) {
     case Decision::kFloods:
@@ -198,14 +199,47 @@ std::vector<Move> AtlantisRisingState::LegalActions() const {
   return moves;
 }
 
-std::vector<Seat> AtlantisRisingState::SeatsToAct() const {
-  std::vector<Seat> seats;
-  for (const Move& move : LegalActions()) {
-    if (seats.empty() || seats.back() != move.seat) {
-      if (std::find(seats.begin(), seats.end(), move.seat) == seats.end()) seats.push_back(move.seat);
+bool AtlantisRisingState::HasPlayableCard(Seat seat) const {
+  for (int card : pos_.players[At(seat)].hand) {
+    if (tables_->card(card).effect().kind() != v1::AtlantisRising::DRY_TILE) return true;
+    for (int p = 0; p < kNumPeninsulas; ++p) {
+      if (pos_.flooded[At(p)] > 0) return true;
     }
   }
-  std::sort(seats.begin(), seats.end());
+  return false;
+}
+
+// The seats of LegalActions(), computed without building the actions.
+std::vector<Seat> AtlantisRisingState::SeatsToAct() const {
+  std::vector<Seat> seats;
+  if (IsTerminal()) return seats;
+  const Pending& pending = pos_.pending;
+  switch (pending.kind) {
+    case Decision::kFloods:
+    case Decision::kKeep:
+      if (pending.seat >= 0) return {pending.seat};
+      for (int s = 0; s < num_players(); ++s) seats.push_back(s);
+      return seats;
+    case Decision::kRoll:
+      for (int s = 0; s < num_players(); ++s) {
+        if (s == pending.seat || s == pending.partner) seats.push_back(s);
+      }
+      return seats;
+    case Decision::kNone:
+      break;
+  }
+  if (const int over = OverLimitSeat(); over >= 0) return {over};
+  bool all_placed = true;
+  for (const PlayerState& player : pos_.players) all_placed = all_placed && player.pool == 0;
+  for (int s = 0; s < num_players(); ++s) {
+    bool may = HasPlayableCard(s);
+    if (pos_.phase == Phase::kPlacement) {
+      may = may || all_placed || pos_.players[At(s)].pool > 0;
+    } else {
+      for (const SpotState& spot : pos_.spots) may = may || spot.waiting[At(s)] > 0;
+    }
+    if (may) seats.push_back(s);
+  }
   return seats;
 }
 

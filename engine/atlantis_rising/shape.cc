@@ -13,44 +13,45 @@ constexpr int kMaxIndex = 64;
 constexpr int kMaxEnergy = 1000;
 constexpr int kMaxKeep = 16;
 
-absl::Status Bad(const std::string& field, const std::string& why) {
-  return absl::InvalidArgumentError(absl::StrCat("atlantis_rising.", field, ": ", why));
+// Field names are built only on failure: "<field><part>".
+absl::Status Bad(const char* field, const char* part, const std::string& why) {
+  return absl::InvalidArgumentError(absl::StrCat("atlantis_rising.", field, part, ": ", why));
 }
 
-absl::Status CheckRange(const std::string& field, int64_t value, int64_t low, int64_t high) {
-  if (value < low || value > high) return Bad(field, absl::StrCat("is ", value, "; allowed ", low, "..", high));
+absl::Status CheckRange(const char* field, const char* part, int64_t value, int64_t low, int64_t high) {
+  if (value < low || value > high) return Bad(field, part, absl::StrCat("is ", value, "; allowed ", low, "..", high));
   return absl::OkStatus();
 }
 
-absl::Status CheckCard(const std::string& field, const std::string& id, const Rules& rules) {
+absl::Status CheckCard(const char* field, const std::string& id, const Rules& rules) {
   for (const auto& card : rules.library_cards()) {
     if (card.id() == id) return absl::OkStatus();
   }
-  return Bad(field, absl::StrCat("'", id.substr(0, 64), "' is not a library card of this ruleset"));
+  return Bad(field, "", absl::StrCat("'", id.substr(0, 64), "' is not a library card of this ruleset"));
 }
 
-absl::Status CheckComponent(const std::string& field, const std::string& id, const Rules& rules) {
+absl::Status CheckComponent(const char* field, const char* part, const std::string& id, const Rules& rules) {
   for (const auto& component : rules.components()) {
     if (component.id() == id) return absl::OkStatus();
   }
-  return Bad(field, absl::StrCat("'", id.substr(0, 64), "' is not a component of this ruleset"));
+  return Bad(field, part, absl::StrCat("'", id.substr(0, 64), "' is not a component of this ruleset"));
 }
 
-absl::Status CheckSpot(const std::string& field, const v1::AtlantisRisingSpot& spot, const Rules& rules) {
+absl::Status CheckSpot(const char* field, const v1::AtlantisRisingSpot& spot, const Rules& rules) {
   switch (spot.where_case()) {
     case v1::AtlantisRisingSpot::kTile:
-      ARBITER_RETURN_IF_ERROR(CheckRange(field + ".tile.peninsula", spot.tile().peninsula(), 1, kNumPeninsulas));
-      return CheckRange(field + ".tile.position", spot.tile().position(), 1, kMaxIndex);
+      ARBITER_RETURN_IF_ERROR(CheckRange(field, ".tile.peninsula", spot.tile().peninsula(), 1, kNumPeninsulas));
+      return CheckRange(field, ".tile.position", spot.tile().position(), 1, kMaxIndex);
     case v1::AtlantisRisingSpot::kCentre:
       return absl::OkStatus();
     case v1::AtlantisRisingSpot::kBuildSite:
-      return CheckRange(field + ".build_site", spot.build_site(), 1, kMaxIndex);
+      return CheckRange(field, ".build_site", spot.build_site(), 1, kMaxIndex);
     case v1::AtlantisRisingSpot::kComponent:
-      return CheckComponent(field + ".component", spot.component(), rules);
+      return CheckComponent(field, ".component", spot.component(), rules);
     case v1::AtlantisRisingSpot::WHERE_NOT_SET:
       break;
   }
-  return Bad(field, "names no tile, centre, build site or component");
+  return Bad(field, "", "names no tile, centre, build site or component");
 }
 
 }  // namespace
@@ -66,34 +67,34 @@ absl::Status CheckActionShape(const v1::Action& action, const Rules& rules) {
     case Action::kFinishPlacement:
       return absl::OkStatus();
     case Action::kFlood:
-      return CheckRange("flood.peninsula", a.flood().peninsula(), 1, kNumPeninsulas);
+      return CheckRange("flood.peninsula", "", a.flood().peninsula(), 1, kNumPeninsulas);
     case Action::kAct:
       ARBITER_RETURN_IF_ERROR(CheckSpot("act.spot", a.act().spot(), rules));
-      return CheckRange("act.resource", a.act().resource(), 0, kNumResources);
+      return CheckRange("act.resource", "", a.act().resource(), 0, kNumResources);
     case Action::kBoost:
-      return CheckRange("boost.energy", a.boost().energy(), 0, kMaxEnergy);
+      return CheckRange("boost.energy", "", a.boost().energy(), 0, kMaxEnergy);
     case Action::kKeep:
-      ARBITER_RETURN_IF_ERROR(CheckRange("keep.cards size", a.keep().cards_size(), 0, kMaxKeep));
+      ARBITER_RETURN_IF_ERROR(CheckRange("keep.cards size", "", a.keep().cards_size(), 0, kMaxKeep));
       for (const std::string& id : a.keep().cards()) ARBITER_RETURN_IF_ERROR(CheckCard("keep.cards", id, rules));
       return absl::OkStatus();
     case Action::kPledge:
-      ARBITER_RETURN_IF_ERROR(CheckRange("pledge.build_site", a.pledge().build_site(), 1, kMaxIndex));
-      return CheckRange("pledge.resource", a.pledge().resource(), 1, kNumResources);
+      ARBITER_RETURN_IF_ERROR(CheckRange("pledge.build_site", "", a.pledge().build_site(), 1, kMaxIndex));
+      return CheckRange("pledge.resource", "", a.pledge().resource(), 1, kNumResources);
     case Action::kBuild:
-      ARBITER_RETURN_IF_ERROR(CheckRange("build.build_site", a.build().build_site(), 1, kMaxIndex));
-      return CheckComponent("build.component", a.build().component(), rules);
+      ARBITER_RETURN_IF_ERROR(CheckRange("build.build_site", "", a.build().build_site(), 1, kMaxIndex));
+      return CheckComponent("build.component", "", a.build().component(), rules);
     case Action::kAbandon:
-      return CheckRange("abandon.build_site", a.abandon().build_site(), 1, kMaxIndex);
+      return CheckRange("abandon.build_site", "", a.abandon().build_site(), 1, kMaxIndex);
     case Action::kPlay:
       ARBITER_RETURN_IF_ERROR(CheckCard("play.card", a.play().card(), rules));
-      ARBITER_RETURN_IF_ERROR(CheckRange("play.resource", a.play().resource(), 0, kNumResources));
-      return CheckRange("play.peninsula", a.play().peninsula(), 0, kNumPeninsulas);
+      ARBITER_RETURN_IF_ERROR(CheckRange("play.resource", "", a.play().resource(), 0, kNumResources));
+      return CheckRange("play.peninsula", "", a.play().peninsula(), 0, kNumPeninsulas);
     case Action::kDiscard:
       return CheckCard("discard.card", a.discard().card(), rules);
     case Action::KIND_NOT_SET:
       break;
   }
-  return Bad("kind", "no action kind is set");
+  return Bad("kind", "", "no action kind is set");
 }
 
 }  // namespace arbiter::engine::atlantis_rising

@@ -143,6 +143,7 @@ class AtlantisRisingState final : public State {
 
   // legal.cc
   void AddCardMoves(Seat seat, std::vector<Move>& moves) const;
+  bool HasPlayableCard(Seat seat) const;
 
   std::shared_ptr<const Tables> tables_;
   std::array<int, kNumPeninsulas> tile_base_{};
