@@ -19,7 +19,7 @@ void AtlantisRisingState::DoApply(Seat seat, const v1::Action& action) {
   switch (a.kind_case()) {
     case Action::kPlace: {
       int spot = 0;
-      Locate(a.place().spot(), &spot);
+      Locate(SpotOf(a.place()), &spot);
       --player.pool;
       ++pos_.spots[At(spot)].placed[At(seat)];
       ++pos_.spots[At(spot)].waiting[At(seat)];
@@ -200,7 +200,7 @@ void AtlantisRisingState::EndRound() {
 
 void AtlantisRisingState::DoAct(Seat seat, const Action::Act& act) {
   int spot = 0;
-  Locate(act.spot(), &spot);
+  Locate(SpotOf(act), &spot);
   SpotState& here = pos_.spots[At(spot)];
   PlayerState& player = pos_.players[At(seat)];
   --here.waiting[At(seat)];

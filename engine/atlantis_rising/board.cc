@@ -50,34 +50,33 @@ int AtlantisRisingState::BlueprintIndex(const std::string& component_id) const {
   return -1;
 }
 
-std::optional<Violation> AtlantisRisingState::Locate(const v1::AtlantisRisingSpot& spot, int* index) const {
-  switch (spot.where_case()) {
-    case v1::AtlantisRisingSpot::kCentre:
+std::optional<Violation> AtlantisRisingState::Locate(const SpotRef& spot, int* index) const {
+  switch (spot.kind) {
+    case SpotRef::kCentre:
       *index = kCentre;
       return std::nullopt;
-    case v1::AtlantisRisingSpot::kTile: {
-      const int p = PeninsulaIndex(spot.tile().peninsula());
+    case SpotRef::kTile: {
+      const int p = PeninsulaIndex(spot.peninsula);
       const int tiles = tables_->tiles(p);
-      if (spot.tile().position() < 1 || spot.tile().position() > tiles) {
-        return Illegal(kRuleUnknownTile,
-                       absl::StrCat("there is no ", PeninsulaWord(spot.tile().peninsula()), " tile ",
-                                    spot.tile().position(), "; that peninsula has tiles 1-", tiles));
+      if (spot.position < 1 || spot.position > tiles) {
+        return Illegal(kRuleUnknownTile, absl::StrCat("there is no ", PeninsulaWord(spot.peninsula), " tile ",
+                                                      spot.position, "; that peninsula has tiles 1-", tiles));
       }
-      *index = TileSpot(p, spot.tile().position() - 1);
+      *index = TileSpot(p, spot.position - 1);
       return std::nullopt;
     }
-    case v1::AtlantisRisingSpot::kBuildSite:
-      if (spot.build_site() < 1 || spot.build_site() > build_sites()) {
-        return Illegal(kRuleUnknownBuildSite, absl::StrCat("there is no build site ", spot.build_site(),
+    case SpotRef::kSite:
+      if (spot.build_site < 1 || spot.build_site > build_sites()) {
+        return Illegal(kRuleUnknownBuildSite, absl::StrCat("there is no build site ", spot.build_site,
                                                            "; this game has sites 1-", build_sites()));
       }
-      *index = SiteSpot(spot.build_site() - 1);
+      *index = SiteSpot(spot.build_site - 1);
       return std::nullopt;
-    case v1::AtlantisRisingSpot::kComponent: {
-      const int b = BlueprintIndex(spot.component());
+    case SpotRef::kComponent: {
+      const int b = BlueprintIndex(*spot.component);
       if (b < 0) {
         return Illegal(kRuleUnknownComponent,
-                       absl::StrCat("component '", spot.component(), "' is not in this game's Blueprint"));
+                       absl::StrCat("component '", *spot.component, "' is not in this game's Blueprint"));
       }
       const auto& component = tables_->component(pos_.blueprint[static_cast<std::size_t>(b)]);
       if (!pos_.built[static_cast<std::size_t>(b)]) {
@@ -89,7 +88,7 @@ std::optional<Violation> AtlantisRisingState::Locate(const v1::AtlantisRisingSpo
       *index = ComponentSpot(b);
       return std::nullopt;
     }
-    case v1::AtlantisRisingSpot::WHERE_NOT_SET:
+    case SpotRef::kNone:
       break;
   }
   return Illegal(kRuleNoSpot, "the action names no spot (tile, centre, build site or component)");

@@ -177,7 +177,7 @@ std::optional<Violation> AtlantisRisingState::CheckPlace(Seat seat, const Action
                                 "'s Atlanteans are already placed; none is left in the pool"));
   }
   int spot = 0;
-  if (auto v = Locate(place.spot(), &spot)) return v;
+  if (auto v = Locate(SpotOf(place), &spot)) return v;
   const SpotInfo info = Describe(spot);
   if (info.kind == SpotInfo::kTile && !Dry(info.peninsula, info.position0)) {
     return Illegal(kRuleTileFlooded, absl::StrCat(SpotName(spot), " is under water"));
@@ -199,7 +199,7 @@ std::optional<Violation> AtlantisRisingState::CheckPlace(Seat seat, const Action
 std::optional<Violation> AtlantisRisingState::CheckAct(Seat seat, const Action::Act& act) const {
   if (pos_.phase != Phase::kActions) return WrongPhase(pos_.phase, "acting with an Atlantean", "actions");
   int spot = 0;
-  if (auto v = Locate(act.spot(), &spot)) return v;
+  if (auto v = Locate(SpotOf(act), &spot)) return v;
   const SpotInfo info = Describe(spot);
   if (info.kind == SpotInfo::kSite) {
     return Illegal(kRuleBuildSiteNeedsBuild, absl::StrCat("Atlanteans on ", SpotName(spot),

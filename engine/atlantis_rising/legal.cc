@@ -51,10 +51,11 @@ void AtlantisRisingState::AddCardMoves(Seat seat, std::vector<Move>& moves) cons
 
 namespace {
 
-void SetSpot(const AtlantisRisingState& state, int spot, v1::AtlantisRisingSpot* out) {
+template <typename M>
+void SetSpot(const AtlantisRisingState& state, int spot, M* out) {
   const int sites = state.build_sites();
   if (spot == AtlantisRisingState::kCentre) {
-    out->mutable_centre();
+    out->set_centre(true);
     return;
   }
   if (spot >= state.ComponentSpot(0)) {
@@ -68,8 +69,8 @@ void SetSpot(const AtlantisRisingState& state, int spot, v1::AtlantisRisingSpot*
   }
   for (int p = kNumPeninsulas - 1; p >= 0; --p) {
     if (spot >= state.TileSpot(p, 0)) {
-      out->mutable_tile()->set_peninsula(PeninsulaAt(p));
-      out->mutable_tile()->set_position(spot - state.TileSpot(p, 0) + 1);
+      out->set_peninsula(PeninsulaAt(p));
+      out->set_position(spot - state.TileSpot(p, 0) + 1);
       return;
     }
   }
@@ -146,7 +147,7 @@ std::vector<Move> AtlantisRisingState::LegalActions() const {
         if (info.kind == SpotInfo::kSite && here.placed[At(s)] > 0) continue;
         const int capacity = Capacity(spot);
         if (capacity >= 0 && here.Placed() >= capacity) continue;
-        SetSpot(*this, spot, Add(moves, s)->mutable_place()->mutable_spot());
+        SetSpot(*this, spot, Add(moves, s)->mutable_place());
       }
     }
     for (int s = 0; s < num_players(); ++s) {
@@ -190,7 +191,7 @@ std::vector<Move> AtlantisRisingState::LegalActions() const {
               v1::AtlantisRising::GAIN_RESOURCE_CHOICE;
       for (int r = choice ? 0 : kNumResources - 1; r < kNumResources; ++r) {
         Action* a = Add(moves, s);
-        SetSpot(*this, spot, a->mutable_act()->mutable_spot());
+        SetSpot(*this, spot, a->mutable_act());
         if (choice) a->mutable_act()->set_resource(ResourceAt(r));
       }
     }
@@ -252,10 +253,9 @@ v1::Action AtlantisRisingState::Canonical(Seat /*seat*/, const v1::Action& actio
     auto* cards = a.mutable_keep()->mutable_cards();
     std::sort(cards->begin(), cards->end());
   } else if (a.has_act()) {
-    const auto& spot = a.act().spot();
     bool choice = false;
-    if (spot.where_case() == v1::AtlantisRisingSpot::kComponent) {
-      const int c = tables_->ComponentIndex(spot.component());
+    if (a.act().where_case() == Action::Act::kComponent) {
+      const int c = tables_->ComponentIndex(a.act().component());
       choice = c >= 0 && tables_->component(c).disc_effect().kind() == v1::AtlantisRising::GAIN_RESOURCE_CHOICE;
     }
     if (!choice) a.mutable_act()->clear_resource();

@@ -37,18 +37,24 @@ absl::Status CheckComponent(const char* field, const char* part, const std::stri
   return Bad(field, part, absl::StrCat("'", id.substr(0, 64), "' is not a component of this ruleset"));
 }
 
-absl::Status CheckSpot(const char* field, const v1::AtlantisRisingSpot& spot, const Rules& rules) {
-  switch (spot.where_case()) {
-    case v1::AtlantisRisingSpot::kTile:
-      ARBITER_RETURN_IF_ERROR(CheckRange(field, ".tile.peninsula", spot.tile().peninsula(), 1, kNumPeninsulas));
-      return CheckRange(field, ".tile.position", spot.tile().position(), 1, kMaxIndex);
-    case v1::AtlantisRisingSpot::kCentre:
+// The `where` of a Place or Act ("place" / "act").
+template <typename M>
+absl::Status CheckWhere(const char* field, const M& m, const Rules& rules) {
+  if (m.where_case() != M::kPeninsula && m.position() != 0) {
+    return Bad(field, ".position", "is set, but only a peninsula tile has a position");
+  }
+  switch (m.where_case()) {
+    case M::kPeninsula:
+      ARBITER_RETURN_IF_ERROR(CheckRange(field, ".peninsula", m.peninsula(), 1, kNumPeninsulas));
+      return CheckRange(field, ".position", m.position(), 1, kMaxIndex);
+    case M::kCentre:
+      if (!m.centre()) return Bad(field, ".centre", "is false; set it to true or name another spot");
       return absl::OkStatus();
-    case v1::AtlantisRisingSpot::kBuildSite:
-      return CheckRange(field, ".build_site", spot.build_site(), 1, kMaxIndex);
-    case v1::AtlantisRisingSpot::kComponent:
-      return CheckComponent(field, ".component", spot.component(), rules);
-    case v1::AtlantisRisingSpot::WHERE_NOT_SET:
+    case M::kBuildSite:
+      return CheckRange(field, ".build_site", m.build_site(), 1, kMaxIndex);
+    case M::kComponent:
+      return CheckComponent(field, ".component", m.component(), rules);
+    case M::WHERE_NOT_SET:
       break;
   }
   return Bad(field, "", "names no tile, centre, build site or component");
@@ -63,13 +69,13 @@ absl::Status CheckActionShape(const v1::Action& action, const Rules& rules) {
   const Action& a = action.atlantis_rising();
   switch (a.kind_case()) {
     case Action::kPlace:
-      return CheckSpot("place.spot", a.place().spot(), rules);
+      return CheckWhere("place", a.place(), rules);
     case Action::kFinishPlacement:
       return absl::OkStatus();
     case Action::kFlood:
       return CheckRange("flood.peninsula", "", a.flood().peninsula(), 1, kNumPeninsulas);
     case Action::kAct:
-      ARBITER_RETURN_IF_ERROR(CheckSpot("act.spot", a.act().spot(), rules));
+      ARBITER_RETURN_IF_ERROR(CheckWhere("act", a.act(), rules));
       return CheckRange("act.resource", "", a.act().resource(), 0, kNumResources);
     case Action::kBoost:
       return CheckRange("boost.energy", "", a.boost().energy(), 0, kMaxEnergy);

@@ -50,6 +50,42 @@
 
 namespace arbiter::engine::atlantis_rising {
 
+// Where a Place or Act names a spot (their `where` oneof and `position`).
+struct SpotRef {
+  enum Kind { kNone, kTile, kCentre, kSite, kComponent } kind = kNone;
+  Peninsula peninsula = v1::AtlantisRising::PENINSULA_UNSPECIFIED;
+  int position = 0;
+  int build_site = 0;
+  const std::string* component = nullptr;
+};
+
+// Reads the spot of a v1::AtlantisRisingAction::Place or ::Act.
+template <typename M>
+SpotRef SpotOf(const M& m) {
+  SpotRef ref;
+  switch (m.where_case()) {
+    case M::kPeninsula:
+      ref.kind = SpotRef::kTile;
+      ref.peninsula = m.peninsula();
+      ref.position = m.position();
+      break;
+    case M::kCentre:
+      ref.kind = SpotRef::kCentre;
+      break;
+    case M::kBuildSite:
+      ref.kind = SpotRef::kSite;
+      ref.build_site = m.build_site();
+      break;
+    case M::kComponent:
+      ref.kind = SpotRef::kComponent;
+      ref.component = &m.component();
+      break;
+    case M::WHERE_NOT_SET:
+      break;
+  }
+  return ref;
+}
+
 class AtlantisRisingState final : public State {
  public:
   // A new game (setup.cc documents the order of the seeded draws).
@@ -102,7 +138,7 @@ class AtlantisRisingState final : public State {
   };
   SpotInfo Describe(int spot) const;
   // The spot an action names, or the violation if there is no such spot.
-  std::optional<Violation> Locate(const v1::AtlantisRisingSpot& spot, int* index) const;
+  std::optional<Violation> Locate(const SpotRef& spot, int* index) const;
   int Capacity(int spot) const;  // -1 for unlimited
   bool Dry(int peninsula_index, int position0) const {
     return position0 >= pos_.flooded[static_cast<std::size_t>(peninsula_index)];

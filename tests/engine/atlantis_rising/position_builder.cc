@@ -25,34 +25,52 @@ int CardOrDie(const AtlantisRisingState& state, const std::string& id) {
 
 }  // namespace
 
-v1::AtlantisRisingSpot Tile(Peninsula peninsula, int position) {
-  v1::AtlantisRisingSpot spot;
-  spot.mutable_tile()->set_peninsula(peninsula);
-  spot.mutable_tile()->set_position(position);
+Spot Tile(Peninsula peninsula, int position) {
+  Spot spot;
+  spot.peninsula = peninsula;
+  spot.position = position;
   return spot;
 }
 
-v1::AtlantisRisingSpot Centre() {
-  v1::AtlantisRisingSpot spot;
-  spot.mutable_centre();
+Spot Centre() {
+  Spot spot;
+  spot.centre = true;
   return spot;
 }
 
-v1::AtlantisRisingSpot Site(int build_site) {
-  v1::AtlantisRisingSpot spot;
-  spot.set_build_site(build_site);
+Spot Site(int build_site) {
+  Spot spot;
+  spot.build_site = build_site;
   return spot;
 }
 
-v1::AtlantisRisingSpot OnComponent(const std::string& id) {
-  v1::AtlantisRisingSpot spot;
-  spot.set_component(id);
+Spot OnComponent(const std::string& id) {
+  Spot spot;
+  spot.component = id;
   return spot;
 }
 
-v1::Action PlaceOn(const v1::AtlantisRisingSpot& spot) {
+namespace {
+
+template <typename M>
+void SetWhere(const Spot& spot, M* out) {
+  if (spot.peninsula != AtlantisRising::PENINSULA_UNSPECIFIED || spot.position != 0) {
+    out->set_peninsula(spot.peninsula);
+    out->set_position(spot.position);
+  } else if (spot.centre) {
+    out->set_centre(true);
+  } else if (spot.build_site != 0) {
+    out->set_build_site(spot.build_site);
+  } else if (!spot.component.empty()) {
+    out->set_component(spot.component);
+  }
+}
+
+}  // namespace
+
+v1::Action PlaceOn(const Spot& spot) {
   Action a;
-  *a.mutable_place()->mutable_spot() = spot;
+  SetWhere(spot, a.mutable_place());
   return Wrap(a);
 }
 
@@ -68,9 +86,9 @@ v1::Action FloodAction(Peninsula peninsula) {
   return Wrap(a);
 }
 
-v1::Action ActOn(const v1::AtlantisRisingSpot& spot, Resource choice) {
+v1::Action ActOn(const Spot& spot, Resource choice) {
   Action a;
-  *a.mutable_act()->mutable_spot() = spot;
+  SetWhere(spot, a.mutable_act());
   a.mutable_act()->set_resource(choice);
   return Wrap(a);
 }
@@ -166,7 +184,7 @@ std::string Table::RuleOf(int seat, const v1::Action& action) {
   return violation ? violation->rule : "";
 }
 
-Table& Table::ActionsWith(const std::vector<std::pair<int, v1::AtlantisRisingSpot>>& placed) {
+Table& Table::ActionsWith(const std::vector<std::pair<int, Spot>>& placed) {
   for (const auto& [seat, spot] : placed) Must(seat, PlaceOn(spot));
   for (PlayerState& player : edit().players) player.pool = 0;
   edit().phase = Phase::kActions;

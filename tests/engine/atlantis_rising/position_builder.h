@@ -20,17 +20,24 @@ namespace arbiter::engine::atlantis_rising::testing {
 
 using v1::AtlantisRising;
 
-// Spots.
-v1::AtlantisRisingSpot Tile(Peninsula peninsula, int position);
-v1::AtlantisRisingSpot Centre();
-v1::AtlantisRisingSpot Site(int build_site);
-v1::AtlantisRisingSpot OnComponent(const std::string& id);
+// A spot as Place and Act name it; the default names nothing.
+struct Spot {
+  Peninsula peninsula = AtlantisRising::PENINSULA_UNSPECIFIED;
+  int position = 0;
+  bool centre = false;
+  int build_site = 0;
+  std::string component;
+};
+Spot Tile(Peninsula peninsula, int position);
+Spot Centre();
+Spot Site(int build_site);
+Spot OnComponent(const std::string& id);
 
 // Actions.
-v1::Action PlaceOn(const v1::AtlantisRisingSpot& spot);
+v1::Action PlaceOn(const Spot& spot);
 v1::Action FinishPlacement();
 v1::Action FloodAction(Peninsula peninsula);
-v1::Action ActOn(const v1::AtlantisRisingSpot& spot, Resource choice = AtlantisRising::RESOURCE_UNSPECIFIED);
+v1::Action ActOn(const Spot& spot, Resource choice = AtlantisRising::RESOURCE_UNSPECIFIED);
 v1::Action Boost(int energy);
 v1::Action Keep(const std::vector<std::string>& cards);
 v1::Action Pledge(int build_site, Resource resource);
@@ -75,7 +82,7 @@ class Table {
   // --- Position building (edit the state directly, then continue playing).
   // Skips to the actions phase with the given Atlanteans already placed
   // (each entry: seat, spot), drawing no misfortunes.
-  Table& ActionsWith(const std::vector<std::pair<int, v1::AtlantisRisingSpot>>& placed);
+  Table& ActionsWith(const std::vector<std::pair<int, Spot>>& placed);
   Table& Flooded(Peninsula peninsula, int tiles);
   Table& Energy(int seat, int energy);
   Table& Give(int seat, ::arbiter::engine::atlantis_rising::Resource r, int amount);

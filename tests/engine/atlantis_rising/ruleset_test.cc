@@ -142,10 +142,18 @@ TEST(AtlantisRisingRuleset, CheckShapeNamesTheFieldOutOfItsDomain) {
     return status.ok() ? std::string("ok") : std::string(status.message());
   };
   EXPECT_EQ(shape(PlaceOn(Centre())), "ok");
-  EXPECT_NE(shape(PlaceOn(v1::AtlantisRisingSpot())).find("place.spot"), std::string::npos);
-  EXPECT_NE(shape(PlaceOn(Tile(static_cast<Peninsula>(9), 1))).find("place.spot.tile.peninsula"),
-            std::string::npos);
-  EXPECT_NE(shape(PlaceOn(Tile(AtlantisRising::HILLS, 0))).find("place.spot.tile.position"), std::string::npos);
+  EXPECT_NE(shape(PlaceOn(Spot())).find("atlantis_rising.place: names no"), std::string::npos);
+  EXPECT_NE(shape(PlaceOn(Tile(static_cast<Peninsula>(9), 1))).find("place.peninsula"), std::string::npos);
+  EXPECT_NE(shape(PlaceOn(Tile(AtlantisRising::HILLS, 0))).find("place.position"), std::string::npos);
+  v1::Action centre_with_position = PlaceOn(Centre());
+  centre_with_position.mutable_atlantis_rising()->mutable_place()->set_position(3);
+  EXPECT_NE(shape(centre_with_position).find("place.position"), std::string::npos);
+  v1::Action centre_false = PlaceOn(Centre());
+  centre_false.mutable_atlantis_rising()->mutable_place()->set_centre(false);
+  EXPECT_NE(shape(centre_false).find("place.centre"), std::string::npos);
+  v1::Action site_zero = ActOn(Site(1));
+  site_zero.mutable_atlantis_rising()->mutable_act()->set_build_site(0);
+  EXPECT_NE(shape(site_zero).find("act.build_site"), std::string::npos);
   EXPECT_NE(shape(FloodAction(AtlantisRising::PENINSULA_UNSPECIFIED)).find("flood.peninsula"), std::string::npos);
   EXPECT_NE(shape(Boost(-1)).find("boost.energy"), std::string::npos);
   EXPECT_NE(shape(Keep({"no-such-card"})).find("keep.cards"), std::string::npos);
