@@ -1,7 +1,8 @@
-// Atlantis Rising replay speed: random legal playouts are recorded once (the
-// moves chosen by a generator separate from the game's), then each benchmark
-// iteration re-applies every recorded game from a fresh state, as `arbiter
-// replay` does. Reports events/s and games/s at 1, 4 and 7 players.
+// Atlantis Rising replay speed: random legal playouts are recorded once
+// (engine::RandomPlayout, whose generator is separate from the game's), then
+// each benchmark iteration re-applies every recorded game from a fresh state
+// (setup included), as a replay does. Reports events/s and games/s at 1, 4
+// and 7 players.
 //
 //   build/bin/atlantis_rising_bench
 #include <benchmark/benchmark.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "engine/atlantis_rising/game.h"
+#include "engine/core/random_playout.h"
 #include "engine/core/rng.h"
 
 namespace arbiter::engine::atlantis_rising {
@@ -44,15 +46,10 @@ std::vector<std::vector<Move>> RecordGames(int players) {
   std::vector<std::vector<Move>> games;
   for (uint64_t seed = 1; seed <= kGames; ++seed) {
     std::unique_ptr<State> state = NewGame(players, seed);
-    Rng chooser(seed * 0x9e3779b97f4a7c15ULL);
-    std::vector<Move> log;
-    while (!state->IsTerminal()) {
-      std::vector<Move> moves = state->LegalActions();
-      Move move = moves[static_cast<std::size_t>(chooser.Uniform(moves.size()))];
-      if (state->Apply(move.seat, move.action)) std::abort();
-      log.push_back(std::move(move));
-    }
-    games.push_back(std::move(log));
+    Rng bot(seed ^ kBotSeedSalt);
+    auto moves = RandomPlayout(*state, bot);
+    if (!moves.ok()) std::abort();
+    games.push_back(*std::move(moves));
   }
   return games;
 }
