@@ -109,7 +109,7 @@ std::string AtlantisRisingState::ToString() const {
     }
     absl::StrAppend(&out, "\n");
   }
-  absl::StrAppend(&out, "  centre: ", pos_.centre_flooded ? "flooded" : "dry", " ", occupants(kCentre), "\n");
+  absl::StrAppend(&out, "  centre: ", pos_.centre_flooded ? "flooded" : "dry", occupants(kCentre), "\n");
   absl::StrAppend(&out, "Blueprint:\n");
   for (std::size_t b = 0; b < pos_.blueprint.size(); ++b) {
     const int c = pos_.blueprint[b];
@@ -118,7 +118,7 @@ std::string AtlantisRisingState::ToString() const {
                     occupants(ComponentSpot(static_cast<int>(b))), "\n");
   }
   for (int site = 0; site < build_sites(); ++site) {
-    absl::StrAppend(&out, "Build site ", site + 1, ": ", occupants(SiteSpot(site)), " pledged ",
+    absl::StrAppend(&out, "Build site ", site + 1, occupants(SiteSpot(site)), ": pledged ",
                     ResourcesText(SitePool(site)), "\n");
   }
   for (int s = 0; s < num_players(); ++s) {
