@@ -102,6 +102,38 @@ TEST(AtlantisToll, TheTileTakenThisTurnCannotPay) {
   EXPECT_EQ(ApplyRule(*s, 0, MoveAction(1, "SO", "R2")), "toll_tile_not_held");
 }
 
+TEST(AtlantisToll, OnlyTheTopTileOfAStackSetsTheToll) {
+  auto s = PositionBuilder(2).Path("C7 . S1/R6 O2").Build();
+  EXPECT_EQ(s->board().path.TollBetween(1, 3).total, 6);
+}
+
+TEST(AtlantisToll, AllGapsOfAMoveArePaidTogether) {
+  // The first card stops on the occupied STATUE 5 past one gap (5), the second
+  // crosses another (2): one payment of 7 for both.
+  auto s = PositionBuilder(2).Path("C7 . S5 . R2 O3").Figure(1, 1, 3).Hand(0, "SO").Tiles(0, "A7").Build();
+  EXPECT_EQ(ApplyRule(*s, 0, MoveAction(1, "SO", "A7")), "");
+  EXPECT_EQ(s->board().figure(0, 0), 6);
+}
+
+TEST(AtlantisToll, TheVariantListsNoMixedPayments) {
+  auto s = PositionBuilder(2)
+               .Path("C7 . S3 R2")
+               .Figure(1, 1, 1)
+               .Hand(0, "SOOO")
+               .Tiles(0, "A2 H1")
+               .Payment(TollPayment::kTilesOrCards)
+               .Build();
+  int moves = 0;
+  for (const Move& m : s->LegalActions()) {
+    if (!m.action.atlantis().has_move()) continue;
+    const v1::AtlantisPayment& toll = m.action.atlantis().move().toll();
+    EXPECT_FALSE(toll.tiles_size() > 0 && toll.cards_size() > 0) << m.action.ShortDebugString();
+    ++moves;
+  }
+  // STATUE or OLIVE (to the Mainland), each paying 3 cards or A2 + H1.
+  EXPECT_EQ(moves, 4);
+}
+
 TEST(AtlantisBridge, ABridgedGapIsFreeForEveryone) {
   auto s = PositionBuilder(2).Path("C7 . S5 R2").Figure(1, 2, 1).Hand(0, "S").Hand(1, "S").Build();
   ASSERT_EQ(ApplyRule(*s, 0, BridgeAction(2)), "");

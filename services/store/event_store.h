@@ -1,0 +1,206 @@
+// EventStore: the durable, append-only home of every game's events.
+//
+// A game is a row of metadata (GameRecord) plus an ordered list of events.
+// Events are never edited or deleted: a correction is a new event. Each event
+// carries two positions:
+//   - `sequence`: 1, 2, 3, ... within its game, without gaps;
+//   - `position`: 1, 2, 3, ... across the whole store, in commit order and
+//     without gaps, so a reader that remembers the last position it saw and
+//     asks for everything after it never skips an event (docs/event-store.md).
+// Each event's `hash` chains it to the previous event of its game
+// (event_hash.h defines the exact bytes), so an edit made behind the store's
+// back is found by VerifyGame.
+//
+// Appends are idempotent: every AppendRequest carries a request id, and a
+// retried request returns the first answer without writing anything again,
+// also after a restart of the server or of PostgreSQL.
+//
+// Implementations: PostgresEventStore (postgres_event_store.h) and
+// MemoryEventStore (memory_event_store.h, for unit tests; same behaviour).
+// Every implementation is thread-safe: one instance may be shared by all
+// threads of a process.
+#ifndef ARBITER_SERVICES_STORE_EVENT_STORE_H_
+#define ARBITER_SERVICES_STORE_EVENT_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace arbiter::store {
+
+// Stored as text in games.status: 'active', 'finished', 'voided'.
+// stored: never rename.
+enum class GameStatus { kUnspecified = 0, kActive = 1, kFinished = 2, kVoided = 3 };
+
+// "active", "finished", "voided" ("unspecified" for kUnspecified).
+const char* GameStatusName(GameStatus status);
+// The inverse of GameStatusName; nullopt for any other text.
+std::optional<GameStatus> ParseGameStatus(const std::string& name);
+
+// Limits checked on every request (InvalidArgument when exceeded).
+inline constexpr int kMaxEventsPerAppend = 1000;
+inline constexpr int64_t kMaxPayloadBytes = 256 * 1024;        // one event
+inline constexpr int64_t kMaxAppendBytes = 4 * 1024 * 1024;    // one batch
+inline constexpr int kMaxIdBytes = 200;  // game, request, event ids and types
+inline constexpr int kMaxPlayers = 64;
+
+// One game's metadata. Games rows are not append-only: the status changes
+// as the game ends; everything else is fixed at creation.
+struct GameRecord {
+  std::string game_id;       // chosen by the caller; 1..kMaxIdBytes bytes
+  std::string game;          // engine game name, e.g. "atlantica"
+  std::string ruleset_id;
+  std::string ruleset_hash;  // 64 lowercase hex digits (engine::Sha256Hex)
+  // Exactly one of the two: the seed itself, or a commitment to it (e.g. the
+  // SHA-256 of the seed, revealed later in an event).
+  std::optional<uint64_t> seed;
+  std::string seed_commitment;
+  std::vector<std::string> players;  // in seat order; at least one
+  GameStatus status = GameStatus::kActive;  // kActive when created
+  std::string created_by;
+  absl::Time created_at;     // set by the store
+  std::string league_id;     // empty: none
+  std::string tournament_id; // empty: none
+  // Maintained by the store: the last event's sequence (0 when there are no
+  // events) and hash (empty when there are no events).
+  int64_t last_sequence = 0;
+  std::string last_hash;
+};
+
+struct CreateGameRequest {
+  // Required. A retry with the same id and the same game returns the stored
+  // game; the same id with a different game is InvalidArgument.
+  std::string request_id;
+  GameRecord game;  // created_at, status, last_sequence, last_hash ignored
+};
+
+// An event as a writer hands it in.
+struct NewEvent {
+  std::string event_id;  // unique in the whole store; 1..kMaxIdBytes bytes
+  std::string type;      // e.g. "action", "seed_revealed"; 1..kMaxIdBytes
+  std::string payload;   // the canonical bytes; stored and hashed exactly
+  // A readable JSON copy of the payload for auditors using SQL; empty: none.
+  // Never hashed; must be valid JSON when present.
+  std::string json;
+};
+
+// An event as the store returns it.
+struct StoredEvent {
+  int64_t position = 0;  // store-wide, commit order, gap-free
+  std::string game_id;
+  int64_t sequence = 0;  // within the game, from 1, gap-free
+  std::string event_id;
+  std::string type;
+  std::string payload;
+  std::string json;      // empty if none was given
+  std::string recorded_by;
+  absl::Time recorded_at;
+  std::string prev_hash;  // 64 hex digits; 64 '0's for sequence 1
+  std::string hash;       // 64 hex digits (event_hash.h)
+};
+
+struct AppendRequest {
+  std::string game_id;
+  // The sequence of the last event the writer has seen (0 for a game without
+  // events). The new events get expected_sequence + 1, + 2, ...
+  int64_t expected_sequence = 0;
+  // Required, unique per logical request, 1..kMaxIdBytes bytes.
+  std::string request_id;
+  std::string recorded_by;
+  std::vector<NewEvent> events;  // 1..kMaxEventsPerAppend events
+};
+
+struct AppendResult {
+  int64_t first_sequence = 0;
+  int64_t last_sequence = 0;
+  int64_t first_position = 0;
+  int64_t last_position = 0;
+  std::string last_hash;
+  // True when this answer was recorded by an earlier call with the same
+  // request id (nothing was written by this call).
+  bool replayed = false;
+};
+
+struct ListGamesFilter {
+  std::string game;           // empty: any
+  GameStatus status = GameStatus::kUnspecified;  // kUnspecified: any
+  std::string league_id;      // empty: any
+  std::string tournament_id;  // empty: any
+};
+
+struct ListGamesPage {
+  std::vector<GameRecord> games;  // ordered by game_id
+  std::string next_page_token;    // empty on the last page
+};
+
+struct VerifyReport {
+  int64_t events = 0;     // events checked
+  std::string last_hash;  // empty for a game without events
+};
+
+class EventStore {
+ public:
+  virtual ~EventStore() = default;
+
+  // Creates a game with status kActive. Errors: InvalidArgument (missing or
+  // oversized field, no players, both or neither of seed/seed_commitment,
+  // request id reused for a different game), AlreadyExists (game id taken by
+  // another request), Unavailable.
+  virtual absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) = 0;
+
+  // NotFound for an unknown game.
+  virtual absl::StatusOr<GameRecord> GetGame(const std::string& game_id) = 0;
+
+  // Games matching `filter`, at most `page_size` (1..1000; 0 means 100) per
+  // page, continuing after `page_token` (from a previous page; empty for the
+  // first). InvalidArgument for a bad page size or token.
+  virtual absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter,
+                                                  int page_size,
+                                                  const std::string& page_token) = 0;
+
+  // Moves an active game to kFinished or kVoided. NotFound, InvalidArgument
+  // (target not finished/voided), FailedPrecondition (game not active).
+  virtual absl::Status SetGameStatus(const std::string& game_id, GameStatus status) = 0;
+
+  // Appends a batch of events to one game, atomically. Errors:
+  //   InvalidArgument  empty/oversized batch or payload, bad ids or JSON,
+  //                    duplicate event ids within the batch, request id
+  //                    reused for a different request;
+  //   NotFound         unknown game;
+  //   FailedPrecondition  game finished or voided;
+  //   Aborted          expected_sequence is not the game's last sequence
+  //                    (message: "expected sequence E, game is at C");
+  //   AlreadyExists    an event id is already stored (message names where);
+  //   Unavailable      PostgreSQL unreachable: retry with the same request id.
+  // Nothing is written unless the whole batch is.
+  virtual absl::StatusOr<AppendResult> Append(const AppendRequest& request) = 0;
+
+  // Up to `limit` (1..10000) events of a game with sequence > after_sequence,
+  // in sequence order. NotFound for an unknown game.
+  virtual absl::StatusOr<std::vector<StoredEvent>> ReadGameEvents(const std::string& game_id,
+                                                                  int64_t after_sequence,
+                                                                  int limit) = 0;
+
+  // Up to `limit` (1..10000) events of the whole store with position >
+  // after_position, in position order. A reader that passes the last position
+  // it saw never skips an event, whatever order writers commit in.
+  virtual absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position,
+                                                           int limit) = 0;
+
+  // The position of the last committed event (0 for an empty store).
+  virtual absl::StatusOr<int64_t> HeadPosition() = 0;
+
+  // Reads a game back and recomputes its hash chain. DataLoss naming the
+  // first event (sequence and event id) whose prev_hash, hash or sequence is
+  // wrong, or if the game's last_hash disagrees; NotFound for an unknown game.
+  virtual absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) = 0;
+};
+
+}  // namespace arbiter::store
+
+#endif  // ARBITER_SERVICES_STORE_EVENT_STORE_H_

@@ -1,0 +1,52 @@
+// Rules shared by every EventStore implementation, so that the in-memory
+// store and the PostgreSQL store validate, hash and answer identically.
+// Pure functions; thread-safe.
+#ifndef ARBITER_SERVICES_STORE_INTERNAL_STORE_RULES_H_
+#define ARBITER_SERVICES_STORE_INTERNAL_STORE_RULES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::store::internal {
+
+// InvalidArgument naming the first bad field, or OK.
+absl::Status ValidateCreateGame(const CreateGameRequest& request);
+absl::Status ValidateAppend(const AppendRequest& request);
+absl::Status ValidateLimit(int limit);
+
+// Digests of what a request asks for, to tell a retry (same digest) from a
+// request id reused for something else.
+std::string CreateDigest(const GameRecord& game);
+std::string AppendDigest(const AppendRequest& request);
+
+// Errors with the store's exact wording.
+absl::Status GameNotFound(const std::string& game_id);
+absl::Status SequenceMismatch(const std::string& game_id, int64_t expected, int64_t current);
+absl::Status GameNotActive(const GameRecord& game);
+absl::Status RequestIdReused(const std::string& request_id);
+absl::Status EventIdTaken(const std::string& event_id, const StoredEvent& existing,
+                          const NewEvent& offered);
+
+// The hashes of `events` appended after `prev_hash` at sequence
+// first_sequence, first_sequence + 1, ...
+std::vector<std::string> ChainHashes(const std::string& game_id, const std::string& prev_hash,
+                                     int64_t first_sequence, const std::vector<NewEvent>& events);
+
+// Checks a game's events (all of them, in sequence order) against the chain
+// and the game's recorded last_hash. DataLoss naming the first bad event.
+absl::StatusOr<VerifyReport> VerifyChain(const GameRecord& game,
+                                         const std::vector<StoredEvent>& events);
+
+// Page tokens: the last game id of the previous page, hex-encoded.
+std::string EncodePageToken(const std::string& last_game_id);
+absl::StatusOr<std::string> DecodePageToken(const std::string& token);
+absl::StatusOr<int> NormalisePageSize(int page_size);
+
+}  // namespace arbiter::store::internal
+
+#endif  // ARBITER_SERVICES_STORE_INTERNAL_STORE_RULES_H_

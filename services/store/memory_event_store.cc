@@ -1,0 +1,199 @@
+#include "services/store/memory_event_store.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "services/store/event_hash.h"
+#include "services/store/internal/store_rules.h"
+
+namespace arbiter::store {
+
+absl::StatusOr<GameRecord> MemoryEventStore::CreateGame(const CreateGameRequest& request) {
+  if (absl::Status status = internal::ValidateCreateGame(request); !status.ok()) return status;
+  absl::MutexLock lock(&mu_);
+  if (auto it = create_requests_.find(request.request_id); it != create_requests_.end()) {
+    const Game& game = games_.at(it->second);
+    if (internal::CreateDigest(game.record) != internal::CreateDigest(request.game)) {
+      return internal::RequestIdReused(request.request_id);
+    }
+    return game.record;
+  }
+  if (games_.count(request.game.game_id) > 0) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game id \"", request.game.game_id, "\" is taken"));
+  }
+  Game game;
+  game.record = request.game;
+  game.record.status = GameStatus::kActive;
+  game.record.created_at = absl::Now();
+  game.record.last_sequence = 0;
+  game.record.last_hash.clear();
+  game.create_request_id = request.request_id;
+  create_requests_[request.request_id] = request.game.game_id;
+  auto [it, inserted] = games_.emplace(request.game.game_id, std::move(game));
+  return it->second.record;
+}
+
+absl::StatusOr<GameRecord> MemoryEventStore::GetGame(const std::string& game_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  return it->second.record;
+}
+
+absl::StatusOr<ListGamesPage> MemoryEventStore::ListGames(const ListGamesFilter& filter,
+                                                          int page_size,
+                                                          const std::string& page_token) {
+  absl::StatusOr<int> size = internal::NormalisePageSize(page_size);
+  if (!size.ok()) return size.status();
+  absl::StatusOr<std::string> after = internal::DecodePageToken(page_token);
+  if (!after.ok()) return after.status();
+  absl::MutexLock lock(&mu_);
+  ListGamesPage page;
+  auto it = page_token.empty() ? games_.begin() : games_.upper_bound(*after);
+  for (; it != games_.end(); ++it) {
+    const GameRecord& game = it->second.record;
+    if ((!filter.game.empty() && game.game != filter.game) ||
+        (filter.status != GameStatus::kUnspecified && game.status != filter.status) ||
+        (!filter.league_id.empty() && game.league_id != filter.league_id) ||
+        (!filter.tournament_id.empty() && game.tournament_id != filter.tournament_id)) {
+      continue;
+    }
+    if (static_cast<int>(page.games.size()) == *size) {
+      page.next_page_token = internal::EncodePageToken(page.games.back().game_id);
+      break;
+    }
+    page.games.push_back(game);
+  }
+  return page;
+}
+
+absl::Status MemoryEventStore::SetGameStatus(const std::string& game_id, GameStatus status) {
+  if (status != GameStatus::kFinished && status != GameStatus::kVoided) {
+    return absl::InvalidArgumentError(absl::StrCat("a game can only become finished or voided, not ",
+                                                   GameStatusName(status)));
+  }
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  GameRecord& game = it->second.record;
+  if (game.status != GameStatus::kActive) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game \"", game_id, "\" is already ", GameStatusName(game.status)));
+  }
+  game.status = status;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<AppendResult> MemoryEventStore::Append(const AppendRequest& request) {
+  if (absl::Status status = internal::ValidateAppend(request); !status.ok()) return status;
+  const std::string digest = internal::AppendDigest(request);
+  absl::MutexLock lock(&mu_);
+  auto game_it = games_.find(request.game_id);
+  if (game_it == games_.end()) return internal::GameNotFound(request.game_id);
+  if (auto it = append_requests_.find(request.request_id); it != append_requests_.end()) {
+    if (it->second.digest != digest) return internal::RequestIdReused(request.request_id);
+    AppendResult result = it->second.result;
+    result.replayed = true;
+    return result;
+  }
+  GameRecord& game = game_it->second.record;
+  if (game.status != GameStatus::kActive) return internal::GameNotActive(game);
+  if (request.expected_sequence != game.last_sequence) {
+    return internal::SequenceMismatch(game.game_id, request.expected_sequence, game.last_sequence);
+  }
+  for (const NewEvent& event : request.events) {
+    if (auto it = event_ids_.find(event.event_id); it != event_ids_.end()) {
+      return internal::EventIdTaken(event.event_id, events_[it->second - 1], event);
+    }
+  }
+  const std::string prev_start = game.last_sequence == 0 ? GenesisHash() : game.last_hash;
+  const std::vector<std::string> hashes =
+      internal::ChainHashes(game.game_id, prev_start, game.last_sequence + 1, request.events);
+  const absl::Time now = absl::Now();
+  AppendResult result;
+  result.first_sequence = game.last_sequence + 1;
+  result.first_position = static_cast<int64_t>(events_.size()) + 1;
+  std::string prev = prev_start;
+  for (size_t i = 0; i < request.events.size(); ++i) {
+    const NewEvent& in = request.events[i];
+    StoredEvent event;
+    event.position = static_cast<int64_t>(events_.size()) + 1;
+    event.game_id = game.game_id;
+    event.sequence = game.last_sequence + 1;
+    event.event_id = in.event_id;
+    event.type = in.type;
+    event.payload = in.payload;
+    event.json = in.json;
+    event.recorded_by = request.recorded_by;
+    event.recorded_at = now;
+    event.prev_hash = prev;
+    event.hash = hashes[i];
+    prev = event.hash;
+    event_ids_[event.event_id] = event.position;
+    game_it->second.positions.push_back(event.position);
+    game.last_sequence = event.sequence;
+    events_.push_back(std::move(event));
+  }
+  game.last_hash = prev;
+  result.last_sequence = game.last_sequence;
+  result.last_position = static_cast<int64_t>(events_.size());
+  result.last_hash = prev;
+  append_requests_[request.request_id] = Answer{digest, result};
+  return result;
+}
+
+absl::StatusOr<std::vector<StoredEvent>> MemoryEventStore::ReadGameEvents(
+    const std::string& game_id, int64_t after_sequence, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  std::vector<StoredEvent> out;
+  const std::vector<int64_t>& positions = it->second.positions;
+  for (int64_t s = std::max<int64_t>(after_sequence, 0);
+       s < static_cast<int64_t>(positions.size()) && static_cast<int>(out.size()) < limit; ++s) {
+    out.push_back(events_[positions[s] - 1]);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<StoredEvent>> MemoryEventStore::ReadAll(int64_t after_position,
+                                                                   int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::MutexLock lock(&mu_);
+  std::vector<StoredEvent> out;
+  for (int64_t p = std::max<int64_t>(after_position, 0);
+       p < static_cast<int64_t>(events_.size()) && static_cast<int>(out.size()) < limit; ++p) {
+    out.push_back(events_[p]);
+  }
+  return out;
+}
+
+absl::StatusOr<int64_t> MemoryEventStore::HeadPosition() {
+  absl::MutexLock lock(&mu_);
+  return static_cast<int64_t>(events_.size());
+}
+
+absl::StatusOr<VerifyReport> MemoryEventStore::VerifyGame(const std::string& game_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  std::vector<StoredEvent> events;
+  for (int64_t position : it->second.positions) events.push_back(events_[position - 1]);
+  return internal::VerifyChain(it->second.record, events);
+}
+
+absl::Status MemoryEventStore::TamperForTesting(const std::string& game_id, int64_t sequence,
+                                                const std::string& payload) {
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  if (sequence < 1 || sequence > static_cast<int64_t>(it->second.positions.size())) {
+    return absl::NotFoundError(absl::StrCat("game \"", game_id, "\" has no event ", sequence));
+  }
+  events_[it->second.positions[sequence - 1] - 1].payload = payload;
+  return absl::OkStatus();
+}
+
+}  // namespace arbiter::store

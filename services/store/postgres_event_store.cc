@@ -1,0 +1,547 @@
+#include "services/store/postgres_event_store.h"
+
+#include <pqxx/pqxx>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "services/store/event_hash.h"
+#include "services/store/internal/pq_status.h"
+#include "services/store/internal/store_rules.h"
+
+namespace arbiter::store {
+namespace {
+
+constexpr char kGameColumns[] =
+    "game_id, game, ruleset_id, ruleset_hash, seed::text, seed_commitment, players, status, "
+    "created_by, (extract(epoch FROM created_at) * 1000000)::bigint, league_id, tournament_id, "
+    "last_sequence, last_hash";
+
+constexpr char kEventColumns[] =
+    "position, game_id, sequence, event_id, type, payload, payload_json::text, recorded_by, "
+    "(extract(epoch FROM recorded_at) * 1000000)::bigint, prev_hash, hash";
+
+// Prepared statements, created on every new connection.
+constexpr char kLockGame[] =
+    "SELECT g.status, g.last_sequence, g.last_hash, r.digest, r.first_sequence, "
+    "r.last_sequence, r.first_position, r.last_position, r.last_hash "
+    "FROM games g LEFT JOIN append_requests r ON r.request_id = $2 "
+    "WHERE g.game_id = $1 FOR UPDATE OF g";
+
+constexpr char kFindRequest[] =
+    "SELECT digest, first_sequence, last_sequence, first_position, last_position, last_hash "
+    "FROM append_requests WHERE request_id = $1";
+
+// One statement writes the whole batch: takes the next positions from
+// store_head (its row lock is held until commit, which orders commits by
+// position), inserts the events, records the answer and advances the game.
+// $1 game_id, $2 count, $3 expected sequence, $4 event ids, $5 types,
+// $6 prev hashes, $7 hashes, $8 payload blob, $9 payload offsets,
+// $10 payload lengths, $11 json blob, $12 json offsets, $13 json lengths
+// (-1: none), $14 recorded_by, $15 request id, $16 digest, $17 last hash.
+constexpr char kAppend[] = R"sql(
+WITH head AS (
+  UPDATE store_head SET last_position = last_position + $2::bigint
+  RETURNING last_position - $2::bigint AS base),
+ins AS (
+  INSERT INTO events (position, game_id, sequence, event_id, type, payload, payload_json,
+                      recorded_by, prev_hash, hash)
+  SELECT head.base + e.ord, $1, $3::bigint + e.ord, e.event_id, e.type,
+         substring($8::bytea FROM e.poff FOR e.plen),
+         CASE WHEN e.jlen < 0 THEN NULL
+              ELSE convert_from(substring($11::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
+         $14, e.prev_hash, e.hash
+  FROM head, unnest($4::text[], $5::text[], $6::text[], $7::text[], $9::int[], $10::int[],
+                    $12::int[], $13::int[])
+       WITH ORDINALITY AS e(event_id, type, prev_hash, hash, poff, plen, joff, jlen, ord)
+  RETURNING 1),
+req AS (
+  INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
+                               first_position, last_position, last_hash)
+  SELECT $15, $1, $16, $3::bigint + 1, $3::bigint + $2::bigint, head.base + 1,
+         head.base + $2::bigint, $17
+  FROM head
+  RETURNING 1),
+game AS (
+  UPDATE games SET last_sequence = $3::bigint + $2::bigint, last_hash = $17 WHERE game_id = $1
+  RETURNING 1)
+SELECT base, (SELECT count(*) FROM ins) FROM head
+)sql";
+
+// A PostgreSQL array literal of text values: {"a","b\"c"}.
+std::string TextArray(const std::vector<std::string>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    for (char c : values[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+std::string IntArray(const std::vector<int64_t>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) absl::StrAppend(&out, i > 0 ? "," : "", values[i]);
+  out += '}';
+  return out;
+}
+
+absl::Time MicrosToTime(const pqxx::field& field) {
+  return absl::FromUnixMicros(field.as<int64_t>());
+}
+
+std::string OptionalText(const pqxx::field& field) {
+  return field.is_null() ? std::string() : field.as<std::string>();
+}
+
+std::vector<std::string> ParseTextArray(const pqxx::field& field) {
+  std::vector<std::string> out;
+  pqxx::array_parser parser = field.as_array();
+  for (auto next = parser.get_next(); next.first != pqxx::array_parser::done;
+       next = parser.get_next()) {
+    if (next.first == pqxx::array_parser::string_value) out.push_back(next.second);
+  }
+  return out;
+}
+
+absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row) {
+  GameRecord game;
+  game.game_id = row[0].as<std::string>();
+  game.game = row[1].as<std::string>();
+  game.ruleset_id = row[2].as<std::string>();
+  game.ruleset_hash = row[3].as<std::string>();
+  if (!row[4].is_null()) {
+    uint64_t seed = 0;
+    if (!absl::SimpleAtoi(row[4].as<std::string>(), &seed)) {
+      return absl::DataLossError(absl::StrCat("game \"", game.game_id, "\" has a bad seed"));
+    }
+    game.seed = seed;
+  }
+  game.seed_commitment = OptionalText(row[5]);
+  game.players = ParseTextArray(row[6]);
+  std::optional<GameStatus> status = ParseGameStatus(row[7].as<std::string>());
+  if (!status.has_value()) {
+    return absl::DataLossError(absl::StrCat("game \"", game.game_id, "\" has an unknown status"));
+  }
+  game.status = *status;
+  game.created_by = row[8].as<std::string>();
+  game.created_at = MicrosToTime(row[9]);
+  game.league_id = OptionalText(row[10]);
+  game.tournament_id = OptionalText(row[11]);
+  game.last_sequence = row[12].as<int64_t>();
+  game.last_hash = OptionalText(row[13]);
+  return game;
+}
+
+StoredEvent EventFromRow(const pqxx::row& row) {
+  StoredEvent event;
+  event.position = row[0].as<int64_t>();
+  event.game_id = row[1].as<std::string>();
+  event.sequence = row[2].as<int64_t>();
+  event.event_id = row[3].as<std::string>();
+  event.type = row[4].as<std::string>();
+  event.payload = pqxx::binarystring(row[5]).str();
+  event.json = OptionalText(row[6]);
+  event.recorded_by = row[7].as<std::string>();
+  event.recorded_at = MicrosToTime(row[8]);
+  event.prev_hash = row[9].as<std::string>();
+  event.hash = row[10].as<std::string>();
+  return event;
+}
+
+AppendResult AnswerFromRow(const pqxx::row& row, int first) {
+  AppendResult result;
+  result.first_sequence = row[first].as<int64_t>();
+  result.last_sequence = row[first + 1].as<int64_t>();
+  result.first_position = row[first + 2].as<int64_t>();
+  result.last_position = row[first + 3].as<int64_t>();
+  result.last_hash = row[first + 4].as<std::string>();
+  result.replayed = true;
+  return result;
+}
+
+std::optional<std::string> NullIfEmpty(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+}  // namespace
+
+struct PostgresEventStore::Connection {
+  explicit Connection(const std::string& conninfo) : conn(conninfo) {}
+  pqxx::connection conn;
+};
+
+// A connection borrowed from the pool; returned on destruction unless it
+// was lost.
+class PostgresEventStore::Lease {
+ public:
+  static absl::StatusOr<Lease> Take(PostgresEventStore& store) {
+    {
+      absl::MutexLock lock(&store.mu_);
+      if (!store.idle_.empty()) {
+        Lease lease(store, std::move(store.idle_.back()));
+        store.idle_.pop_back();
+        return lease;
+      }
+    }
+    try {
+      auto owned = std::make_unique<Connection>(store.options_.conninfo);
+      pqxx::connection* conn = &owned->conn;
+      {
+        pqxx::nontransaction setup(*conn);
+        if (!store.options_.role.empty()) setup.exec("SET ROLE " + setup.quote_name(store.options_.role));
+      }
+      conn->prepare("lock_game", kLockGame);
+      conn->prepare("find_request", kFindRequest);
+      conn->prepare("append", kAppend);
+      return Lease(store, std::move(owned));
+    } catch (const std::exception& e) {
+      return internal::StatusFromException(e, "connecting to PostgreSQL");
+    }
+  }
+  Lease(Lease&& other) noexcept
+      : store_(other.store_), conn_(std::move(other.conn_)), lost_(other.lost_) {}
+  Lease& operator=(Lease&&) = delete;
+  ~Lease() {
+    if (conn_ == nullptr || lost_ || !conn_->conn.is_open()) return;
+    absl::MutexLock lock(&store_->mu_);
+    if (static_cast<int>(store_->idle_.size()) < store_->options_.max_idle_connections) {
+      store_->idle_.push_back(std::move(conn_));
+    }
+  }
+
+  pqxx::connection& conn() { return conn_->conn; }
+
+  // Converts an exception, dropping the connection if it was lost.
+  absl::Status Fail(const std::exception& error, const std::string& doing) {
+    if (internal::IsConnectionLoss(error)) lost_ = true;
+    return internal::StatusFromException(error, doing);
+  }
+
+ private:
+  Lease(PostgresEventStore& store, std::unique_ptr<Connection> conn)
+      : store_(&store), conn_(std::move(conn)) {}
+  PostgresEventStore* store_;
+  std::unique_ptr<Connection> conn_;
+  bool lost_ = false;
+};
+
+PostgresEventStore::PostgresEventStore(PostgresOptions options) : options_(std::move(options)) {}
+PostgresEventStore::~PostgresEventStore() = default;
+
+absl::StatusOr<std::unique_ptr<PostgresEventStore>> PostgresEventStore::Open(
+    const PostgresOptions& options) {
+  std::unique_ptr<PostgresEventStore> store(new PostgresEventStore(options));
+  absl::StatusOr<Lease> lease = Lease::Take(*store);
+  if (!lease.ok()) {
+    if (absl::IsInternal(lease.status())) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          lease.status().message(), " (has the schema been migrated? run arbiter migrate)"));
+    }
+    return lease.status();
+  }
+  return store;
+}
+
+absl::StatusOr<GameRecord> PostgresEventStore::CreateGame(const CreateGameRequest& request) {
+  if (absl::Status status = internal::ValidateCreateGame(request); !status.ok()) return status;
+  const GameRecord& game = request.game;
+  const std::string digest = internal::CreateDigest(game);
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::work txn(lease->conn());
+    const std::optional<std::string> seed =
+        game.seed.has_value() ? std::optional<std::string>(absl::StrCat(*game.seed)) : std::nullopt;
+    pqxx::result inserted = txn.exec_params(
+        absl::StrCat("INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, "
+                     "seed_commitment, players, created_by, league_id, tournament_id, "
+                     "create_request_id, create_digest) VALUES ($1, $2, $3, $4, $5::numeric, $6, "
+                     "$7::text[], $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING ",
+                     kGameColumns),
+        game.game_id, game.game, game.ruleset_id, game.ruleset_hash, seed,
+        NullIfEmpty(game.seed_commitment), TextArray(game.players), game.created_by,
+        NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest);
+    if (!inserted.empty()) {
+      absl::StatusOr<GameRecord> record = GameFromRow(inserted[0]);
+      txn.commit();
+      return record;
+    }
+    pqxx::result previous = txn.exec_params(
+        absl::StrCat("SELECT create_digest, ", kGameColumns,
+                     " FROM games WHERE create_request_id = $1"),
+        request.request_id);
+    if (previous.empty()) {
+      return absl::AlreadyExistsError(absl::StrCat("game id \"", game.game_id, "\" is taken"));
+    }
+    if (previous[0][0].as<std::string>() != digest) return internal::RequestIdReused(request.request_id);
+    pqxx::result record = txn.exec_params(
+        absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE create_request_id = $1"),
+        request.request_id);
+    return GameFromRow(record[0]);
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "creating a game");
+  }
+}
+
+absl::StatusOr<GameRecord> PostgresEventStore::GetGame(const std::string& game_id) {
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE game_id = $1"), game_id);
+    if (rows.empty()) return internal::GameNotFound(game_id);
+    return GameFromRow(rows[0]);
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading a game");
+  }
+}
+
+absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilter& filter,
+                                                            int page_size,
+                                                            const std::string& page_token) {
+  absl::StatusOr<int> size = internal::NormalisePageSize(page_size);
+  if (!size.ok()) return size.status();
+  absl::StatusOr<std::string> after = internal::DecodePageToken(page_token);
+  if (!after.ok()) return after.status();
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    const std::string status =
+        filter.status == GameStatus::kUnspecified ? "" : GameStatusName(filter.status);
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kGameColumns,
+                     " FROM games WHERE ($1 = '' OR game_id > $1) AND ($2 = '' OR game = $2) "
+                     "AND ($3 = '' OR status = $3) AND ($4 = '' OR league_id = $4) "
+                     "AND ($5 = '' OR tournament_id = $5) ORDER BY game_id LIMIT $6"),
+        *after, filter.game, status, filter.league_id, filter.tournament_id, *size + 1);
+    ListGamesPage page;
+    for (const pqxx::row& row : rows) {
+      if (static_cast<int>(page.games.size()) == *size) {
+        page.next_page_token = internal::EncodePageToken(page.games.back().game_id);
+        break;
+      }
+      absl::StatusOr<GameRecord> game = GameFromRow(row);
+      if (!game.ok()) return game.status();
+      page.games.push_back(*std::move(game));
+    }
+    return page;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "listing games");
+  }
+}
+
+absl::Status PostgresEventStore::SetGameStatus(const std::string& game_id, GameStatus status) {
+  if (status != GameStatus::kFinished && status != GameStatus::kVoided) {
+    return absl::InvalidArgumentError(absl::StrCat("a game can only become finished or voided, not ",
+                                                   GameStatusName(status)));
+  }
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::work txn(lease->conn());
+    pqxx::result rows =
+        txn.exec_params("SELECT status FROM games WHERE game_id = $1 FOR UPDATE", game_id);
+    if (rows.empty()) return internal::GameNotFound(game_id);
+    const std::string current = rows[0][0].as<std::string>();
+    if (current != "active") {
+      return absl::FailedPreconditionError(
+          absl::StrCat("game \"", game_id, "\" is already ", current));
+    }
+    txn.exec_params("UPDATE games SET status = $2 WHERE game_id = $1", game_id,
+                    std::string(GameStatusName(status)));
+    txn.commit();
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "changing a game's status");
+  }
+}
+
+absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& request) {
+  if (absl::Status status = internal::ValidateAppend(request); !status.ok()) return status;
+  const std::string digest = internal::AppendDigest(request);
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  // The answer to an earlier request with this id, or an error if the id
+  // was used for something else.
+  auto replay = [&](const pqxx::row& row, int first) -> absl::StatusOr<AppendResult> {
+    if (row[first - 1].as<std::string>() != digest) {
+      return internal::RequestIdReused(request.request_id);
+    }
+    return AnswerFromRow(row, first);
+  };
+  try {
+    pqxx::work txn(lease->conn());
+    pqxx::result locked = txn.exec_prepared("lock_game", request.game_id, request.request_id);
+    if (locked.empty()) {
+      // The request may still have been answered for another game.
+      pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
+      if (!previous.empty()) return replay(previous[0], 1);
+      return internal::GameNotFound(request.game_id);
+    }
+    const pqxx::row game = locked[0];
+    if (!game[3].is_null()) return replay(game, 4);
+    const int64_t current = game[1].as<int64_t>();
+    if (const std::string status = game[0].as<std::string>(); status != "active") {
+      GameRecord record;
+      record.game_id = request.game_id;
+      record.status = ParseGameStatus(status).value_or(GameStatus::kUnspecified);
+      return internal::GameNotActive(record);
+    }
+    if (current != request.expected_sequence) {
+      // A concurrent retry of this very request may have committed while we
+      // waited for the lock: this statement sees it (read committed).
+      pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
+      if (!previous.empty()) return replay(previous[0], 1);
+      return internal::SequenceMismatch(request.game_id, request.expected_sequence, current);
+    }
+    const std::string prev_start = current == 0 ? GenesisHash() : game[2].as<std::string>();
+    const std::vector<std::string> hashes =
+        internal::ChainHashes(request.game_id, prev_start, current + 1, request.events);
+    std::vector<std::string> ids, types, prevs;
+    std::vector<int64_t> poffs, plens, joffs, jlens;
+    std::string payloads, jsons;
+    for (size_t i = 0; i < request.events.size(); ++i) {
+      const NewEvent& event = request.events[i];
+      ids.push_back(event.event_id);
+      types.push_back(event.type);
+      prevs.push_back(i == 0 ? prev_start : hashes[i - 1]);
+      poffs.push_back(static_cast<int64_t>(payloads.size()) + 1);
+      plens.push_back(static_cast<int64_t>(event.payload.size()));
+      payloads += event.payload;
+      joffs.push_back(static_cast<int64_t>(jsons.size()) + 1);
+      jlens.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
+      jsons += event.json;
+    }
+    const int64_t count = static_cast<int64_t>(request.events.size());
+    pqxx::row written = txn.exec_prepared1(
+        "append", request.game_id, count, current, TextArray(ids), TextArray(types),
+        TextArray(prevs), TextArray(hashes), pqxx::binarystring(payloads), IntArray(poffs),
+        IntArray(plens), pqxx::binarystring(jsons), IntArray(joffs), IntArray(jlens),
+        request.recorded_by, request.request_id, digest, hashes.back());
+    txn.commit();
+    AppendResult result;
+    const int64_t base = written[0].as<int64_t>();
+    result.first_sequence = current + 1;
+    result.last_sequence = current + count;
+    result.first_position = base + 1;
+    result.last_position = base + count;
+    result.last_hash = hashes.back();
+    return result;
+  } catch (const pqxx::unique_violation& e) {
+    // An event id already stored (the batch itself was checked for
+    // duplicates), or a concurrent request with the same id: say which.
+    try {
+      pqxx::read_transaction txn(lease->conn());
+      std::vector<std::string> ids;
+      for (const NewEvent& event : request.events) ids.push_back(event.event_id);
+      pqxx::result taken = txn.exec_params(
+          absl::StrCat("SELECT ", kEventColumns, " FROM events WHERE event_id = ANY($1::text[]) "
+                       "ORDER BY position LIMIT 1"),
+          TextArray(ids));
+      if (!taken.empty()) {
+        const StoredEvent existing = EventFromRow(taken[0]);
+        for (const NewEvent& event : request.events) {
+          if (event.event_id == existing.event_id) {
+            return internal::EventIdTaken(event.event_id, existing, event);
+          }
+        }
+      }
+      pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
+      if (!previous.empty()) return replay(previous[0], 1);
+    } catch (const std::exception& inner) {
+      return lease->Fail(inner, "appending events");
+    }
+    return lease->Fail(e, "appending events");
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "appending events");
+  }
+}
+
+absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
+    const std::string& game_id, int64_t after_sequence, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kEventColumns, " FROM events WHERE game_id = $1 AND sequence > $2 "
+                     "ORDER BY sequence LIMIT $3"),
+        game_id, after_sequence, limit);
+    if (rows.empty() &&
+        txn.exec_params("SELECT 1 FROM games WHERE game_id = $1", game_id).empty()) {
+      return internal::GameNotFound(game_id);
+    }
+    std::vector<StoredEvent> events;
+    events.reserve(rows.size());
+    for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
+    return events;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading a game's events");
+  }
+}
+
+absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t after_position,
+                                                                     int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kEventColumns,
+                     " FROM events WHERE position > $1 ORDER BY position LIMIT $2"),
+        after_position, limit);
+    std::vector<StoredEvent> events;
+    events.reserve(rows.size());
+    for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
+    return events;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading the store");
+  }
+}
+
+absl::StatusOr<int64_t> PostgresEventStore::HeadPosition() {
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    return txn.exec1("SELECT last_position FROM store_head")[0].as<int64_t>();
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading the store head");
+  }
+}
+
+absl::StatusOr<VerifyReport> PostgresEventStore::VerifyGame(const std::string& game_id) {
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    // One snapshot for the game row and its events.
+    pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(lease->conn());
+    pqxx::result game_rows = txn.exec_params(
+        absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE game_id = $1"), game_id);
+    if (game_rows.empty()) return internal::GameNotFound(game_id);
+    absl::StatusOr<GameRecord> game = GameFromRow(game_rows[0]);
+    if (!game.ok()) return game.status();
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kEventColumns, " FROM events WHERE game_id = $1 ORDER BY sequence"),
+        game_id);
+    std::vector<StoredEvent> events;
+    events.reserve(rows.size());
+    for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
+    return internal::VerifyChain(*game, events);
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "verifying a game");
+  }
+}
+
+}  // namespace arbiter::store

@@ -1,0 +1,62 @@
+// PostgresEventStore: the EventStore on PostgreSQL (libpqxx).
+//
+// The schema is in migrations/ (applied by migrations.h). The store keeps a
+// small pool of connections; each call borrows one. libpqxx exceptions never
+// leave this class: a lost or refused connection is Unavailable (retry; for
+// Append with the same request id), anything unexpected is Internal.
+// Thread-safe.
+#ifndef ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_
+#define ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/synchronization/mutex.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::store {
+
+struct PostgresOptions {
+  std::string conninfo;  // libpq connection string or URL
+  // After connecting, `SET ROLE` to this role (empty: stay as the login
+  // role). The migrations create "arbiter_service", which may only INSERT
+  // and SELECT events.
+  std::string role = "arbiter_service";
+  int max_idle_connections = 8;
+};
+
+class PostgresEventStore final : public EventStore {
+ public:
+  // Connects once to check the server is reachable and migrated.
+  // Unavailable if it is not reachable; FailedPrecondition if the schema is
+  // missing (run ApplyMigrations first).
+  static absl::StatusOr<std::unique_ptr<PostgresEventStore>> Open(const PostgresOptions& options);
+  ~PostgresEventStore() override;
+
+  absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) override;
+  absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
+  absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter, int page_size,
+                                          const std::string& page_token) override;
+  absl::Status SetGameStatus(const std::string& game_id, GameStatus status) override;
+  absl::StatusOr<AppendResult> Append(const AppendRequest& request) override;
+  absl::StatusOr<std::vector<StoredEvent>> ReadGameEvents(const std::string& game_id,
+                                                          int64_t after_sequence,
+                                                          int limit) override;
+  absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position, int limit) override;
+  absl::StatusOr<int64_t> HeadPosition() override;
+  absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
+
+ private:
+  explicit PostgresEventStore(PostgresOptions options);
+  class Lease;
+  struct Connection;  // a pqxx::connection with its prepared statements
+
+  PostgresOptions options_;
+  absl::Mutex mu_;
+  std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
+};
+
+}  // namespace arbiter::store
+
+#endif  // ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_

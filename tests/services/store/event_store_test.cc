@@ -1,0 +1,422 @@
+// Behaviour every EventStore shares, run against the in-memory store and
+// against PostgreSQL (a private cluster started by the test program).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <map>
+#include <pqxx/pqxx>
+#include <set>
+#include <thread>
+
+#include "services/store/event_hash.h"
+#include "services/store/memory_event_store.h"
+#include "tests/services/store/postgres_test_env.h"
+#include "tests/services/store/store_test_util.h"
+
+namespace arbiter::store {
+namespace {
+
+using testing::Append;
+using testing::CreateRequest;
+using testing::Events;
+
+struct MemoryBackend {
+  std::unique_ptr<MemoryEventStore> store = std::make_unique<MemoryEventStore>();
+  EventStore& Store() { return *store; }
+  void Tamper(const std::string& game_id, int64_t sequence, const std::string& payload) {
+    ASSERT_TRUE(store->TamperForTesting(game_id, sequence, payload).ok());
+  }
+};
+
+struct PostgresBackend {
+  std::string conninfo;
+  std::unique_ptr<PostgresEventStore> store = testing::FreshPostgresStore(&conninfo);
+  EventStore& Store() { return *store; }
+  // As a superuser with triggers disabled, as an intruder with the database
+  // password would.
+  void Tamper(const std::string& game_id, int64_t sequence, const std::string& payload) {
+    pqxx::connection conn(conninfo);
+    pqxx::work txn(conn);
+    txn.exec("SET session_replication_role = replica");
+    txn.exec_params("UPDATE events SET payload = $3 WHERE game_id = $1 AND sequence = $2",
+                    game_id, sequence, pqxx::binarystring(payload));
+    txn.commit();
+  }
+};
+
+template <typename Backend>
+class EventStoreTest : public ::testing::Test {
+ protected:
+  EventStore& store() { return backend_.Store(); }
+
+  void CreateGame(const std::string& game_id) {
+    absl::StatusOr<GameRecord> game = store().CreateGame(CreateRequest(game_id));
+    ASSERT_TRUE(game.ok()) << game.status();
+  }
+
+  AppendResult AppendOk(const AppendRequest& request) {
+    absl::StatusOr<AppendResult> result = store().Append(request);
+    EXPECT_TRUE(result.ok()) << result.status();
+    return result.ok() ? *result : AppendResult{};
+  }
+
+  std::vector<StoredEvent> ReadGame(const std::string& game_id) {
+    absl::StatusOr<std::vector<StoredEvent>> events = store().ReadGameEvents(game_id, 0, 10000);
+    EXPECT_TRUE(events.ok()) << events.status();
+    return events.ok() ? *events : std::vector<StoredEvent>{};
+  }
+
+  std::vector<StoredEvent> ReadEverything() {
+    std::vector<StoredEvent> all;
+    int64_t after = 0;
+    for (;;) {
+      absl::StatusOr<std::vector<StoredEvent>> page = store().ReadAll(after, 7);
+      EXPECT_TRUE(page.ok()) << page.status();
+      if (!page.ok() || page->empty()) return all;
+      after = page->back().position;
+      all.insert(all.end(), page->begin(), page->end());
+    }
+  }
+
+  int64_t Head() {
+    absl::StatusOr<int64_t> head = store().HeadPosition();
+    EXPECT_TRUE(head.ok()) << head.status();
+    return head.ok() ? *head : -1;
+  }
+
+  Backend backend_;
+};
+
+using Backends = ::testing::Types<MemoryBackend, PostgresBackend>;
+class BackendNames {
+ public:
+  template <typename T>
+  static std::string GetName(int) {
+    return std::is_same_v<T, MemoryBackend> ? "Memory" : "Postgres";
+  }
+};
+TYPED_TEST_SUITE(EventStoreTest, Backends, BackendNames);
+
+TYPED_TEST(EventStoreTest, EventsComeBackExactlyAsWritten) {
+  this->CreateGame("g1");
+  const std::vector<NewEvent> events = Events("e", 5);
+  const AppendResult result = this->AppendOk(Append("g1", 0, "r1", events));
+  EXPECT_EQ(result.first_sequence, 1);
+  EXPECT_EQ(result.last_sequence, 5);
+  EXPECT_EQ(result.first_position, 1);
+  EXPECT_EQ(result.last_position, 5);
+  EXPECT_FALSE(result.replayed);
+
+  const std::vector<StoredEvent> stored = this->ReadGame("g1");
+  ASSERT_EQ(stored.size(), 5u);
+  std::string prev = GenesisHash();
+  for (size_t i = 0; i < stored.size(); ++i) {
+    EXPECT_EQ(stored[i].game_id, "g1");
+    EXPECT_EQ(stored[i].sequence, static_cast<int64_t>(i) + 1);
+    EXPECT_EQ(stored[i].position, static_cast<int64_t>(i) + 1);
+    EXPECT_EQ(stored[i].event_id, events[i].event_id);
+    EXPECT_EQ(stored[i].type, "action");
+    EXPECT_EQ(stored[i].payload, events[i].payload);  // binary bytes intact
+    EXPECT_EQ(stored[i].json, events[i].json);
+    EXPECT_EQ(stored[i].recorded_by, "referee");
+    EXPECT_EQ(stored[i].prev_hash, prev);
+    EXPECT_EQ(stored[i].hash, EventHash(prev, stored[i].sequence, "g1", events[i].event_id,
+                                        "action", events[i].payload));
+    prev = stored[i].hash;
+  }
+  EXPECT_EQ(result.last_hash, prev);
+  absl::StatusOr<GameRecord> game = this->store().GetGame("g1");
+  ASSERT_TRUE(game.ok());
+  EXPECT_EQ(game->last_sequence, 5);
+  EXPECT_EQ(game->last_hash, prev);
+  EXPECT_EQ(game->players, (std::vector<std::string>{"ana", "ben", "cy"}));
+  EXPECT_EQ(game->seed, std::optional<uint64_t>(42));
+  EXPECT_EQ(game->status, GameStatus::kActive);
+}
+
+TYPED_TEST(EventStoreTest, ReadsAGameFromASequenceOnward) {
+  this->CreateGame("g1");
+  this->AppendOk(Append("g1", 0, "r1", Events("e", 6)));
+  absl::StatusOr<std::vector<StoredEvent>> tail = this->store().ReadGameEvents("g1", 4, 100);
+  ASSERT_TRUE(tail.ok());
+  ASSERT_EQ(tail->size(), 2u);
+  EXPECT_EQ((*tail)[0].sequence, 5);
+  absl::StatusOr<std::vector<StoredEvent>> limited = this->store().ReadGameEvents("g1", 0, 2);
+  ASSERT_TRUE(limited.ok());
+  EXPECT_EQ(limited->size(), 2u);
+}
+
+TYPED_TEST(EventStoreTest, AGameWithTheLargestSeedKeepsIt) {
+  CreateGameRequest request = CreateRequest("big-seed");
+  request.game.seed = UINT64_MAX;
+  ASSERT_TRUE(this->store().CreateGame(request).ok());
+  EXPECT_EQ(this->store().GetGame("big-seed")->seed, std::optional<uint64_t>(UINT64_MAX));
+  CreateGameRequest committed = CreateRequest("committed");
+  committed.game.seed.reset();
+  committed.game.seed_commitment = engine::Sha256Hex("secret seed");
+  committed.game.league_id = "spring";
+  ASSERT_TRUE(this->store().CreateGame(committed).ok());
+  absl::StatusOr<GameRecord> game = this->store().GetGame("committed");
+  EXPECT_FALSE(game->seed.has_value());
+  EXPECT_EQ(game->seed_commitment, committed.game.seed_commitment);
+  EXPECT_EQ(game->league_id, "spring");
+}
+
+TYPED_TEST(EventStoreTest, ARetriedCreateReturnsTheGameAndAReusedIdIsRefused) {
+  this->CreateGame("g1");
+  absl::StatusOr<GameRecord> again = this->store().CreateGame(CreateRequest("g1"));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->game_id, "g1");
+
+  CreateGameRequest other = CreateRequest("g2");
+  other.request_id = "create-g1";
+  EXPECT_EQ(this->store().CreateGame(other).status().code(), absl::StatusCode::kInvalidArgument);
+
+  CreateGameRequest taken = CreateRequest("g1");
+  taken.request_id = "another";
+  EXPECT_EQ(this->store().CreateGame(taken).status().code(), absl::StatusCode::kAlreadyExists);
+}
+
+TYPED_TEST(EventStoreTest, ABadGameIsRefusedWithTheField) {
+  CreateGameRequest request = CreateRequest("g1");
+  request.game.players.clear();
+  absl::Status status = this->store().CreateGame(request).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "players is empty");
+  request = CreateRequest("g1");
+  request.game.seed_commitment = "c";
+  EXPECT_EQ(this->store().CreateGame(request).status().message(),
+            "give exactly one of seed and seed_commitment");
+  request = CreateRequest("g1");
+  request.game.ruleset_hash = "abc";
+  EXPECT_EQ(this->store().CreateGame(request).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(this->store().GetGame("g1").status().code(), absl::StatusCode::kNotFound);
+}
+
+TYPED_TEST(EventStoreTest, ListsGamesPageByPageWithFilters) {
+  for (const char* id : {"a", "b", "c", "d", "e"}) this->CreateGame(id);
+  CreateGameRequest other = CreateRequest("f");
+  other.game.game = "atlantis";
+  other.game.tournament_id = "cup";
+  ASSERT_TRUE(this->store().CreateGame(other).ok());
+  ASSERT_TRUE(this->store().SetGameStatus("b", GameStatus::kFinished).ok());
+
+  std::vector<std::string> seen;
+  std::string token;
+  int pages = 0;
+  do {
+    absl::StatusOr<ListGamesPage> page = this->store().ListGames({}, 2, token);
+    ASSERT_TRUE(page.ok()) << page.status();
+    for (const GameRecord& game : page->games) seen.push_back(game.game_id);
+    token = page->next_page_token;
+    ++pages;
+  } while (!token.empty());
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b", "c", "d", "e", "f"}));
+  EXPECT_EQ(pages, 3);
+
+  ListGamesFilter finished;
+  finished.status = GameStatus::kFinished;
+  EXPECT_EQ(this->store().ListGames(finished, 0, "")->games.size(), 1u);
+  ListGamesFilter cup;
+  cup.tournament_id = "cup";
+  cup.game = "atlantis";
+  ASSERT_EQ(this->store().ListGames(cup, 0, "")->games.size(), 1u);
+  EXPECT_EQ(this->store().ListGames({}, 0, "zz-not-hex").status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(this->store().ListGames({}, 5000, "").status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+TYPED_TEST(EventStoreTest, AFinishedGameTakesNoMoreEvents) {
+  this->CreateGame("g1");
+  ASSERT_TRUE(this->store().SetGameStatus("g1", GameStatus::kFinished).ok());
+  EXPECT_EQ(this->store().Append(Append("g1", 0, "r1", Events("e", 1))).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(this->store().SetGameStatus("g1", GameStatus::kVoided).code(),
+            absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(this->store().SetGameStatus("g1", GameStatus::kActive).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(this->store().SetGameStatus("nope", GameStatus::kVoided).code(),
+            absl::StatusCode::kNotFound);
+}
+
+TYPED_TEST(EventStoreTest, ASequenceFromTheFutureOrThePastIsAbortedAndWritesNothing) {
+  this->CreateGame("g1");
+  this->AppendOk(Append("g1", 0, "r1", Events("a", 3)));
+  absl::Status future = this->store().Append(Append("g1", 7, "r2", Events("b", 1))).status();
+  EXPECT_EQ(future.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(future.message(), "expected sequence 7, game \"g1\" is at 3");
+  absl::Status past = this->store().Append(Append("g1", 1, "r3", Events("c", 1))).status();
+  EXPECT_EQ(past.code(), absl::StatusCode::kAborted);
+  EXPECT_EQ(past.message(), "expected sequence 1, game \"g1\" is at 3");
+  EXPECT_EQ(this->ReadGame("g1").size(), 3u);
+  EXPECT_EQ(this->Head(), 3);
+}
+
+TYPED_TEST(EventStoreTest, EachBadBatchGetsItsOwnErrorAndWritesNothing) {
+  this->CreateGame("g1");
+  this->AppendOk(Append("g1", 0, "r0", Events("kept", 1)));
+  auto status_of = [&](const AppendRequest& request) {
+    return this->store().Append(request).status();
+  };
+  absl::Status unknown = status_of(Append("nope", 0, "r1", Events("x", 1)));
+  EXPECT_EQ(unknown.code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(unknown.message(), "game \"nope\" does not exist");
+
+  absl::Status empty = status_of(Append("g1", 1, "r2", {}));
+  EXPECT_EQ(empty.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(empty.message(), "the batch has no events");
+
+  absl::Status too_many = status_of(Append("g1", 1, "r3", Events("x", kMaxEventsPerAppend + 1)));
+  EXPECT_EQ(too_many.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(too_many.message(), "the batch has 1001 events; the limit is 1000");
+
+  std::vector<NewEvent> big = Events("big", 1);
+  big[0].payload.assign(kMaxPayloadBytes + 1, 'x');
+  absl::Status oversized = status_of(Append("g1", 1, "r4", big));
+  EXPECT_EQ(oversized.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(oversized.message(), "events[0].payload is 262145 bytes; the limit is 262144");
+
+  std::vector<NewEvent> heavy = Events("heavy", 20);
+  for (NewEvent& event : heavy) event.payload.assign(kMaxPayloadBytes, 'x');
+  EXPECT_EQ(status_of(Append("g1", 1, "r5", heavy)).code(), absl::StatusCode::kInvalidArgument);
+
+  std::vector<NewEvent> twice = Events("t", 2);
+  twice[1].event_id = twice[0].event_id;
+  EXPECT_EQ(status_of(Append("g1", 1, "r6", twice)).message(),
+            "events[1].event_id \"t-0\" appears twice in the batch");
+
+  std::vector<NewEvent> reused = Events("kept", 1);
+  reused[0].payload = "something else";
+  absl::Status taken = status_of(Append("g1", 1, "r7", reused));
+  EXPECT_EQ(taken.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(taken.message(),
+            "event id \"kept-0\" is already stored as sequence 1 of game \"g1\" with different "
+            "content");
+
+  std::vector<NewEvent> bad_json = Events("j", 2);
+  bad_json[1].json = "{not json";
+  EXPECT_EQ(status_of(Append("g1", 1, "r10", bad_json)).message(),
+            "events[1].json is not valid JSON: expected a member name at byte 1");
+
+  std::vector<NewEvent> unnamed = Events("u", 1);
+  unnamed[0].type.clear();
+  EXPECT_EQ(status_of(Append("g1", 1, "r8", unnamed)).message(), "events[0].type is empty");
+  EXPECT_EQ(status_of(Append("g1", -1, "r9", Events("n", 1))).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status_of(Append("g1", 1, "", Events("n", 1))).message(), "request_id is empty");
+
+  EXPECT_EQ(this->ReadGame("g1").size(), 1u);
+  EXPECT_EQ(this->Head(), 1);
+  // A failed request id is not burnt: it can be used once the request is right.
+  this->AppendOk(Append("g1", 1, "r7", Events("fresh", 1)));
+  EXPECT_EQ(this->Head(), 2);
+}
+
+TYPED_TEST(EventStoreTest, ARetriedAppendReturnsTheFirstAnswerAndWritesNothingTwice) {
+  this->CreateGame("g1");
+  const AppendRequest request = Append("g1", 0, "r1", Events("e", 3));
+  const AppendResult first = this->AppendOk(request);
+  this->AppendOk(Append("g1", 3, "r2", Events("f", 2)));
+  const AppendResult retry = this->AppendOk(request);
+  EXPECT_TRUE(retry.replayed);
+  EXPECT_EQ(retry.first_sequence, first.first_sequence);
+  EXPECT_EQ(retry.last_sequence, first.last_sequence);
+  EXPECT_EQ(retry.first_position, first.first_position);
+  EXPECT_EQ(retry.last_position, first.last_position);
+  EXPECT_EQ(retry.last_hash, first.last_hash);
+  EXPECT_EQ(this->ReadGame("g1").size(), 5u);
+
+  AppendRequest changed = request;
+  changed.events[0].payload = "changed";
+  absl::Status reused = this->store().Append(changed).status();
+  EXPECT_EQ(reused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(reused.message(), "request id \"r1\" was already used for a different request");
+}
+
+TYPED_TEST(EventStoreTest, ManyWritersOnOneGameEachSequenceWonOnce) {
+  this->CreateGame("g1");
+  constexpr int kWriters = 8;
+  constexpr int kTarget = 120;  // events in the game at the end
+  std::atomic<int> aborted{0};
+  std::vector<std::thread> writers;
+  std::mutex won_mu;
+  std::map<int64_t, int> winner_of;  // first sequence of a batch -> writer
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      for (int attempt = 0;; ++attempt) {
+        absl::StatusOr<GameRecord> game = this->store().GetGame("g1");
+        if (!game.ok() || game->last_sequence >= kTarget) return;
+        const std::string tag = absl::StrCat("w", w, "-", attempt);
+        absl::StatusOr<AppendResult> result = this->store().Append(
+            Append("g1", game->last_sequence, tag, Events(tag, 2)));
+        if (result.ok()) {
+          std::lock_guard<std::mutex> lock(won_mu);
+          EXPECT_TRUE(winner_of.emplace(result->first_sequence, w).second);
+        } else {
+          EXPECT_EQ(result.status().code(), absl::StatusCode::kAborted) << result.status();
+          ++aborted;
+        }
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  const std::vector<StoredEvent> events = this->ReadGame("g1");
+  ASSERT_EQ(static_cast<int>(events.size()), kTarget);
+  std::set<std::string> ids;
+  for (size_t i = 0; i < events.size(); ++i) {
+    EXPECT_EQ(events[i].sequence, static_cast<int64_t>(i) + 1);
+    EXPECT_TRUE(ids.insert(events[i].event_id).second);
+  }
+  // Each batch stayed together: its two events are adjacent.
+  for (size_t i = 0; i < events.size(); i += 2) {
+    EXPECT_EQ(events[i].event_id.substr(0, events[i].event_id.rfind('-')),
+              events[i + 1].event_id.substr(0, events[i + 1].event_id.rfind('-')));
+  }
+  EXPECT_EQ(static_cast<int>(winner_of.size()), kTarget / 2);
+  EXPECT_TRUE(this->store().VerifyGame("g1").ok());
+  std::printf("%d appends lost the race and were told so\n", aborted.load());
+}
+
+TYPED_TEST(EventStoreTest, TheWholeStoreReadsInPositionOrderWithoutGaps) {
+  this->CreateGame("g1");
+  this->CreateGame("g2");
+  this->AppendOk(Append("g1", 0, "r1", Events("a", 3)));
+  this->AppendOk(Append("g2", 0, "r2", Events("b", 4)));
+  this->AppendOk(Append("g1", 3, "r3", Events("c", 5)));
+  const std::vector<StoredEvent> all = this->ReadEverything();
+  ASSERT_EQ(all.size(), 12u);
+  for (size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i].position, static_cast<int64_t>(i) + 1);
+  EXPECT_EQ(all[3].event_id, "b-0");
+  EXPECT_EQ(all[7].event_id, "c-0");
+  EXPECT_EQ(this->Head(), 12);
+  EXPECT_EQ(this->store().ReadAll(0, 0).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TYPED_TEST(EventStoreTest, VerificationPassesAnIntactGame) {
+  this->CreateGame("g1");
+  this->CreateGame("empty");
+  this->AppendOk(Append("g1", 0, "r1", Events("a", 4)));
+  const AppendResult last = this->AppendOk(Append("g1", 4, "r2", Events("b", 4)));
+  absl::StatusOr<VerifyReport> report = this->store().VerifyGame("g1");
+  ASSERT_TRUE(report.ok()) << report.status();
+  EXPECT_EQ(report->events, 8);
+  EXPECT_EQ(report->last_hash, last.last_hash);
+  EXPECT_EQ(this->store().VerifyGame("empty")->events, 0);
+  EXPECT_EQ(this->store().VerifyGame("nope").status().code(), absl::StatusCode::kNotFound);
+}
+
+TYPED_TEST(EventStoreTest, VerificationNamesTheFirstTamperedEvent) {
+  this->CreateGame("g1");
+  this->AppendOk(Append("g1", 0, "r1", Events("a", 6)));
+  this->backend_.Tamper("g1", 4, "forged payload");
+  this->backend_.Tamper("g1", 5, "forged payload too");
+  absl::Status status = this->store().VerifyGame("g1").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(status.message(),
+            "event 4 (\"a-3\") of game \"g1\": its stored hash does not match its contents");
+}
+
+}  // namespace
+}  // namespace arbiter::store

@@ -1,0 +1,307 @@
+// What only the PostgreSQL store can show: the database enforcing
+// append-only events, the service role's privileges, global order under
+// concurrent and slow writers, a server restart mid-run, and migrations.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <pqxx/pqxx>
+#include <set>
+#include <thread>
+
+#include "engine/core/sha256.h"
+#include "services/store/migrations.h"
+#include "tests/services/store/postgres_test_env.h"
+#include "tests/services/store/store_test_util.h"
+
+namespace arbiter::store {
+namespace {
+
+using testing::Append;
+using testing::CreateRequest;
+using testing::Events;
+
+class PostgresStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override { store_ = testing::FreshPostgresStore(&conninfo_); }
+
+  void CreateGame(const std::string& game_id) {
+    absl::StatusOr<GameRecord> game = store_->CreateGame(CreateRequest(game_id));
+    ASSERT_TRUE(game.ok()) << game.status();
+  }
+
+  // Runs `sql` as the superuser (optionally as `role`); returns the SQLSTATE
+  // of the error, or "" if it succeeded.
+  std::string SqlStateOf(const std::string& sql, const std::string& role = "") {
+    pqxx::connection conn(conninfo_);
+    try {
+      pqxx::work txn(conn);
+      if (!role.empty()) txn.exec("SET ROLE " + role);
+      txn.exec(sql);
+      txn.commit();
+      return "";
+    } catch (const pqxx::insufficient_privilege&) {
+      return "42501";  // libpqxx 6.4 throws this one without its SQLSTATE
+    } catch (const pqxx::sql_error& e) {
+      return e.sqlstate().empty() ? std::string("?") + e.what() : e.sqlstate();
+    }
+  }
+
+  int64_t CountEvents() {
+    pqxx::connection conn(conninfo_);
+    pqxx::read_transaction txn(conn);
+    return txn.exec1("SELECT count(*) FROM events")[0].as<int64_t>();
+  }
+
+  std::string conninfo_;
+  std::unique_ptr<PostgresEventStore> store_;
+};
+
+TEST_F(PostgresStoreTest, TriggersRefuseEditsEvenFromTheSuperuser) {
+  CreateGame("g1");
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 3))).ok());
+  EXPECT_EQ(SqlStateOf("UPDATE events SET payload = 'x' WHERE sequence = 2"), "AR001");
+  EXPECT_EQ(SqlStateOf("DELETE FROM events WHERE sequence = 3"), "AR001");
+  EXPECT_EQ(SqlStateOf("TRUNCATE events CASCADE"), "AR001");
+  EXPECT_EQ(SqlStateOf("DELETE FROM append_requests"), "AR001");
+  EXPECT_EQ(CountEvents(), 3);
+}
+
+TEST_F(PostgresStoreTest, TheServiceRoleMayOnlyInsertAndSelectEvents) {
+  CreateGame("g1");
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 3))).ok());
+  // Privileges refuse before any trigger runs: 42501 insufficient_privilege.
+  EXPECT_EQ(SqlStateOf("UPDATE events SET type = 'x'", "arbiter_service"), "42501");
+  EXPECT_EQ(SqlStateOf("DELETE FROM events", "arbiter_service"), "42501");
+  EXPECT_EQ(SqlStateOf("TRUNCATE events", "arbiter_service"), "42501");
+  EXPECT_EQ(SqlStateOf("UPDATE append_requests SET digest = ''", "arbiter_service"), "42501");
+  EXPECT_EQ(SqlStateOf("UPDATE games SET players = '{x}'", "arbiter_service"), "42501");
+  EXPECT_EQ(SqlStateOf("SELECT count(*) FROM events", "arbiter_service"), "");
+  EXPECT_EQ(CountEvents(), 3);
+}
+
+TEST_F(PostgresStoreTest, ABrokenLinkIsFoundByVerification) {
+  CreateGame("g1");
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 4))).ok());
+  // An intruder with the superuser password disables the triggers and
+  // points event 2 at another predecessor.
+  pqxx::connection conn(conninfo_);
+  pqxx::work edit(conn);
+  edit.exec("SET session_replication_role = replica");
+  edit.exec("UPDATE events SET prev_hash = repeat('1', 64) WHERE sequence = 2");
+  edit.commit();
+  absl::Status status = store_->VerifyGame("g1").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(status.message(), "event 2 (\"e-1\") of game \"g1\": its prev_hash does not match "
+                              "the hash of the event before");
+}
+
+TEST_F(PostgresStoreTest, AnEditedJsonCopyIsNotAChainError) {
+  CreateGame("g1");
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 2))).ok());
+  pqxx::connection conn(conninfo_);
+  pqxx::work edit(conn);
+  edit.exec("SET session_replication_role = replica");
+  edit.exec("UPDATE events SET payload_json = '{\"n\": 99}' WHERE sequence = 1");
+  edit.commit();
+  // The JSON copy is a convenience, not the record: the payload bytes are.
+  EXPECT_TRUE(store_->VerifyGame("g1").ok());
+}
+
+// Text that the store's JSON check accepts but PostgreSQL's jsonb refuses (a
+// number beyond numeric's range) is still InvalidArgument, and nothing is
+// written.
+TEST_F(PostgresStoreTest, JsonThatPostgresRefusesIsInvalidArgumentAndWritesNothing) {
+  CreateGame("g1");
+  std::vector<NewEvent> events = Events("e", 3);
+  events[2].json = "1e999999";  // valid JSON syntax, out of range for numeric
+  absl::Status status = store_->Append(Append("g1", 0, "r1", events)).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_EQ(CountEvents(), 0);
+  EXPECT_EQ(*store_->HeadPosition(), 0);
+}
+
+TEST_F(PostgresStoreTest, AReusedEventIdWithTheSameContentSaysSo) {
+  CreateGame("g1");
+  CreateGame("g2");
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 2))).ok());
+  absl::Status status = store_->Append(Append("g2", 0, "r2", Events("e", 1))).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(status.message(), "event id \"e-0\" is already stored as sequence 1 of game \"g1\" "
+                              "with the same content (retry with the original request id)");
+}
+
+// Readers that follow the store by position, while writers append to many
+// games and some appends stall inside their transaction after taking their
+// positions (a trigger sleeps on events of type "slow"). Every reader must
+// see positions 1, 2, 3, ... with no jump, and in the end every
+// acknowledged event.
+TEST_F(PostgresStoreTest, GlobalReadersNeverSkipAnEventOfASlowerTransaction) {
+  ASSERT_EQ(SqlStateOf(R"sql(
+    CREATE FUNCTION slow_down() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.type = 'slow' THEN PERFORM pg_sleep(0.05); END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER slow_down BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION slow_down();
+  )sql"), "");
+  constexpr int kWriters = 4;
+  constexpr int kBatches = 25;
+  for (int w = 0; w < kWriters; ++w) CreateGame(absl::StrCat("g", w));
+  std::atomic<bool> writing{true};
+  std::atomic<int64_t> acknowledged{0};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      const std::string game = absl::StrCat("g", w);
+      int64_t sequence = 0;
+      for (int b = 0; b < kBatches; ++b) {
+        const std::string tag = absl::StrCat(game, "-", b);
+        std::vector<NewEvent> events = Events(tag, 3);
+        if ((b + w) % 4 == 0) events[1].type = "slow";
+        absl::StatusOr<AppendResult> result = store_->Append(Append(game, sequence, tag, events));
+        ASSERT_TRUE(result.ok()) << result.status();
+        sequence = result->last_sequence;
+        acknowledged += 3;
+      }
+    });
+  }
+  constexpr int kReaders = 3;
+  std::vector<int64_t> seen(kReaders, 0);
+  std::vector<int> jumps(kReaders, 0);
+  std::vector<std::thread> readers;
+  for (int r = 0; r < kReaders; ++r) {
+    readers.emplace_back([&, r] {
+      int64_t last = 0;
+      for (;;) {
+        const bool final_pass = !writing.load();
+        absl::StatusOr<std::vector<StoredEvent>> page = store_->ReadAll(last, 5 + r);
+        ASSERT_TRUE(page.ok()) << page.status();
+        for (const StoredEvent& event : *page) {
+          if (event.position != last + 1) ++jumps[r];
+          last = event.position;
+          ++seen[r];
+        }
+        if (page->empty() && final_pass) return;
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  writing = false;
+  for (std::thread& reader : readers) reader.join();
+  for (int r = 0; r < kReaders; ++r) {
+    EXPECT_EQ(jumps[r], 0) << "reader " << r;
+    EXPECT_EQ(seen[r], acknowledged.load()) << "reader " << r;
+  }
+  EXPECT_EQ(*store_->HeadPosition(), kWriters * kBatches * 3);
+}
+
+// PostgreSQL is restarted while a writer appends; the writer retries each
+// request (same request id) while the store is Unavailable. Every
+// acknowledged event must be stored exactly once.
+TEST_F(PostgresStoreTest, EveryAcknowledgedEventSurvivesARestartExactlyOnce) {
+  constexpr int kGames = 3;
+  constexpr int kBatches = 60;
+  for (int g = 0; g < kGames; ++g) CreateGame(absl::StrCat("g", g));
+  std::atomic<int> done{0};
+  std::atomic<int> unavailable{0};
+  std::vector<std::map<std::string, AppendResult>> acked(kGames);
+  std::vector<std::thread> writers;
+  for (int g = 0; g < kGames; ++g) {
+    writers.emplace_back([&, g] {
+      const std::string game = absl::StrCat("g", g);
+      int64_t sequence = 0;
+      for (int b = 0; b < kBatches; ++b) {
+        const std::string tag = absl::StrCat(game, "-", b);
+        const AppendRequest request = Append(game, sequence, tag, Events(tag, 5));
+        for (int attempt = 0;; ++attempt) {
+          absl::StatusOr<AppendResult> result = store_->Append(request);
+          if (result.ok()) {
+            acked[g][tag] = *result;
+            sequence = result->last_sequence;
+            ++done;
+            break;
+          }
+          ASSERT_EQ(result.status().code(), absl::StatusCode::kUnavailable) << result.status();
+          ASSERT_LT(attempt, 400) << "the store never came back";
+          ++unavailable;
+          std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        }
+      }
+    });
+  }
+  while (done.load() < kGames * kBatches / 3) std::this_thread::yield();
+  ASSERT_TRUE(testing::Cluster().Restart().ok());
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_GT(unavailable.load(), 0) << "the restart was not noticed";
+
+  for (int g = 0; g < kGames; ++g) {
+    const std::string game = absl::StrCat("g", g);
+    absl::StatusOr<std::vector<StoredEvent>> events = store_->ReadGameEvents(game, 0, 10000);
+    ASSERT_TRUE(events.ok()) << events.status();
+    ASSERT_EQ(events->size(), static_cast<size_t>(kBatches * 5));
+    std::set<std::string> ids;
+    for (const StoredEvent& event : *events) EXPECT_TRUE(ids.insert(event.event_id).second);
+    for (const auto& [tag, result] : acked[g]) {
+      EXPECT_EQ((*events)[result.last_sequence - 1].event_id, tag + "-4");
+      EXPECT_EQ((*events)[result.last_sequence - 1].position, result.last_position);
+    }
+    EXPECT_TRUE(store_->VerifyGame(game).ok());
+  }
+  EXPECT_EQ(*store_->HeadPosition(), kGames * kBatches * 5);
+}
+
+class MigrationsTest : public ::testing::Test {
+ protected:
+  std::string conninfo_ = testing::FreshDatabase();  // built-ins applied
+};
+
+TEST_F(MigrationsTest, ApplyingTwiceChangesNothing) {
+  ASSERT_TRUE(ApplyMigrations(conninfo_).ok());
+  pqxx::connection conn(conninfo_);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM schema_migrations")[0].as<size_t>(),
+            BuiltinMigrations().size());
+  EXPECT_EQ(txn.exec1("SELECT checksum FROM schema_migrations WHERE version = 1")[0]
+                .as<std::string>(),
+            engine::Sha256Hex(BuiltinMigrations()[0].sql));
+}
+
+TEST_F(MigrationsTest, AChangedLandedFileIsRefused) {
+  std::vector<Migration> changed = BuiltinMigrations();
+  changed[0].sql += "\n-- an innocent-looking edit\n";
+  absl::Status status = ApplyMigrations(conninfo_, changed);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("0001_event_store.sql was changed after it was applied"),
+            absl::string_view::npos)
+      << status;
+}
+
+TEST_F(MigrationsTest, AnUnknownLandedVersionIsRefused) {
+  std::vector<Migration> older = {BuiltinMigrations()[0]};
+  absl::Status status = ApplyMigrations(conninfo_, older);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(status.message().find("does not know"), absl::string_view::npos) << status;
+}
+
+TEST_F(MigrationsTest, ANewFileIsAppliedOnceAndAFailingOneRollsBack) {
+  std::vector<Migration> next = BuiltinMigrations();
+  next.push_back({900, "0900_note.sql", "CREATE TABLE note (n int);"});
+  ASSERT_TRUE(ApplyMigrations(conninfo_, next).ok());
+  ASSERT_TRUE(ApplyMigrations(conninfo_, next).ok());
+  next.push_back({901, "0901_broken.sql", "CREATE TABLE half (n int); SELECT no_such_column;"});
+  EXPECT_EQ(ApplyMigrations(conninfo_, next).code(), absl::StatusCode::kInternal);
+  pqxx::connection conn(conninfo_);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM schema_migrations WHERE version >= 900")[0].as<int>(), 1);
+  EXPECT_TRUE(txn.exec("SELECT 1 FROM pg_tables WHERE tablename = 'half'").empty());
+}
+
+TEST_F(MigrationsTest, AnUnreachableServerIsUnavailable) {
+  EXPECT_EQ(ApplyMigrations("host=/nonexistent-dir port=1 dbname=x connect_timeout=2").code(),
+            absl::StatusCode::kUnavailable);
+}
+
+}  // namespace
+}  // namespace arbiter::store

@@ -1,0 +1,30 @@
+// A private PostgreSQL cluster for the tests of one test program.
+//
+// The cluster is started (with the same launcher the server uses) the first
+// time a test asks for a database, in a temporary directory, and is stopped
+// and deleted when the program exits. Each FreshDatabase() is a new, migrated
+// database, so tests do not see each other's data.
+#ifndef ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
+#define ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
+
+#include <memory>
+#include <string>
+
+#include "services/store/embedded_postgres.h"
+#include "services/store/postgres_event_store.h"
+
+namespace arbiter::store::testing {
+
+// The cluster (started on first use; the test fails if it cannot start).
+EmbeddedPostgres& Cluster();
+
+// Creates a new database, applies the migrations and returns its superuser
+// connection string.
+std::string FreshDatabase();
+
+// A PostgresEventStore on a fresh database, working as arbiter_service.
+std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo = nullptr);
+
+}  // namespace arbiter::store::testing
+
+#endif  // ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
