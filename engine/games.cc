@@ -1,6 +1,7 @@
 // The list of implemented games. Add a game here and in CMakeLists.txt.
 #include "engine/atlantica/game.h"
 #include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis_rising/game.h"
 #include "engine/core/game.h"
 
 namespace arbiter::engine {
@@ -9,6 +10,7 @@ const std::vector<const Game*>& AllGames() {
   static const auto* const games = new std::vector<const Game*>{
       &atlantis::AtlantisGameInstance(),
       &atlantica::AtlanticaGame(),
+      &atlantis_rising::AtlantisRisingGame(),
   };
   return *games;
 }

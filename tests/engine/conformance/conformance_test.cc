@@ -25,6 +25,7 @@
 #include "gtest/gtest.h"
 #include "services/log/log_file.h"
 #include "services/replay/replay.h"
+#include "services/replay/simulate.h"
 #include "tests/engine/conformance/action_mutator.h"
 
 namespace arbiter::testing {
@@ -199,6 +200,38 @@ TEST_P(ConformanceTest, RandomGamesEndLegallyAndReplayIdentically) {
         << "seed " << seed << ": replay gives other standings:\n"
         << again->DebugString() << "\nversus\n"
         << standings_.DebugString();
+  }
+}
+
+// Hostile logs: a simulated game with one action changed at random must give
+// either a verdict or an InvalidArgument error that names the changed line,
+// and never crash (run under the sanitizers).
+TEST_P(ConformanceTest, MutatedLogsGiveAVerdictOrAnErrorNamingTheLine) {
+  const int seeds = std::max(1, SeedCount() / 10);
+  engine::Rng rng(4242);
+  for (int i = 0; i < seeds; ++i) {
+    const uint64_t seed = 5000 + static_cast<uint64_t>(i);
+    auto played = replay::SimulateGame(
+        {.game = std::string(GetParam().game->name()), .players = GetParam().players, .seed = seed}, registry_);
+    ASSERT_TRUE(played.ok()) << played.status();
+    for (int m = 0; m < 5 && !played->actions.empty(); ++m) {
+      log::GameLog mutated = *played;
+      const std::size_t index = rng.Uniform(mutated.actions.size());
+      mutated.actions[index] = MutateAction(mutated.actions[index], rng);
+      auto referee = replay::Replay(mutated, registry_);
+      const int64_t line = log::LineOfAction(index);
+      if (!referee.ok()) {
+        EXPECT_EQ(referee.status().code(), absl::StatusCode::kInvalidArgument) << referee.status();
+        EXPECT_EQ(std::string(referee.status().message()).rfind(absl::StrCat("line ", line, ": "), 0), 0u)
+            << "seed " << seed << ": " << referee.status();
+        continue;
+      }
+      if (referee->verdict() == replay::Verdict::kIllegal) {
+        EXPECT_GE(referee->violation()->event, line) << "seed " << seed;
+        EXPECT_FALSE(referee->violation()->violation.rule.empty());
+        EXPECT_FALSE(referee->violation()->violation.detail.empty());
+      }
+    }
   }
 }
 

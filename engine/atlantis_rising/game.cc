@@ -1,0 +1,82 @@
+#include "engine/atlantis_rising/game.h"
+
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "engine/atlantis_rising/rules.h"
+#include "engine/atlantis_rising/shape.h"
+#include "engine/atlantis_rising/state.h"
+#include "engine/core/status_macros.h"
+
+namespace arbiter::engine::atlantis_rising {
+namespace {
+
+class AtlantisRising final : public Game {
+ public:
+  std::string_view name() const override { return "atlantis-rising"; }
+  std::string_view title() const override { return "Atlantis Rising (Elf Creek Games 2019)"; }
+  v1::Action::GameCase action_case() const override { return v1::Action::kAtlantisRising; }
+  v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantisRising; }
+  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }
+
+  absl::Status ValidateRuleset(const v1::Ruleset& ruleset) const override {
+    if (ruleset.data_case() != v1::Ruleset::kAtlantisRising) {
+      return absl::InvalidArgumentError("atlantis_rising: the ruleset holds no Atlantis Rising data");
+    }
+    return ValidateRules(ruleset.atlantis_rising());
+  }
+  int MinPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis_rising().min_players(); }
+  int MaxPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis_rising().max_players(); }
+
+  absl::Status CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const override {
+    return CheckActionShape(action, ruleset.atlantis_rising());
+  }
+
+  absl::StatusOr<std::unique_ptr<State>> NewInitialState(const GameSetup& setup) const override {
+    if (setup.ruleset == nullptr || setup.ruleset->data_case() != v1::Ruleset::kAtlantisRising) {
+      return absl::InvalidArgumentError("atlantis-rising needs an Atlantis Rising ruleset");
+    }
+    const Rules& rules = setup.ruleset->atlantis_rising();
+    if (setup.num_players < rules.min_players() || setup.num_players > rules.max_players()) {
+      return absl::InvalidArgumentError(absl::StrCat("atlantis-rising is for ", rules.min_players(), "-",
+                                                     rules.max_players(), " players, not ", setup.num_players));
+    }
+    int difficulty = 0;
+    int blueprint = 0;
+    for (const auto& [key, value] : setup.options) {
+      if (key == "difficulty") {
+        ARBITER_ASSIGN_OR_RETURN(difficulty, FindOption(key, value, rules.difficulties()));
+      } else if (key == "blueprint") {
+        ARBITER_ASSIGN_OR_RETURN(blueprint, FindOption(key, value, rules.blueprints()));
+      } else {
+        return absl::InvalidArgumentError(absl::StrCat("unknown option '", key.substr(0, 64),
+                                                       "' for atlantis-rising; known: difficulty, blueprint"));
+      }
+    }
+    auto tables = std::make_shared<const Tables>(rules);
+    return std::unique_ptr<State>(
+        std::make_unique<AtlantisRisingState>(std::move(tables), setup.num_players, setup.seed, difficulty, blueprint));
+  }
+
+ private:
+  template <typename List>
+  static absl::StatusOr<int> FindOption(const std::string& key, const std::string& value, const List& list) {
+    std::vector<std::string> names;
+    for (int i = 0; i < list.size(); ++i) {
+      if (list.Get(i).name() == value) return i;
+      names.push_back(list.Get(i).name());
+    }
+    return absl::InvalidArgumentError(absl::StrCat("option ", key, " '", value.substr(0, 64),
+                                                   "' is unknown; this ruleset has: ", absl::StrJoin(names, ", ")));
+  }
+};
+
+}  // namespace
+
+const Game& AtlantisRisingGame() {
+  static const AtlantisRising* const game = new AtlantisRising();
+  return *game;
+}
+
+}  // namespace arbiter::engine::atlantis_rising
