@@ -2,6 +2,8 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cstdlib>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -32,10 +34,17 @@ CommandResult Arbiter(const std::string& args) {
 
 class ArbiterCliTest : public ::testing::Test {
  protected:
-  std::string Path(const std::string& name) {
-    return ::testing::TempDir() + "/arbiter_cli_test_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name;
+  // Each test writes into a private directory of its own, removed afterwards,
+  // so runs by different users or in parallel never meet.
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "/arbiter_cli_test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
   }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  std::string Path(const std::string& name) const { return dir_ + "/" + name; }
+
+  std::string dir_;
   std::string Simulated(const std::string& game, int players, int seed) {
     const std::string path = Path(game + ".jsonl");
     const CommandResult run = Arbiter("simulate " + game + " --players " + std::to_string(players) + " --seed " +

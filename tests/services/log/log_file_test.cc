@@ -3,6 +3,8 @@
 #include "services/log/json_lines.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -144,17 +146,20 @@ TEST(ParseLog, RefusesAHeaderThatIsNotAnObject) {
 
 class LogFileTest : public ::testing::Test {
  protected:
+  // A private directory per test, removed afterwards.
+  void SetUp() override {
+    std::string pattern = ::testing::TempDir() + "/log_file_test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
   std::string Write(const std::string& content) {
-    path_ = ::testing::TempDir() + "/log_file_test_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".jsonl";
-    std::ofstream out(path_, std::ios::binary);
+    const std::string path = dir_ + "/game.jsonl";
+    std::ofstream out(path, std::ios::binary);
     out << content;
-    return path_;
+    return path;
   }
-  void TearDown() override {
-    if (!path_.empty()) std::remove(path_.c_str());
-  }
-  std::string path_;
+  std::string dir_;
 };
 
 TEST_F(LogFileTest, ReadsAFileLikeParseLog) {
