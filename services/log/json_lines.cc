@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "services/log/fast_json.h"
 
 namespace arbiter::log {
 
@@ -48,8 +49,9 @@ absl::Status CheckUtf8Text(std::string_view text, int64_t line) {
   return absl::OkStatus();
 }
 
-absl::Status ParseJsonLine(std::string_view text, int64_t line, google::protobuf::Message& message) {
-  if (absl::Status utf8 = CheckUtf8Text(text, line); !utf8.ok()) return utf8;
+namespace {
+
+absl::Status ParseWithProtobuf(std::string_view text, int64_t line, google::protobuf::Message& message) {
   google::protobuf::util::JsonParseOptions options;
   options.ignore_unknown_fields = false;
   const auto status = google::protobuf::util::JsonStringToMessage(
@@ -62,7 +64,34 @@ absl::Status ParseJsonLine(std::string_view text, int64_t line, google::protobuf
   return absl::OkStatus();
 }
 
+}  // namespace
+
+absl::Status ParseJsonLine(std::string_view text, int64_t line, google::protobuf::Message& message) {
+  if (absl::Status utf8 = CheckUtf8Text(text, line); !utf8.ok()) return utf8;
+  // The fast parser writes into `message` before it knows whether it will
+  // give up, while protobuf leaves `message` as it was when it refuses a
+  // line: so take the fast path only for a message that is as good as empty
+  // (the usual case), and empty it again after giving up.
+  if (message.ByteSizeLong() == 0) {
+    if (FastParseJson(text, message)) return absl::OkStatus();
+    message.Clear();
+  }
+  return ParseWithProtobuf(text, line, message);
+}
+
+absl::Status ParseJsonLineWithProtobuf(std::string_view text, int64_t line,
+                                       google::protobuf::Message& message) {
+  if (absl::Status utf8 = CheckUtf8Text(text, line); !utf8.ok()) return utf8;
+  return ParseWithProtobuf(text, line, message);
+}
+
 std::string ToJsonLine(const google::protobuf::Message& message) {
+  std::string json;
+  if (FastPrintJson(message, json)) return json;
+  return ToJsonLineWithProtobuf(message);
+}
+
+std::string ToJsonLineWithProtobuf(const google::protobuf::Message& message) {
   std::string json;
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = false;
