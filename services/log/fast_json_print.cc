@@ -199,10 +199,13 @@ class Printer {
         out_.push_back('[');
         for (int i = 0; i < size; ++i) {
           if (i > 0) out_.push_back(',');
-          if (!PrintValue(message, field.field, field.kind, field.enum_plan, field.message, i, depth)) return false;
+          if (!PrintValue(message, reflection, field.field, field.kind, field.enum_plan, field.message, i, depth)) {
+            return false;
+          }
         }
         out_.push_back(']');
-      } else if (!PrintValue(message, field.field, field.kind, field.enum_plan, field.message, -1, depth)) {
+      } else if (!PrintValue(message, reflection, field.field, field.kind, field.enum_plan, field.message, -1,
+                             depth)) {
         return false;
       }
     }
@@ -213,9 +216,8 @@ class Printer {
  private:
   // One value of `field`: element `index` of a list, or the singular value
   // when `index` is -1.
-  bool PrintValue(const Message& message, const FieldDescriptor* field, JsonKind kind, const EnumPlan* enum_plan,
-                  const MessagePlan* message_plan, int index, int depth) {
-    const Reflection* r = message.GetReflection();
+  bool PrintValue(const Message& message, const Reflection* r, const FieldDescriptor* field, JsonKind kind,
+                  const EnumPlan* enum_plan, const MessagePlan* message_plan, int index, int depth) {
     const bool one = index < 0;
     switch (kind) {
       case JsonKind::kInt32:
@@ -281,8 +283,9 @@ class Printer {
       }
       if (!AppendString(out_, *entries[i].first)) return false;
       out_.push_back(':');
-      if (!PrintValue(*entries[i].second, field.map_value, field.map_value_kind, field.map_value_enum, nullptr, -1,
-                      0)) {
+      const Message& entry = *entries[i].second;
+      if (!PrintValue(entry, entry.GetReflection(), field.map_value, field.map_value_kind, field.map_value_enum,
+                      nullptr, -1, 0)) {
         return false;
       }
     }

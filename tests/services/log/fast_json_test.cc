@@ -6,11 +6,13 @@
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "arbiter/v1/action.pb.h"
 #include "arbiter/v1/arbiter_service.pb.h"
+#include "absl/strings/str_cat.h"
 #include "arbiter/v1/log.pb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -95,7 +97,9 @@ TEST(FastJsonPrint, EscapesPlayerNamesAndOptionValuesLikeProtobuf) {
 TEST(FastJsonPrint, WritesSeveralOptionsInKeyOrderAsDeterministicProtobufDoes) {
   v1::LogHeader header;
   header.set_seed(18446744073709551615u);
-  for (const char* key : {"zeta", "Alpha", "\xc3\xa9t\xc3\xa9", "alpha", "a<b", ""}) (*header.mutable_options())[key] = key;
+  for (const char* key : {"zeta", "Alpha", "\xc3\xa9t\xc3\xa9", "alpha", "a<b", ""}) {
+    (*header.mutable_options())[key] = key;
+  }
   ExpectRoundTrip(header);
   EXPECT_THAT(ToJsonLine(header),
               ::testing::HasSubstr(R"({"":"","Alpha":"Alpha","a\u003cb":"a\u003cb","alpha":"alpha","zeta":)"));
@@ -186,7 +190,8 @@ TEST(FastJsonParse, AcceptsWhatProtobufReadsTheSame) {
       R"({"atlantisRising":{"boost":{"energy":2147483647}}})",
       R"({"atlantisRising":{"place":{"centre":false}}})",
       R"({"atlantisRising":{"keep":{"cards":[]}}})",
-      " \t\r\n{ \"player\" : \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u2028\\ud83c\\udfb2\\u0000\" , \"atlantica\" : { } }\n",
+      " \t\r\n{ \"player\" : \"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\\u00e9\\u2028\\ud83c\\udfb2\\u0000\" ,"
+      " \"atlantica\" : { } }\n",
       R"({"atlantica":{"turn":{"actions":[{"place":"PUB","tier":3,"picks":[{"place":"HARBOUR","area":1},{}]}]}}})",
   };
   for (const std::string& line : lines) {
@@ -194,7 +199,8 @@ TEST(FastJsonParse, AcceptsWhatProtobufReadsTheSame) {
     EXPECT_TRUE(outcome.fast_accepted) << line;
   }
   const std::vector<std::string> headers = {
-      R"({"game":"atlantis","seed":"18446744073709551615","players":[{"id":"a","name":"A"}],"options":{"k":"v","":"\u003c"}})",
+      R"({"game":"atlantis","seed":"18446744073709551615","players":[{"id":"a","name":"A"}],)"
+      R"("options":{"k":"v","":"\u003c"}})",
       R"({"ruleset_id":"x","ruleset_hash":"00","seed":18446744073709551615})",
       R"({"seed":"0","options":{}})",
   };
@@ -294,6 +300,26 @@ TEST(FastJsonParse, KeepsProtobufsErrorMessages) {
   v1::Action action;
   const absl::Status status = ParseJsonLine(R"({"player":"ann","atlantis":{"move":{"figgure":1}}})", 3, action);
   EXPECT_EQ(status.message(), "line 3: not a valid Action: (atlantis.move) figgure: Cannot find field.");
+}
+
+// CheckUtf8Text skips ASCII eight bytes at a time; a bad byte anywhere is still named.
+TEST(CheckUtf8Text, NamesTheFirstBadByteWhereverItIs) {
+  for (std::size_t at = 0; at < 40; ++at) {
+    std::string text(41, 'a');
+    text[at] = '\0';
+    EXPECT_EQ(CheckUtf8Text(text, 2).message(),
+              absl::StrCat("line 2: byte ", at + 1, " is a NUL byte; a log is UTF-8 text"));
+    for (const char* bad : {"\x80", "\xff", "\xc0\xaf", "\xed\xa0\x80", "\xe2\x82"}) {
+      text = std::string(41, 'a');
+      text.replace(at, std::strlen(bad), bad);
+      EXPECT_THAT(std::string(CheckUtf8Text(text, 2).message()),
+                  ::testing::StartsWith(absl::StrCat("line 2: byte ", at + 1, " (0x")))
+          << "at " << at;
+    }
+    text = std::string(41, 'a');
+    text.replace(at, 4, "\xf0\x9f\x8e\xb2");
+    EXPECT_TRUE(CheckUtf8Text(text, 2).ok()) << "at " << at;
+  }
 }
 
 }  // namespace
