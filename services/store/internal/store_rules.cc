@@ -90,7 +90,30 @@ absl::Status ValidateCreateGame(const CreateGameRequest& request) {
       return status;
     }
   }
-  return absl::OkStatus();
+  switch (game.status) {
+    case GameStatus::kUnspecified:
+    case GameStatus::kActive:
+      break;
+    case GameStatus::kFinished:
+      if (request.events.empty()) {
+        return absl::InvalidArgumentError("a game created finished needs its events");
+      }
+      break;
+    case GameStatus::kVoided:
+      return absl::InvalidArgumentError("a game cannot be created voided");
+  }
+  if (request.events.empty()) return absl::OkStatus();
+  return ValidateAppend(FirstBatch(request));
+}
+
+AppendRequest FirstBatch(const CreateGameRequest& request) {
+  AppendRequest batch;
+  batch.game_id = request.game.game_id;
+  batch.expected_sequence = 0;
+  batch.request_id = request.request_id;
+  batch.recorded_by = request.game.created_by;
+  batch.events = request.events;
+  return batch;
 }
 
 absl::Status ValidateAppend(const AppendRequest& request) {
@@ -148,7 +171,8 @@ absl::Status ValidateLimit(int limit) {
   return absl::OkStatus();
 }
 
-std::string CreateDigest(const GameRecord& game) {
+std::string CreateDigest(const CreateGameRequest& request) {
+  const GameRecord& game = request.game;
   std::string out;
   for (const std::string* value : {&game.game_id, &game.game, &game.ruleset_id, &game.ruleset_hash,
                                    &game.seed_commitment, &game.created_by, &game.league_id,
@@ -157,6 +181,17 @@ std::string CreateDigest(const GameRecord& game) {
   }
   Field(out, game.seed.has_value() ? absl::StrCat(*game.seed) : "-");
   for (const std::string& player : game.players) Field(out, player);
+  // A game created with events: they and the status are part of the request
+  // (a game without events keeps the digest it always had).
+  if (!request.events.empty()) {
+    Field(out, game.status == GameStatus::kFinished ? "finished" : "active");
+    for (const NewEvent& event : request.events) {
+      Field(out, event.event_id);
+      Field(out, event.type);
+      Field(out, event.payload);
+      Field(out, event.json);
+    }
+  }
   return engine::Sha256Hex(out);
 }
 
