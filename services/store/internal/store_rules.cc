@@ -103,7 +103,7 @@ absl::Status ValidateCreateGame(const CreateGameRequest& request) {
       return absl::InvalidArgumentError("a game cannot be created voided");
   }
   if (request.events.empty()) return absl::OkStatus();
-  return ValidateAppend(FirstBatch(request));
+  return ValidateBatch(request.request_id, game.game_id, game.created_by, 0, request.events);
 }
 
 AppendRequest FirstBatch(const CreateGameRequest& request) {
@@ -117,24 +117,29 @@ AppendRequest FirstBatch(const CreateGameRequest& request) {
 }
 
 absl::Status ValidateAppend(const AppendRequest& request) {
-  if (absl::Status status = CheckId("request_id", request.request_id); !status.ok()) return status;
-  if (absl::Status status = CheckId("game_id", request.game_id); !status.ok()) return status;
-  if (absl::Status status = CheckId("recorded_by", request.recorded_by); !status.ok()) {
-    return status;
-  }
-  if (request.expected_sequence < 0) {
+  return ValidateBatch(request.request_id, request.game_id, request.recorded_by,
+                       request.expected_sequence, request.events);
+}
+
+absl::Status ValidateBatch(const std::string& request_id, const std::string& game_id,
+                           const std::string& recorded_by, int64_t expected_sequence,
+                           const std::vector<NewEvent>& events) {
+  if (absl::Status status = CheckId("request_id", request_id); !status.ok()) return status;
+  if (absl::Status status = CheckId("game_id", game_id); !status.ok()) return status;
+  if (absl::Status status = CheckId("recorded_by", recorded_by); !status.ok()) return status;
+  if (expected_sequence < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("expected_sequence is ", request.expected_sequence, "; it cannot be negative"));
+        absl::StrCat("expected_sequence is ", expected_sequence, "; it cannot be negative"));
   }
-  if (request.events.empty()) return absl::InvalidArgumentError("the batch has no events");
-  if (request.events.size() > static_cast<size_t>(kMaxEventsPerAppend)) {
-    return absl::InvalidArgumentError(absl::StrCat("the batch has ", request.events.size(),
+  if (events.empty()) return absl::InvalidArgumentError("the batch has no events");
+  if (events.size() > static_cast<size_t>(kMaxEventsPerAppend)) {
+    return absl::InvalidArgumentError(absl::StrCat("the batch has ", events.size(),
                                                    " events; the limit is ", kMaxEventsPerAppend));
   }
   int64_t total = 0;
   std::set<std::string> ids;
-  for (size_t i = 0; i < request.events.size(); ++i) {
-    const NewEvent& event = request.events[i];
+  for (size_t i = 0; i < events.size(); ++i) {
+    const NewEvent& event = events[i];
     const std::string where = absl::StrCat("events[", i, "]");
     if (absl::Status status = CheckId(where + ".event_id", event.event_id); !status.ok()) {
       return status;

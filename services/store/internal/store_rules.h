@@ -17,6 +17,10 @@ namespace arbiter::store::internal {
 // InvalidArgument naming the first bad field, or OK.
 absl::Status ValidateCreateGame(const CreateGameRequest& request);
 absl::Status ValidateAppend(const AppendRequest& request);
+// ValidateAppend's checks of a batch given by its parts.
+absl::Status ValidateBatch(const std::string& request_id, const std::string& game_id,
+                           const std::string& recorded_by, int64_t expected_sequence,
+                           const std::vector<NewEvent>& events);
 absl::Status ValidateLimit(int limit);
 
 // The batch of a game created with events, as an append at sequence 0 under
