@@ -249,9 +249,25 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     // again) or a stale view of the game (the store refuses it).
     absl::StatusOr<store::AppendResult> retried = store_.Append(append);
     if (retried.ok()) {
-      absl::StatusOr<store::GameRecord> now = store_.GetGame(*game_id);
-      if (!now.ok()) return now.status();
-      out.set_status(ToStatus(now->status));
+      // Answer as the first time: the verdict and standings through the
+      // retried request's last event.
+      absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
+      if (!game.ok()) return game.status();
+      out.set_status(ToStatus(game->record.status));
+      if (game->seed.has_value()) {
+        absl::StatusOr<replay::Referee> judged =
+            Judge(*game, registry_, retried->last_sequence, cancel);
+        if (!judged.ok()) return judged.status();
+        out.set_verdict(ToVerdict(judged->verdict()));
+        if (judged->state().IsTerminal()) {
+          out.set_status(v1::GAME_STATUS_FINISHED);
+          if (std::optional<v1::Standings> standings = judged->Standings()) {
+            *out.mutable_standings() = *std::move(standings);
+          }
+        } else {
+          out.set_status(v1::GAME_STATUS_ACTIVE);
+        }
+      }
       return answer(*retried);
     }
     // Not a retry: the caller's view is stale (the game may also have ended
