@@ -140,6 +140,7 @@ struct ListGamesFilter {
   GameStatus status = GameStatus::kUnspecified;  // kUnspecified: any
   std::string league_id;      // empty: any
   std::string tournament_id;  // empty: any
+  std::string player;         // empty: any; else games this player sits in
 };
 
 struct ListGamesPage {

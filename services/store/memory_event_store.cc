@@ -68,7 +68,10 @@ absl::StatusOr<ListGamesPage> MemoryEventStore::ListGames(const ListGamesFilter&
     if ((!filter.game.empty() && game.game != filter.game) ||
         (filter.status != GameStatus::kUnspecified && game.status != filter.status) ||
         (!filter.league_id.empty() && game.league_id != filter.league_id) ||
-        (!filter.tournament_id.empty() && game.tournament_id != filter.tournament_id)) {
+        (!filter.tournament_id.empty() && game.tournament_id != filter.tournament_id) ||
+        (!filter.player.empty() &&
+         std::find(game.players.begin(), game.players.end(), filter.player) ==
+             game.players.end())) {
       continue;
     }
     if (static_cast<int>(page.games.size()) == *size) {

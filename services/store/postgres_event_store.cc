@@ -421,8 +421,10 @@ absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilte
         absl::StrCat("SELECT ", kGameColumns,
                      " FROM games WHERE ($1 = '' OR game_id > $1) AND ($2 = '' OR game = $2) "
                      "AND ($3 = '' OR status = $3) AND ($4 = '' OR league_id = $4) "
-                     "AND ($5 = '' OR tournament_id = $5) ORDER BY game_id LIMIT $6"),
-        *after, filter.game, status, filter.league_id, filter.tournament_id, *size + 1);
+                     "AND ($5 = '' OR tournament_id = $5) "
+                     "AND ($7 = '' OR players @> ARRAY[$7]) ORDER BY game_id LIMIT $6"),
+        *after, filter.game, status, filter.league_id, filter.tournament_id, *size + 1,
+        filter.player);
     ListGamesPage page;
     for (const pqxx::row& row : rows) {
       if (static_cast<int>(page.games.size()) == *size) {

@@ -147,6 +147,25 @@ TYPED_TEST(EventStoreTest, ListsGamesPageByPageWithFilters) {
   cup.tournament_id = "cup";
   cup.game = "atlantis";
   ASSERT_EQ(this->store().ListGames(cup, 0, "")->games.size(), 1u);
+  CreateGameRequest with_dora = CreateRequest("g");
+  with_dora.game.players = {"ana", "dora"};
+  ASSERT_TRUE(this->store().CreateGame(with_dora).ok());
+  ListGamesFilter dora;
+  dora.player = "dora";
+  absl::StatusOr<ListGamesPage> doras = this->store().ListGames(dora, 0, "");
+  ASSERT_TRUE(doras.ok()) << doras.status();
+  ASSERT_EQ(doras->games.size(), 1u);
+  EXPECT_EQ(doras->games[0].game_id, "g");
+  ListGamesFilter ana;
+  ana.player = "ana";
+  ana.status = GameStatus::kActive;
+  absl::StatusOr<ListGamesPage> anas = this->store().ListGames(ana, 3, "");
+  ASSERT_TRUE(anas.ok());
+  EXPECT_EQ(anas->games.size(), 3u);
+  EXPECT_FALSE(anas->next_page_token.empty()) << "a, c, d, e, f and g are active with ana";
+  ListGamesFilter nobody;
+  nobody.player = "an";  // a prefix of a player is not a player
+  EXPECT_TRUE(this->store().ListGames(nobody, 0, "")->games.empty());
   EXPECT_EQ(this->store().ListGames({}, 0, "zz-not-hex").status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(this->store().ListGames({}, 5000, "").status().code(),
