@@ -214,7 +214,6 @@ int main(int argc, char** argv) {
     if (!arbiter::store::ApplyMigrations(pg->conninfo()).ok()) return 1;
     arbiter::store::PostgresOptions options;
     options.conninfo = pg->conninfo();
-    options.max_idle_connections = 40;
     store = *arbiter::store::PostgresEventStore::Open(options);
     tokens = std::make_unique<arbiter::server::PostgresTokenStore>(pg->conninfo(), options.role);
     auto new_token = arbiter::server::GenerateToken();

@@ -78,7 +78,6 @@ PostgresEventStore& StoreFor(const std::string& name, std::string* conninfo = nu
     if (absl::Status status = ApplyMigrations(info); !status.ok()) Die(status);
     PostgresOptions options;
     options.conninfo = info;
-    options.max_idle_connections = 16;
     absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
     if (!store.ok()) Die(store.status());
     it = stores->emplace(name, std::make_pair(info, store->release())).first;

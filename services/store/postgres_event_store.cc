@@ -268,12 +268,24 @@ class PostgresEventStore::Lease {
   static absl::StatusOr<Lease> Take(PostgresEventStore& store) {
     {
       absl::MutexLock lock(&store.mu_);
+      auto available = [&store]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(store.mu_) {
+        return store.leased_ < store.options_.max_connections;
+      };
+      if (!store.mu_.AwaitWithTimeout(absl::Condition(&available),
+                                      store.options_.connection_wait)) {
+        return absl::UnavailableError(absl::StrCat(
+            "all ", store.options_.max_connections,
+            " connections to PostgreSQL stayed busy for ",
+            absl::FormatDuration(store.options_.connection_wait), "; retry later"));
+      }
+      ++store.leased_;
       if (!store.idle_.empty()) {
         Lease lease(store, std::move(store.idle_.back()));
         store.idle_.pop_back();
         return lease;
       }
     }
+    // Opened outside the lock; the slot is taken (leased_) already.
     try {
       auto owned = std::make_unique<Connection>(store.options_.conninfo);
       pqxx::connection* conn = &owned->conn;
@@ -287,6 +299,8 @@ class PostgresEventStore::Lease {
       conn->prepare("insert_game", absl::StrCat(kInsertGame, kGameColumns));
       return Lease(store, std::move(owned));
     } catch (const std::exception& e) {
+      absl::MutexLock lock(&store.mu_);
+      --store.leased_;
       return internal::StatusFromException(e, "connecting to PostgreSQL");
     }
   }
@@ -294,11 +308,10 @@ class PostgresEventStore::Lease {
       : store_(other.store_), conn_(std::move(other.conn_)), lost_(other.lost_) {}
   Lease& operator=(Lease&&) = delete;
   ~Lease() {
-    if (conn_ == nullptr || lost_ || !conn_->conn.is_open()) return;
+    if (conn_ == nullptr) return;  // moved from
     absl::MutexLock lock(&store_->mu_);
-    if (static_cast<int>(store_->idle_.size()) < store_->options_.max_idle_connections) {
-      store_->idle_.push_back(std::move(conn_));
-    }
+    --store_->leased_;
+    if (!lost_ && conn_->conn.is_open()) store_->idle_.push_back(std::move(conn_));
   }
 
   pqxx::connection& conn() { return conn_->conn; }

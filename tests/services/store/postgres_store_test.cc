@@ -208,6 +208,70 @@ TEST_F(PostgresStoreTest, GlobalReadersNeverSkipAnEventOfASlowerTransaction) {
   EXPECT_EQ(*store_->HeadPosition(), kWriters * kBatches * 3);
 }
 
+TEST_F(PostgresStoreTest, CallsBeyondThePoolWaitForAConnection) {
+  PostgresOptions options;
+  options.conninfo = conninfo_;
+  options.max_connections = 2;
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> small = PostgresEventStore::Open(options);
+  ASSERT_TRUE(small.ok()) << small.status();
+  constexpr int kWriters = 8;
+  for (int w = 0; w < kWriters; ++w) CreateGame(absl::StrCat("pool-", w));
+  std::vector<std::thread> writers;
+  std::atomic<int> written{0};
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      const std::string game = absl::StrCat("pool-", w);
+      int64_t sequence = 0;
+      for (int b = 0; b < 10; ++b) {
+        const std::string tag = absl::StrCat(game, "-", b);
+        absl::StatusOr<AppendResult> result =
+            (*small)->Append(Append(game, sequence, tag, Events(tag, 2)));
+        ASSERT_TRUE(result.ok()) << result.status();
+        sequence = result->last_sequence;
+        written += 2;
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_EQ(written.load(), kWriters * 20);
+  EXPECT_EQ(CountEvents(), kWriters * 20);
+  pqxx::connection conn(conninfo_);
+  pqxx::read_transaction txn(conn);
+  EXPECT_LE(txn.exec1("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                      "AND pid <> pg_backend_pid()")[0].as<int>(),
+            2 + 1)  // the pool, and the fixture's own store
+      << "the pool opened more connections than allowed";
+}
+
+TEST_F(PostgresStoreTest, ACallThatFindsThePoolBusyTooLongIsUnavailable) {
+  ASSERT_EQ(SqlStateOf(R"sql(
+    CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.type = 'hold' THEN PERFORM pg_sleep(1); END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER hold BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION hold();
+  )sql"), "");
+  CreateGame("busy");
+  PostgresOptions options;
+  options.conninfo = conninfo_;
+  options.max_connections = 1;
+  options.connection_wait = absl::Milliseconds(100);
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> single = PostgresEventStore::Open(options);
+  ASSERT_TRUE(single.ok()) << single.status();
+  std::vector<NewEvent> held = Events("held", 1);
+  held[0].type = "hold";
+  std::thread holder([&] { ASSERT_TRUE((*single)->Append(Append("busy", 0, "h", held)).ok()); });
+  absl::SleepFor(absl::Milliseconds(300));
+  absl::StatusOr<GameRecord> waited = (*single)->GetGame("busy");
+  EXPECT_EQ(waited.status().code(), absl::StatusCode::kUnavailable) << waited.status();
+  EXPECT_NE(waited.status().message().find("all 1 connections to PostgreSQL stayed busy"),
+            absl::string_view::npos)
+      << waited.status();
+  holder.join();
+  EXPECT_TRUE((*single)->GetGame("busy").ok()) << "the connection is back in the pool";
+}
+
 // PostgreSQL is restarted while a writer appends; the writer retries each
 // request (same request id) while the store is Unavailable. Every
 // acknowledged event must be stored exactly once.
