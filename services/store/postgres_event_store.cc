@@ -39,19 +39,21 @@ constexpr char kFindRequest[] =
     "SELECT digest, first_sequence, last_sequence, first_position, last_position, last_hash "
     "FROM append_requests WHERE request_id = $1";
 
-// $1 game_id ... $12 create_digest, $13 status.
+// $1 game_id ... $12 create_digest, $13 status, $14 last_sequence and $15
+// last_hash (those its first events, written next, will leave).
 constexpr char kInsertGame[] =
     "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment, players, "
-    "created_by, league_id, tournament_id, create_request_id, create_digest, status) VALUES ($1, "
-    "$2, $3, $4, $5::numeric, $6, $7::text[], $8, $9, $10, $11, $12, $13) "
-    "ON CONFLICT DO NOTHING RETURNING ";
+    "created_by, league_id, tournament_id, create_request_id, create_digest, status, "
+    "last_sequence, last_hash) VALUES ($1, $2, $3, $4, $5::numeric, $6, $7::text[], $8, $9, $10, "
+    "$11, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING ";
 
 // One statement writes a batch of events of a game whose row the
 // transaction holds locked. It inserts the events first, without positions.
 // Only then does it lock store_head (the UPDATE's count comes from an
 // uncorrelated subquery over `ins`, which PostgreSQL evaluates before it
 // updates, and so before it locks, the row) to take the batch's positions,
-// which it records in append_requests; it also advances the game. The lock
+// which it records in append_requests; it also advances the game (unless
+// the game was inserted already advanced, by CreateGame). The lock
 // on store_head lasts until commit, which orders commits by position
 // (docs/event-store.md), but covers no event insert.
 // $1 game_id, $2 count, $3 expected sequence, $4 event ids, $5 types,
@@ -82,7 +84,8 @@ req AS (
   FROM head
   RETURNING 1),
 game AS (
-  UPDATE games SET last_sequence = $3::bigint + $2::bigint, last_hash = $17 WHERE game_id = $1
+  UPDATE games SET last_sequence = $3::bigint + $2::bigint, last_hash = $17
+  WHERE game_id = $1 AND last_sequence <> $3::bigint + $2::bigint
   RETURNING 1)
 SELECT base FROM head
 )sql";
@@ -189,15 +192,13 @@ std::optional<std::string> NullIfEmpty(const std::string& text) {
   return text;
 }
 
-// Writes `events` after sequence `current` (whose hash is `prev_start`) with
-// the kAppend statement; returns the answer. The game's row must be locked
+// Writes `events` after sequence `current` (whose hash is `prev_start`),
+// with their chain `hashes`, by the kAppend statement; returns the answer. The game's row must be locked
 // (or inserted) by `txn`.
 AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t current,
                         const std::string& prev_start, const std::vector<NewEvent>& events,
-                        const std::string& recorded_by, const std::string& request_id,
-                        const std::string& digest) {
-  const std::vector<std::string> hashes =
-      internal::ChainHashes(game_id, prev_start, current + 1, events);
+                        const std::vector<std::string>& hashes, const std::string& recorded_by,
+                        const std::string& request_id, const std::string& digest) {
   std::vector<std::string> ids, types, prevs;
   std::vector<int64_t> poffs, plens, joffs, jlens;
   ids.reserve(events.size());
@@ -359,21 +360,23 @@ absl::StatusOr<GameRecord> PostgresEventStore::CreateGame(const CreateGameReques
     pqxx::work txn(lease->conn());
     const std::optional<std::string> seed =
         game.seed.has_value() ? std::optional<std::string>(absl::StrCat(*game.seed)) : std::nullopt;
+    const std::vector<std::string> hashes =
+        internal::ChainHashes(game.game_id, GenesisHash(), 1, request.events);
+    const int64_t count = static_cast<int64_t>(request.events.size());
     pqxx::result inserted = txn.exec_prepared(
         "insert_game", game.game_id, game.game, game.ruleset_id, game.ruleset_hash, seed,
         NullIfEmpty(game.seed_commitment), TextArray(game.players), game.created_by,
         NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest,
-        std::string(GameStatusName(status)));
+        std::string(GameStatusName(status)), count,
+        hashes.empty() ? std::nullopt : std::optional<std::string>(hashes.back()));
     if (!inserted.empty()) {
       absl::StatusOr<GameRecord> record = GameFromRow(inserted[0]);
-      if (record.ok() && !request.events.empty()) {
-        const AppendResult written =
-            WriteBatch(txn, game.game_id, 0, GenesisHash(), request.events, game.created_by,
-                       request.request_id, digest);
-        record->last_sequence = written.last_sequence;
-        record->last_hash = written.last_hash;
+      if (!record.ok()) return record.status();
+      if (count > 0) {
+        WriteBatch(txn, game.game_id, 0, GenesisHash(), request.events, hashes, game.created_by,
+                   request.request_id, digest);
       }
-      if (record.ok()) txn.commit();
+      txn.commit();
       return record;
     }
     pqxx::result previous = txn.exec_params(
@@ -519,8 +522,10 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
       return internal::SequenceMismatch(request.game_id, request.expected_sequence, current);
     }
     const std::string prev_start = current == 0 ? GenesisHash() : game[2].as<std::string>();
-    AppendResult result = WriteBatch(txn, request.game_id, current, prev_start, request.events,
-                                     request.recorded_by, request.request_id, digest);
+    AppendResult result = WriteBatch(
+        txn, request.game_id, current, prev_start, request.events,
+        internal::ChainHashes(request.game_id, prev_start, current + 1, request.events),
+        request.recorded_by, request.request_id, digest);
     txn.commit();
     return result;
   } catch (const pqxx::unique_violation& e) {
