@@ -19,6 +19,12 @@ constexpr char kGameColumns[] =
 
 // An event's columns with its store-wide position, from events `e` joined
 // with the append_requests row `r` of the batch that wrote it.
+// kGameColumns of the row `g` a statement inserted.
+constexpr char kGameColumnsOfG[] =
+    "g.game_id, g.game, g.ruleset_id, g.ruleset_hash, g.seed::text, g.seed_commitment, g.players, "
+    "g.status, g.created_by, (extract(epoch FROM g.created_at) * 1000000)::bigint, g.league_id, "
+    "g.tournament_id, g.last_sequence, g.last_hash";
+
 constexpr char kEventColumns[] =
     "r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, e.event_id, "
     "e.type, e.payload, e.payload_json::text, e.recorded_by, "
@@ -39,13 +45,49 @@ constexpr char kFindRequest[] =
     "SELECT digest, first_sequence, last_sequence, first_position, last_position, last_hash "
     "FROM append_requests WHERE request_id = $1";
 
-// $1 game_id ... $12 create_digest, $13 status, $14 last_sequence and $15
-// last_hash (those its first events, written next, will leave).
-constexpr char kInsertGame[] =
-    "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment, players, "
-    "created_by, league_id, tournament_id, create_request_id, create_digest, status, "
-    "last_sequence, last_hash) VALUES ($1, $2, $3, $4, $5::numeric, $6, $7::text[], $8, $9, $10, "
-    "$11, $12, $13, $14, $15) ON CONFLICT DO NOTHING RETURNING ";
+// Creates a game and writes its first events in one statement, so that in
+// autocommit it is one round trip and one transaction. The game row is
+// inserted already advanced ($14, $15); the events, the store_head update
+// and the batch's append_requests row follow only if the game was inserted
+// (a conflict on its id or request id leaves the statement without rows).
+// $1 game_id, $2 game, $3 ruleset_id, $4 ruleset_hash, $5 seed,
+// $6 seed_commitment, $7 players, $8 created_by (also the events' recorder),
+// $9 league_id, $10 tournament_id, $11 request id, $12 digest, $13 status,
+// $14 number of events, $15 last hash (NULL: none); $16 event ids, $17 types,
+// $18 prev hashes, $19 hashes, $20 payload blob, $21 payload offsets,
+// $22 payload lengths, $23 json blob, $24 json offsets, $25 json lengths
+// (-1: none).
+constexpr char kCreateGameWithEvents[] = R"sql(
+WITH g AS (
+  INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment, players,
+                     created_by, league_id, tournament_id, create_request_id, create_digest,
+                     status, last_sequence, last_hash)
+  VALUES ($1, $2, $3, $4, $5::numeric, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15)
+  ON CONFLICT DO NOTHING
+  RETURNING *),
+ins AS (
+  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json,
+                      recorded_by, prev_hash, hash)
+  SELECT g.game_id, e.ord, e.event_id, e.type,
+         substring($20::bytea FROM e.poff FOR e.plen),
+         CASE WHEN e.jlen < 0 THEN NULL
+              ELSE convert_from(substring($23::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
+         g.created_by, e.prev_hash, e.hash
+  FROM g, unnest($16::text[], $17::text[], $18::text[], $19::text[], $21::int[], $22::int[],
+                 $24::int[], $25::int[])
+       WITH ORDINALITY AS e(event_id, type, prev_hash, hash, poff, plen, joff, jlen, ord)
+  RETURNING 1),
+head AS (
+  UPDATE store_head SET last_position = last_position + (SELECT count(*) FROM ins)
+  WHERE (SELECT count(*) FROM ins) > 0
+  RETURNING last_position - $14::bigint AS base),
+req AS (
+  INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
+                               first_position, last_position, last_hash)
+  SELECT $11, $1, $12, 1, $14::bigint, head.base + 1, head.base + $14::bigint, $15
+  FROM head
+  RETURNING 1)
+SELECT )sql";
 
 // One statement writes a batch of events of a game whose row the
 // transaction holds locked. It inserts the events first, without positions.
@@ -192,36 +234,59 @@ std::optional<std::string> NullIfEmpty(const std::string& text) {
   return text;
 }
 
-// Writes `events` after sequence `current` (whose hash is `prev_start`),
-// with their chain `hashes`, by the kAppend statement; returns the answer. The game's row must be locked
-// (or inserted) by `txn`.
-AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t current,
-                        const std::string& prev_start, const std::vector<NewEvent>& events,
-                        const std::vector<std::string>& hashes, const std::string& recorded_by,
-                        const std::string& request_id, const std::string& digest) {
+// A batch of events as the array parameters of kAppend and
+// kCreateGameWithEvents: texts as array literals, payloads and JSON copies
+// as one blob each with 1-based offsets and lengths (-1: no JSON).
+struct BatchArrays {
+  std::string ids, types, prevs, hashes, payload_offsets, payload_lengths, json_offsets,
+      json_lengths;
+  std::string payloads, jsons;
+};
+
+BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
+                     const std::vector<std::string>& hashes) {
   std::vector<std::string> ids, types, prevs;
   std::vector<int64_t> poffs, plens, joffs, jlens;
   ids.reserve(events.size());
   types.reserve(events.size());
   prevs.reserve(events.size());
-  std::string payloads, jsons;
+  BatchArrays out;
   for (size_t i = 0; i < events.size(); ++i) {
     const NewEvent& event = events[i];
     ids.push_back(event.event_id);
     types.push_back(event.type);
     prevs.push_back(i == 0 ? prev_start : hashes[i - 1]);
-    poffs.push_back(static_cast<int64_t>(payloads.size()) + 1);
+    poffs.push_back(static_cast<int64_t>(out.payloads.size()) + 1);
     plens.push_back(static_cast<int64_t>(event.payload.size()));
-    payloads += event.payload;
-    joffs.push_back(static_cast<int64_t>(jsons.size()) + 1);
+    out.payloads += event.payload;
+    joffs.push_back(static_cast<int64_t>(out.jsons.size()) + 1);
     jlens.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
-    jsons += event.json;
+    out.jsons += event.json;
   }
+  out.ids = TextArray(ids);
+  out.types = TextArray(types);
+  out.prevs = TextArray(prevs);
+  out.hashes = TextArray(hashes);
+  out.payload_offsets = IntArray(poffs);
+  out.payload_lengths = IntArray(plens);
+  out.json_offsets = IntArray(joffs);
+  out.json_lengths = IntArray(jlens);
+  return out;
+}
+
+// Writes `events` after sequence `current` (whose hash is `prev_start`),
+// with their chain `hashes`, by the kAppend statement; returns the answer.
+// The game's row must be locked by `txn`.
+AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t current,
+                        const std::string& prev_start, const std::vector<NewEvent>& events,
+                        const std::vector<std::string>& hashes, const std::string& recorded_by,
+                        const std::string& request_id, const std::string& digest) {
+  const BatchArrays a = ToArrays(events, prev_start, hashes);
   const int64_t count = static_cast<int64_t>(events.size());
   pqxx::row written = txn.exec_prepared1(
-      "append", game_id, count, current, TextArray(ids), TextArray(types), TextArray(prevs),
-      TextArray(hashes), pqxx::binarystring(payloads), IntArray(poffs), IntArray(plens),
-      pqxx::binarystring(jsons), IntArray(joffs), IntArray(jlens), recorded_by, request_id, digest,
+      "append", game_id, count, current, a.ids, a.types, a.prevs, a.hashes,
+      pqxx::binarystring(a.payloads), a.payload_offsets, a.payload_lengths,
+      pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths, recorded_by, request_id, digest,
       hashes.back());
   AppendResult result;
   const int64_t base = written[0].as<int64_t>();
@@ -297,7 +362,7 @@ class PostgresEventStore::Lease {
       conn->prepare("lock_game", kLockGame);
       conn->prepare("find_request", kFindRequest);
       conn->prepare("append", kAppend);
-      conn->prepare("insert_game", absl::StrCat(kInsertGame, kGameColumns));
+      conn->prepare("create_game", absl::StrCat(kCreateGameWithEvents, kGameColumnsOfG, " FROM g"));
       return Lease(store, std::move(owned));
     } catch (const std::exception& e) {
       absl::MutexLock lock(&store.mu_);
@@ -357,28 +422,26 @@ absl::StatusOr<GameRecord> PostgresEventStore::CreateGame(const CreateGameReques
   absl::StatusOr<Lease> lease = Lease::Take(*this);
   if (!lease.ok()) return lease.status();
   try {
-    pqxx::work txn(lease->conn());
     const std::optional<std::string> seed =
         game.seed.has_value() ? std::optional<std::string>(absl::StrCat(*game.seed)) : std::nullopt;
     const std::vector<std::string> hashes =
         internal::ChainHashes(game.game_id, GenesisHash(), 1, request.events);
-    const int64_t count = static_cast<int64_t>(request.events.size());
-    pqxx::result inserted = txn.exec_prepared(
-        "insert_game", game.game_id, game.game, game.ruleset_id, game.ruleset_hash, seed,
-        NullIfEmpty(game.seed_commitment), TextArray(game.players), game.created_by,
-        NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest,
-        std::string(GameStatusName(status)), count,
-        hashes.empty() ? std::nullopt : std::optional<std::string>(hashes.back()));
-    if (!inserted.empty()) {
-      absl::StatusOr<GameRecord> record = GameFromRow(inserted[0]);
-      if (!record.ok()) return record.status();
-      if (count > 0) {
-        WriteBatch(txn, game.game_id, 0, GenesisHash(), request.events, hashes, game.created_by,
-                   request.request_id, digest);
-      }
-      txn.commit();
-      return record;
+    const BatchArrays a = ToArrays(request.events, GenesisHash(), hashes);
+    {
+      // One statement in autocommit: one round trip, one transaction.
+      pqxx::nontransaction txn(lease->conn());
+      pqxx::result inserted = txn.exec_prepared(
+          "create_game", game.game_id, game.game, game.ruleset_id, game.ruleset_hash, seed,
+          NullIfEmpty(game.seed_commitment), TextArray(game.players), game.created_by,
+          NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest,
+          std::string(GameStatusName(status)), static_cast<int64_t>(request.events.size()),
+          hashes.empty() ? std::nullopt : std::optional<std::string>(hashes.back()), a.ids,
+          a.types, a.prevs, a.hashes, pqxx::binarystring(a.payloads), a.payload_offsets,
+          a.payload_lengths, pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths);
+      if (!inserted.empty()) return GameFromRow(inserted[0]);
     }
+    // The game id or the request id was taken: a retry, or another game.
+    pqxx::read_transaction txn(lease->conn());
     pqxx::result previous = txn.exec_params(
         absl::StrCat("SELECT create_digest, ", kGameColumns,
                      " FROM games WHERE create_request_id = $1"),
