@@ -10,11 +10,16 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/resource.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -61,6 +66,40 @@ std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
   context->AddMetadata("authorization", "Bearer " + token);
   context->set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(60));
   return context;
+}
+
+// CPU seconds used so far by this process (the server and the load
+// clients when the server runs in-process).
+double ProcessCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// CPU seconds used so far by every process of this machine named
+// "postgres" (with the reaped children of each), from /proc.
+double PostgresCpuSeconds() {
+  const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
+  double total = 0;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
+    std::ifstream in(entry.path() / "stat");
+    std::string line;
+    if (!in || !std::getline(in, line)) continue;
+    const std::size_t open = line.find('('), close = line.rfind(')');
+    if (open == std::string::npos || close == std::string::npos) continue;
+    if (line.substr(open + 1, close - open - 1) != "postgres") continue;
+    std::istringstream fields(line.substr(close + 2));
+    std::string field;
+    // Fields after the name: state is field 3; utime..cstime are 14..17.
+    for (int number = 3; number <= 17 && fields >> field; ++number) {
+      if (number >= 14) total += std::strtod(field.c_str(), nullptr) / tick;
+    }
+  }
+  return total;
 }
 
 // `clients` threads, each with its own channel, submitting for `seconds`.
@@ -175,7 +214,6 @@ int main(int argc, char** argv) {
     if (!arbiter::store::ApplyMigrations(pg->conninfo()).ok()) return 1;
     arbiter::store::PostgresOptions options;
     options.conninfo = pg->conninfo();
-    options.max_idle_connections = 40;
     store = *arbiter::store::PostgresEventStore::Open(options);
     tokens = std::make_unique<arbiter::server::PostgresTokenStore>(pg->conninfo(), options.role);
     auto new_token = arbiter::server::GenerateToken();
@@ -192,11 +230,19 @@ int main(int argc, char** argv) {
 
   std::printf("SubmitGame: simulated atlantis games, %d players, %.1f events per game on average\n",
               players, static_cast<double>(events) / static_cast<double>(logs.size()));
-  std::printf("%8s %12s %10s %10s %8s\n", "clients", "games/s", "p50 ms", "p99 ms", "errors");
+  std::printf("CPU per game: this process (server and clients) and every postgres process of "
+              "the machine\n");
+  std::printf("%8s %12s %10s %10s %8s %14s %14s\n", "clients", "games/s", "p50 ms", "p99 ms",
+              "errors", "process ms", "postgres ms");
   for (int clients : client_counts) {
+    const double process_before = ProcessCpuSeconds();
+    const double postgres_before = PostgresCpuSeconds();
     Figures f = LoadSubmit(server, token, logs, clients, seconds, absl::StrCat("run", clients));
-    std::printf("%8d %12.0f %10.2f %10.2f %8lld\n", clients, f.per_second, f.p50_ms, f.p99_ms,
-                static_cast<long long>(f.errors));
+    const double games = static_cast<double>(std::max<int64_t>(f.calls, 1));
+    const double process_ms = (ProcessCpuSeconds() - process_before) * 1000 / games;
+    const double postgres_ms = (PostgresCpuSeconds() - postgres_before) * 1000 / games;
+    std::printf("%8d %12.0f %10.2f %10.2f %8lld %14.3f %14.3f\n", clients, f.per_second, f.p50_ms,
+                f.p99_ms, static_cast<long long>(f.errors), process_ms, postgres_ms);
     std::fflush(stdout);
   }
 

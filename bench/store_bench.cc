@@ -1,7 +1,10 @@
 // Event store throughput on a private PostgreSQL cluster (the embedded
 // launcher), with durable commits (synchronous_commit = on, fsync = on).
 //
-//   BM_AppendWholeGames      one Append of ~100 events per game; run with
+//   BM_RecordWholeGames      each game created with its 100 events in one
+//                            call (one transaction), as SubmitGame stores a
+//                            log; 1 and 8 writer threads
+//   BM_AppendWholeGames      CreateGame, then one Append of 100 events;
 //                            1 and 8 writer threads
 //   BM_AppendMoveByMove      the same games appended 10 events at a time
 //   BM_AppendAtStoreSize/N   whole-game appends into a store that already
@@ -75,7 +78,6 @@ PostgresEventStore& StoreFor(const std::string& name, std::string* conninfo = nu
     if (absl::Status status = ApplyMigrations(info); !status.ok()) Die(status);
     PostgresOptions options;
     options.conninfo = info;
-    options.max_idle_connections = 16;
     absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
     if (!store.ok()) Die(store.status());
     it = stores->emplace(name, std::make_pair(info, store->release())).first;
@@ -129,6 +131,33 @@ void AppendGame(EventStore& store, const std::string& prefix, int batch) {
   }
 }
 
+// Creates a game together with all its kEventsPerGame events, in one
+// transaction (CreateGameRequest::events), as the service stores a
+// submitted log.
+void RecordGame(EventStore& store, const std::string& prefix) {
+  static std::atomic<int64_t> counter{0};
+  const std::string id = absl::StrCat(prefix, "-", counter++);
+  CreateGameRequest request;
+  request.request_id = "record-" + id;
+  request.game.game_id = id;
+  request.game.game = "atlantica";
+  request.game.ruleset_id = "standard";
+  request.game.ruleset_hash = engine::Sha256Hex("standard");
+  request.game.seed = 7;
+  request.game.players = {"ana", "ben", "cy", "dee"};
+  request.game.created_by = "bench";
+  request.game.status = GameStatus::kFinished;
+  for (int i = 0; i < kEventsPerGame; ++i) request.events.push_back(MakeEvent(id, i));
+  if (absl::Status status = store.CreateGame(request).status(); !status.ok()) Die(status);
+}
+
+void BM_RecordWholeGames(benchmark::State& state) {
+  EventStore& store = StoreFor("bench_record");
+  for (auto _ : state) RecordGame(store, absl::StrCat("rec", state.thread_index()));
+  state.SetItemsProcessed(state.iterations() * kEventsPerGame);
+}
+BENCHMARK(BM_RecordWholeGames)->Threads(1)->Threads(8)->UseRealTime()->MinTime(3);
+
 void BM_AppendWholeGames(benchmark::State& state) {
   EventStore& store = StoreFor("bench_whole");
   for (auto _ : state) AppendGame(store, absl::StrCat("w", state.thread_index()), kEventsPerGame);
@@ -156,12 +185,18 @@ void BulkLoad(const std::string& conninfo, int64_t events) {
       "'create-bulk-' || g, repeat('d', 64), $2, repeat('f', 64) FROM generate_series(1, $1) g",
       games, kEventsPerGame);
   txn.exec_params(
-      "INSERT INTO events (position, game_id, sequence, event_id, type, payload, payload_json, "
+      "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, "
       "recorded_by, prev_hash, hash) "
-      "SELECT (g - 1) * $2 + s, 'bulk-' || g, s, 'bulk-' || g || '/' || s, 'action', "
+      "SELECT 'bulk-' || g, s, 'bulk-' || g || '/' || s, 'action', "
       "convert_to(repeat('x', 70), 'UTF8'), jsonb_build_object('move', s), 'bench', "
       "repeat('0', 64), encode(sha256(convert_to(g || '/' || s, 'UTF8')), 'hex') "
       "FROM generate_series(1, $1) g, generate_series(1, $2) s",
+      games, kEventsPerGame);
+  txn.exec_params(
+      "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence, "
+      "first_position, last_position, last_hash) "
+      "SELECT 'bulk-append-' || g, 'bulk-' || g, repeat('d', 64), 1, $2, (g - 1) * $2 + 1, "
+      "g * $2, repeat('f', 64) FROM generate_series(1, $1) g",
       games, kEventsPerGame);
   txn.exec_params("UPDATE store_head SET last_position = $1", games * kEventsPerGame);
   txn.commit();

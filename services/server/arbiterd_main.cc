@@ -31,6 +31,10 @@ int Run(int argc, char** argv) {
   app.add_option("--database", db_options.url,
                  "PostgreSQL connection string or URL (default: the embedded cluster)")
       ->envname("ARBITER_DATABASE_URL");
+  app.add_option("--db-connections", db_options.max_connections,
+                 "Connections to PostgreSQL at most; further calls wait for one")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
   app.add_option("--listen", options.listen, "Address to listen on (host:port)")
       ->capture_default_str();
   app.add_option("--tls-cert", options.tls_cert_file, "TLS certificate chain (PEM)")

@@ -36,6 +36,7 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
   if (absl::Status s = store::ApplyMigrations(db.conninfo); !s.ok()) return s;
   store::PostgresOptions pg_options;
   pg_options.conninfo = db.conninfo;
+  pg_options.max_connections = options.max_connections;
   auto events = store::PostgresEventStore::Open(pg_options);
   if (!events.ok()) return events.status();
   db.events = *std::move(events);

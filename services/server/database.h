@@ -21,6 +21,9 @@ struct DatabaseOptions {
   std::string url;
   // Holds the embedded cluster (in "postgres/") and admin.token.
   std::string data_dir = "./arbiter-data";
+  // Connections the event store keeps to PostgreSQL at most; calls beyond
+  // wait for one (PostgresOptions::max_connections).
+  int max_connections = 16;
 };
 
 struct Database {

@@ -84,7 +84,14 @@ std::string StoreRequestId(const std::string& kind, const std::string& game_id,
 }
 
 std::string EventId(const std::string& game_id, int64_t number) {
-  return absl::StrCat(engine::Sha256Hex(game_id).substr(0, 32), "-", number);
+  // A game's events are encoded one after another: hash its id once.
+  thread_local std::string last_game_id;
+  thread_local std::string prefix;
+  if (prefix.empty() || game_id != last_game_id) {
+    prefix = engine::Sha256Hex(game_id).substr(0, 32);
+    last_game_id = game_id;
+  }
+  return absl::StrCat(prefix, "-", number);
 }
 
 absl::StatusOr<store::NewEvent> EncodeCreated(const std::string& game_id,

@@ -202,36 +202,19 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
         filter.status = *status;
         filter.league_id = request->league();
         filter.tournament_id = request->tournament();
-        // The store filters everything but the player; pages are refilled
-        // here, continuing after the last game returned.
-        std::string token = request->page_token();
-        const CancelCheck cancel = CancelOf(context);
-        while (response->games_size() < *size) {
-          absl::StatusOr<store::ListGamesPage> page = store_.ListGames(filter, *size, token);
-          if (!page.ok()) {
-            if (page.status().code() == absl::StatusCode::kInvalidArgument) {
-              return WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
-            }
-            return page.status();
+        filter.player = request->player();
+        absl::StatusOr<store::ListGamesPage> page =
+            store_.ListGames(filter, *size, request->page_token());
+        if (!page.ok()) {
+          if (page.status().code() == absl::StatusCode::kInvalidArgument) {
+            return WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
           }
-          for (const store::GameRecord& record : page->games) {
-            const bool plays =
-                request->player().empty() ||
-                std::find(record.players.begin(), record.players.end(), request->player()) !=
-                    record.players.end();
-            if (!plays) continue;
-            *response->add_games() = ToGame(record, nullptr, SeesSeed(caller, record));
-            if (response->games_size() == *size) {
-              const bool more = &record != &page->games.back() || !page->next_page_token.empty();
-              response->set_next_page_token(more ? store::internal::EncodePageToken(record.game_id)
-                                                 : "");
-              return absl::OkStatus();
-            }
-          }
-          if (page->next_page_token.empty()) break;
-          token = page->next_page_token;
-          if (absl::Status s = cancel(); !s.ok()) return s;
+          return page.status();
         }
+        for (const store::GameRecord& record : page->games) {
+          *response->add_games() = ToGame(record, nullptr, SeesSeed(caller, record));
+        }
+        response->set_next_page_token(page->next_page_token);
         return absl::OkStatus();
       });
 }

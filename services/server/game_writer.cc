@@ -1,5 +1,6 @@
 #include "services/server/game_writer.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -167,19 +168,10 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   record.created_by = caller.principal;
   record.league_id = game.league();
   record.tournament_id = game.tournament();
+  create.events.push_back(*std::move(event));
   absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
   if (!stored.ok()) return stored.status();
-
-  store::AppendRequest append;
-  append.game_id = game_id;
-  append.expected_sequence = 0;
-  append.request_id = StoreRequestId("create-1", game_id, caller.principal, request.request_id());
-  append.recorded_by = caller.principal;
-  append.events.push_back(*std::move(event));
-  if (absl::StatusOr<store::AppendResult> r = store_.Append(append); !r.ok()) return r.status();
-  absl::StatusOr<store::GameRecord> now = store_.GetGame(game_id);
-  if (!now.ok()) return now.status();
-  return ToGame(*now, &created, true);
+  return ToGame(*stored, &created, true);
 }
 
 absl::Status GameWriter::Refresh(LiveGame& live, const store::GameRecord& record,
@@ -257,9 +249,25 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     // again) or a stale view of the game (the store refuses it).
     absl::StatusOr<store::AppendResult> retried = store_.Append(append);
     if (retried.ok()) {
-      absl::StatusOr<store::GameRecord> now = store_.GetGame(*game_id);
-      if (!now.ok()) return now.status();
-      out.set_status(ToStatus(now->status));
+      // Answer as the first time: the verdict and standings through the
+      // retried request's last event.
+      absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
+      if (!game.ok()) return game.status();
+      out.set_status(ToStatus(game->record.status));
+      if (game->seed.has_value()) {
+        absl::StatusOr<replay::Referee> judged =
+            Judge(*game, registry_, retried->last_sequence, cancel);
+        if (!judged.ok()) return judged.status();
+        out.set_verdict(ToVerdict(judged->verdict()));
+        if (judged->state().IsTerminal()) {
+          out.set_status(v1::GAME_STATUS_FINISHED);
+          if (std::optional<v1::Standings> standings = judged->Standings()) {
+            *out.mutable_standings() = *std::move(standings);
+          }
+        } else {
+          out.set_status(v1::GAME_STATUS_ACTIVE);
+        }
+      }
       return answer(*retried);
     }
     // Not a retry: the caller's view is stale (the game may also have ended
@@ -409,13 +417,22 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   record.created_by = caller.principal;
   record.league_id = request.league();
   record.tournament_id = request.tournament();
+  // The game and its first kMaxEventsPerAppend events in one transaction
+  // (for most logs, all of them, and then the game is stored finished);
+  // longer logs go on in appends of that size.
+  const bool over = referee->verdict() != replay::Verdict::kUnfinished;
+  const std::size_t batch = static_cast<std::size_t>(store::kMaxEventsPerAppend);
+  const std::size_t first_batch = std::min(stored_events.size(), batch);
+  const bool in_one = first_batch == stored_events.size();
+  if (over && in_one) record.status = store::GameStatus::kFinished;
+  create.events.assign(std::make_move_iterator(stored_events.begin()),
+                       std::make_move_iterator(stored_events.begin() + static_cast<long>(first_batch)));
   absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
   if (!stored.ok()) return stored.status();
 
-  for (std::size_t start = 0, chunk = 0; start < stored_events.size();
-       start += store::kMaxEventsPerAppend, ++chunk) {
-    const std::size_t end =
-        std::min(stored_events.size(), start + static_cast<std::size_t>(store::kMaxEventsPerAppend));
+  for (std::size_t start = first_batch, chunk = 1; start < stored_events.size();
+       start += batch, ++chunk) {
+    const std::size_t end = std::min(stored_events.size(), start + batch);
     store::AppendRequest append;
     append.game_id = game_id;
     append.expected_sequence = static_cast<int64_t>(start);
@@ -429,7 +446,7 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
     stored->last_sequence = r->last_sequence;
     stored->last_hash = r->last_hash;
   }
-  if (referee->verdict() != replay::Verdict::kUnfinished) {
+  if (over && !in_one) {
     if (absl::Status s = Finish(game_id); !s.ok()) return s;
     stored->status = store::GameStatus::kFinished;
   }

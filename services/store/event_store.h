@@ -72,13 +72,6 @@ struct GameRecord {
   std::string last_hash;
 };
 
-struct CreateGameRequest {
-  // Required. A retry with the same id and the same game returns the stored
-  // game; the same id with a different game is InvalidArgument.
-  std::string request_id;
-  GameRecord game;  // created_at, status, last_sequence, last_hash ignored
-};
-
 // An event as a writer hands it in.
 struct NewEvent {
   std::string event_id;  // unique in the whole store; 1..kMaxIdBytes bytes
@@ -87,6 +80,22 @@ struct NewEvent {
   // A readable JSON copy of the payload for auditors using SQL; empty: none.
   // Never hashed; must be valid JSON when present.
   std::string json;
+};
+
+struct CreateGameRequest {
+  // Required. A retry with the same id and the same game (and events)
+  // returns the stored game; the same id with a different game is
+  // InvalidArgument.
+  std::string request_id;
+  // created_at, last_sequence and last_hash are ignored. status is kActive
+  // (kUnspecified means the same) or kFinished, for a whole game recorded at
+  // once; kFinished needs events.
+  GameRecord game;
+  // The game's first events (sequences 1, 2, ...), written in the same
+  // transaction as the game and recorded by game.created_by: how a whole log
+  // is stored in one step. Empty: a game without events. The limits of one
+  // Append apply, and the batch's answer is recorded under request_id.
+  std::vector<NewEvent> events;
 };
 
 // An event as the store returns it.
@@ -131,6 +140,7 @@ struct ListGamesFilter {
   GameStatus status = GameStatus::kUnspecified;  // kUnspecified: any
   std::string league_id;      // empty: any
   std::string tournament_id;  // empty: any
+  std::string player;         // empty: any; else games this player sits in
 };
 
 struct ListGamesPage {
@@ -147,10 +157,12 @@ class EventStore {
  public:
   virtual ~EventStore() = default;
 
-  // Creates a game with status kActive. Errors: InvalidArgument (missing or
-  // oversized field, no players, both or neither of seed/seed_commitment,
-  // request id reused for a different game), AlreadyExists (game id taken by
-  // another request), Unavailable.
+  // Creates a game, with its first events if the request has any, in one
+  // transaction. Errors: InvalidArgument (missing or oversized field, no
+  // players, both or neither of seed/seed_commitment, a bad status, any of
+  // Append's batch errors, request id reused for a different game),
+  // AlreadyExists (game id taken by another request, or an event id already
+  // stored), Unavailable. Nothing is written unless all of it is.
   virtual absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) = 0;
 
   // NotFound for an unknown game.

@@ -10,17 +10,24 @@ namespace arbiter::store {
 
 absl::StatusOr<GameRecord> MemoryEventStore::CreateGame(const CreateGameRequest& request) {
   if (absl::Status status = internal::ValidateCreateGame(request); !status.ok()) return status;
+  const std::string digest = internal::CreateDigest(request);
   absl::MutexLock lock(&mu_);
   if (auto it = create_requests_.find(request.request_id); it != create_requests_.end()) {
     const Game& game = games_.at(it->second);
-    if (internal::CreateDigest(game.record) != internal::CreateDigest(request.game)) {
-      return internal::RequestIdReused(request.request_id);
-    }
+    if (game.create_digest != digest) return internal::RequestIdReused(request.request_id);
     return game.record;
   }
   if (games_.count(request.game.game_id) > 0) {
     return absl::AlreadyExistsError(
         absl::StrCat("game id \"", request.game.game_id, "\" is taken"));
+  }
+  if (append_requests_.count(request.request_id) > 0 && !request.events.empty()) {
+    return internal::RequestIdReused(request.request_id);
+  }
+  for (const NewEvent& event : request.events) {
+    if (auto it = event_ids_.find(event.event_id); it != event_ids_.end()) {
+      return internal::EventIdTaken(event.event_id, events_[it->second - 1], event);
+    }
   }
   Game game;
   game.record = request.game;
@@ -28,9 +35,14 @@ absl::StatusOr<GameRecord> MemoryEventStore::CreateGame(const CreateGameRequest&
   game.record.created_at = absl::Now();
   game.record.last_sequence = 0;
   game.record.last_hash.clear();
-  game.create_request_id = request.request_id;
+  game.create_digest = digest;
   create_requests_[request.request_id] = request.game.game_id;
   auto [it, inserted] = games_.emplace(request.game.game_id, std::move(game));
+  if (!request.events.empty()) {
+    // Checked above: the batch is valid and every event id is free.
+    AppendLocked(internal::FirstBatch(request), digest, it->second);
+    if (request.game.status == GameStatus::kFinished) it->second.record.status = GameStatus::kFinished;
+  }
   return it->second.record;
 }
 
@@ -56,7 +68,10 @@ absl::StatusOr<ListGamesPage> MemoryEventStore::ListGames(const ListGamesFilter&
     if ((!filter.game.empty() && game.game != filter.game) ||
         (filter.status != GameStatus::kUnspecified && game.status != filter.status) ||
         (!filter.league_id.empty() && game.league_id != filter.league_id) ||
-        (!filter.tournament_id.empty() && game.tournament_id != filter.tournament_id)) {
+        (!filter.tournament_id.empty() && game.tournament_id != filter.tournament_id) ||
+        (!filter.player.empty() &&
+         std::find(game.players.begin(), game.players.end(), filter.player) ==
+             game.players.end())) {
       continue;
     }
     if (static_cast<int>(page.games.size()) == *size) {
@@ -107,6 +122,12 @@ absl::StatusOr<AppendResult> MemoryEventStore::Append(const AppendRequest& reque
       return internal::EventIdTaken(event.event_id, events_[it->second - 1], event);
     }
   }
+  return AppendLocked(request, digest, game_it->second);
+}
+
+AppendResult MemoryEventStore::AppendLocked(const AppendRequest& request, const std::string& digest,
+                                            Game& stored) {
+  GameRecord& game = stored.record;
   const std::string prev_start = game.last_sequence == 0 ? GenesisHash() : game.last_hash;
   const std::vector<std::string> hashes =
       internal::ChainHashes(game.game_id, prev_start, game.last_sequence + 1, request.events);
@@ -131,7 +152,7 @@ absl::StatusOr<AppendResult> MemoryEventStore::Append(const AppendRequest& reque
     event.hash = hashes[i];
     prev = event.hash;
     event_ids_[event.event_id] = event.position;
-    game_it->second.positions.push_back(event.position);
+    stored.positions.push_back(event.position);
     game.last_sequence = event.sequence;
     events_.push_back(std::move(event));
   }

@@ -42,13 +42,17 @@ class MemoryEventStore final : public EventStore {
  private:
   struct Game {
     GameRecord record;
-    std::string create_request_id;
+    std::string create_digest;
     std::vector<int64_t> positions;  // index sequence - 1 -> position
   };
   struct Answer {
     std::string digest;
     AppendResult result;
   };
+
+  // Writes a validated batch whose event ids are free.
+  AppendResult AppendLocked(const AppendRequest& request, const std::string& digest, Game& game)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
 
   absl::Mutex mu_;
   std::map<std::string, Game> games_ ABSL_GUARDED_BY(mu_);

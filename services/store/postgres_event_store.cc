@@ -17,9 +17,22 @@ constexpr char kGameColumns[] =
     "created_by, (extract(epoch FROM created_at) * 1000000)::bigint, league_id, tournament_id, "
     "last_sequence, last_hash";
 
+// An event's columns with its store-wide position, from events `e` joined
+// with the append_requests row `r` of the batch that wrote it.
+// kGameColumns of the row `g` a statement inserted.
+constexpr char kGameColumnsOfG[] =
+    "g.game_id, g.game, g.ruleset_id, g.ruleset_hash, g.seed::text, g.seed_commitment, g.players, "
+    "g.status, g.created_by, (extract(epoch FROM g.created_at) * 1000000)::bigint, g.league_id, "
+    "g.tournament_id, g.last_sequence, g.last_hash";
+
 constexpr char kEventColumns[] =
-    "position, game_id, sequence, event_id, type, payload, payload_json::text, recorded_by, "
-    "(extract(epoch FROM recorded_at) * 1000000)::bigint, prev_hash, hash";
+    "r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, e.event_id, "
+    "e.type, e.payload, e.payload_json::text, e.recorded_by, "
+    "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash";
+
+constexpr char kEventsWithBatch[] =
+    " FROM events e JOIN append_requests r ON r.game_id = e.game_id "
+    "AND e.sequence BETWEEN r.first_sequence AND r.last_sequence ";
 
 // Prepared statements, created on every new connection.
 constexpr char kLockGame[] =
@@ -32,29 +45,79 @@ constexpr char kFindRequest[] =
     "SELECT digest, first_sequence, last_sequence, first_position, last_position, last_hash "
     "FROM append_requests WHERE request_id = $1";
 
-// One statement writes the whole batch: takes the next positions from
-// store_head (its row lock is held until commit, which orders commits by
-// position), inserts the events, records the answer and advances the game.
+// Creates a game and writes its first events in one statement, so that in
+// autocommit it is one round trip and one transaction. The game row is
+// inserted already advanced ($14, $15); the events, the store_head update
+// and the batch's append_requests row follow only if the game was inserted
+// (a conflict on its id or request id leaves the statement without rows).
+// $1 game_id, $2 game, $3 ruleset_id, $4 ruleset_hash, $5 seed,
+// $6 seed_commitment, $7 players, $8 created_by (also the events' recorder),
+// $9 league_id, $10 tournament_id, $11 request id, $12 digest, $13 status,
+// $14 number of events, $15 last hash (NULL: none); $16 event ids, $17 types,
+// $18 prev hashes, $19 hashes, $20 payload blob, $21 payload offsets,
+// $22 payload lengths, $23 json blob, $24 json offsets, $25 json lengths
+// (-1: none).
+constexpr char kCreateGameWithEvents[] = R"sql(
+WITH g AS (
+  INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment, players,
+                     created_by, league_id, tournament_id, create_request_id, create_digest,
+                     status, last_sequence, last_hash)
+  VALUES ($1, $2, $3, $4, $5::numeric, $6, $7::text[], $8, $9, $10, $11, $12, $13, $14, $15)
+  ON CONFLICT DO NOTHING
+  RETURNING *),
+ins AS (
+  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json,
+                      recorded_by, prev_hash, hash)
+  SELECT g.game_id, e.ord, e.event_id, e.type,
+         substring($20::bytea FROM e.poff FOR e.plen),
+         CASE WHEN e.jlen < 0 THEN NULL
+              ELSE convert_from(substring($23::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
+         g.created_by, e.prev_hash, e.hash
+  FROM g, unnest($16::text[], $17::text[], $18::text[], $19::text[], $21::int[], $22::int[],
+                 $24::int[], $25::int[])
+       WITH ORDINALITY AS e(event_id, type, prev_hash, hash, poff, plen, joff, jlen, ord)
+  RETURNING 1),
+head AS (
+  UPDATE store_head SET last_position = last_position + (SELECT count(*) FROM ins)
+  WHERE (SELECT count(*) FROM ins) > 0
+  RETURNING last_position - $14::bigint AS base),
+req AS (
+  INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
+                               first_position, last_position, last_hash)
+  SELECT $11, $1, $12, 1, $14::bigint, head.base + 1, head.base + $14::bigint, $15
+  FROM head
+  RETURNING 1)
+SELECT )sql";
+
+// One statement writes a batch of events of a game whose row the
+// transaction holds locked. It inserts the events first, without positions.
+// Only then does it lock store_head (the UPDATE's count comes from an
+// uncorrelated subquery over `ins`, which PostgreSQL evaluates before it
+// updates, and so before it locks, the row) to take the batch's positions,
+// which it records in append_requests; it also advances the game (unless
+// the game was inserted already advanced, by CreateGame). The lock
+// on store_head lasts until commit, which orders commits by position
+// (docs/event-store.md), but covers no event insert.
 // $1 game_id, $2 count, $3 expected sequence, $4 event ids, $5 types,
 // $6 prev hashes, $7 hashes, $8 payload blob, $9 payload offsets,
 // $10 payload lengths, $11 json blob, $12 json offsets, $13 json lengths
 // (-1: none), $14 recorded_by, $15 request id, $16 digest, $17 last hash.
 constexpr char kAppend[] = R"sql(
-WITH head AS (
-  UPDATE store_head SET last_position = last_position + $2::bigint
-  RETURNING last_position - $2::bigint AS base),
-ins AS (
-  INSERT INTO events (position, game_id, sequence, event_id, type, payload, payload_json,
+WITH ins AS (
+  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json,
                       recorded_by, prev_hash, hash)
-  SELECT head.base + e.ord, $1, $3::bigint + e.ord, e.event_id, e.type,
+  SELECT $1, $3::bigint + e.ord, e.event_id, e.type,
          substring($8::bytea FROM e.poff FOR e.plen),
          CASE WHEN e.jlen < 0 THEN NULL
               ELSE convert_from(substring($11::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
          $14, e.prev_hash, e.hash
-  FROM head, unnest($4::text[], $5::text[], $6::text[], $7::text[], $9::int[], $10::int[],
-                    $12::int[], $13::int[])
+  FROM unnest($4::text[], $5::text[], $6::text[], $7::text[], $9::int[], $10::int[],
+              $12::int[], $13::int[])
        WITH ORDINALITY AS e(event_id, type, prev_hash, hash, poff, plen, joff, jlen, ord)
   RETURNING 1),
+head AS (
+  UPDATE store_head SET last_position = last_position + (SELECT count(*) FROM ins)
+  RETURNING last_position - $2::bigint AS base),
 req AS (
   INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
                                first_position, last_position, last_hash)
@@ -63,9 +126,10 @@ req AS (
   FROM head
   RETURNING 1),
 game AS (
-  UPDATE games SET last_sequence = $3::bigint + $2::bigint, last_hash = $17 WHERE game_id = $1
+  UPDATE games SET last_sequence = $3::bigint + $2::bigint, last_hash = $17
+  WHERE game_id = $1 AND last_sequence <> $3::bigint + $2::bigint
   RETURNING 1)
-SELECT base, (SELECT count(*) FROM ins) FROM head
+SELECT base FROM head
 )sql";
 
 // A PostgreSQL array literal of text values: {"a","b\"c"}.
@@ -170,6 +234,92 @@ std::optional<std::string> NullIfEmpty(const std::string& text) {
   return text;
 }
 
+// A batch of events as the array parameters of kAppend and
+// kCreateGameWithEvents: texts as array literals, payloads and JSON copies
+// as one blob each with 1-based offsets and lengths (-1: no JSON).
+struct BatchArrays {
+  std::string ids, types, prevs, hashes, payload_offsets, payload_lengths, json_offsets,
+      json_lengths;
+  std::string payloads, jsons;
+};
+
+BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
+                     const std::vector<std::string>& hashes) {
+  std::vector<std::string> ids, types, prevs;
+  std::vector<int64_t> poffs, plens, joffs, jlens;
+  ids.reserve(events.size());
+  types.reserve(events.size());
+  prevs.reserve(events.size());
+  BatchArrays out;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const NewEvent& event = events[i];
+    ids.push_back(event.event_id);
+    types.push_back(event.type);
+    prevs.push_back(i == 0 ? prev_start : hashes[i - 1]);
+    poffs.push_back(static_cast<int64_t>(out.payloads.size()) + 1);
+    plens.push_back(static_cast<int64_t>(event.payload.size()));
+    out.payloads += event.payload;
+    joffs.push_back(static_cast<int64_t>(out.jsons.size()) + 1);
+    jlens.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
+    out.jsons += event.json;
+  }
+  out.ids = TextArray(ids);
+  out.types = TextArray(types);
+  out.prevs = TextArray(prevs);
+  out.hashes = TextArray(hashes);
+  out.payload_offsets = IntArray(poffs);
+  out.payload_lengths = IntArray(plens);
+  out.json_offsets = IntArray(joffs);
+  out.json_lengths = IntArray(jlens);
+  return out;
+}
+
+// Writes `events` after sequence `current` (whose hash is `prev_start`),
+// with their chain `hashes`, by the kAppend statement; returns the answer.
+// The game's row must be locked by `txn`.
+AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t current,
+                        const std::string& prev_start, const std::vector<NewEvent>& events,
+                        const std::vector<std::string>& hashes, const std::string& recorded_by,
+                        const std::string& request_id, const std::string& digest) {
+  const BatchArrays a = ToArrays(events, prev_start, hashes);
+  const int64_t count = static_cast<int64_t>(events.size());
+  pqxx::row written = txn.exec_prepared1(
+      "append", game_id, count, current, a.ids, a.types, a.prevs, a.hashes,
+      pqxx::binarystring(a.payloads), a.payload_offsets, a.payload_lengths,
+      pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths, recorded_by, request_id, digest,
+      hashes.back());
+  AppendResult result;
+  const int64_t base = written[0].as<int64_t>();
+  result.first_sequence = current + 1;
+  result.last_sequence = current + count;
+  result.first_position = base + 1;
+  result.last_position = base + count;
+  result.last_hash = hashes.back();
+  return result;
+}
+
+// After a unique violation while writing `events` under `request_id`: the
+// first of the events whose id is already stored, if any.
+std::optional<absl::Status> TakenEventId(pqxx::connection& conn,
+                                         const std::vector<NewEvent>& events) {
+  pqxx::read_transaction txn(conn);
+  std::vector<std::string> ids;
+  ids.reserve(events.size());
+  for (const NewEvent& event : events) ids.push_back(event.event_id);
+  pqxx::result taken = txn.exec_params(
+      absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
+                   "WHERE e.event_id = ANY($1::text[]) ORDER BY 1 LIMIT 1"),
+      TextArray(ids));
+  if (taken.empty()) return std::nullopt;
+  const StoredEvent existing = EventFromRow(taken[0]);
+  for (const NewEvent& event : events) {
+    if (event.event_id == existing.event_id) {
+      return internal::EventIdTaken(event.event_id, existing, event);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 struct PostgresEventStore::Connection {
@@ -184,12 +334,24 @@ class PostgresEventStore::Lease {
   static absl::StatusOr<Lease> Take(PostgresEventStore& store) {
     {
       absl::MutexLock lock(&store.mu_);
+      auto available = [&store]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(store.mu_) {
+        return store.leased_ < store.options_.max_connections;
+      };
+      if (!store.mu_.AwaitWithTimeout(absl::Condition(&available),
+                                      store.options_.connection_wait)) {
+        return absl::UnavailableError(absl::StrCat(
+            "all ", store.options_.max_connections,
+            " connections to PostgreSQL stayed busy for ",
+            absl::FormatDuration(store.options_.connection_wait), "; retry later"));
+      }
+      ++store.leased_;
       if (!store.idle_.empty()) {
         Lease lease(store, std::move(store.idle_.back()));
         store.idle_.pop_back();
         return lease;
       }
     }
+    // Opened outside the lock; the slot is taken (leased_) already.
     try {
       auto owned = std::make_unique<Connection>(store.options_.conninfo);
       pqxx::connection* conn = &owned->conn;
@@ -200,8 +362,11 @@ class PostgresEventStore::Lease {
       conn->prepare("lock_game", kLockGame);
       conn->prepare("find_request", kFindRequest);
       conn->prepare("append", kAppend);
+      conn->prepare("create_game", absl::StrCat(kCreateGameWithEvents, kGameColumnsOfG, " FROM g"));
       return Lease(store, std::move(owned));
     } catch (const std::exception& e) {
+      absl::MutexLock lock(&store.mu_);
+      --store.leased_;
       return internal::StatusFromException(e, "connecting to PostgreSQL");
     }
   }
@@ -209,11 +374,10 @@ class PostgresEventStore::Lease {
       : store_(other.store_), conn_(std::move(other.conn_)), lost_(other.lost_) {}
   Lease& operator=(Lease&&) = delete;
   ~Lease() {
-    if (conn_ == nullptr || lost_ || !conn_->conn.is_open()) return;
+    if (conn_ == nullptr) return;  // moved from
     absl::MutexLock lock(&store_->mu_);
-    if (static_cast<int>(store_->idle_.size()) < store_->options_.max_idle_connections) {
-      store_->idle_.push_back(std::move(conn_));
-    }
+    --store_->leased_;
+    if (!lost_ && conn_->conn.is_open()) store_->idle_.push_back(std::move(conn_));
   }
 
   pqxx::connection& conn() { return conn_->conn; }
@@ -252,27 +416,32 @@ absl::StatusOr<std::unique_ptr<PostgresEventStore>> PostgresEventStore::Open(
 absl::StatusOr<GameRecord> PostgresEventStore::CreateGame(const CreateGameRequest& request) {
   if (absl::Status status = internal::ValidateCreateGame(request); !status.ok()) return status;
   const GameRecord& game = request.game;
-  const std::string digest = internal::CreateDigest(game);
+  const std::string digest = internal::CreateDigest(request);
+  const GameStatus status =
+      game.status == GameStatus::kFinished ? GameStatus::kFinished : GameStatus::kActive;
   absl::StatusOr<Lease> lease = Lease::Take(*this);
   if (!lease.ok()) return lease.status();
   try {
-    pqxx::work txn(lease->conn());
     const std::optional<std::string> seed =
         game.seed.has_value() ? std::optional<std::string>(absl::StrCat(*game.seed)) : std::nullopt;
-    pqxx::result inserted = txn.exec_params(
-        absl::StrCat("INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, "
-                     "seed_commitment, players, created_by, league_id, tournament_id, "
-                     "create_request_id, create_digest) VALUES ($1, $2, $3, $4, $5::numeric, $6, "
-                     "$7::text[], $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING ",
-                     kGameColumns),
-        game.game_id, game.game, game.ruleset_id, game.ruleset_hash, seed,
-        NullIfEmpty(game.seed_commitment), TextArray(game.players), game.created_by,
-        NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest);
-    if (!inserted.empty()) {
-      absl::StatusOr<GameRecord> record = GameFromRow(inserted[0]);
-      txn.commit();
-      return record;
+    const std::vector<std::string> hashes =
+        internal::ChainHashes(game.game_id, GenesisHash(), 1, request.events);
+    const BatchArrays a = ToArrays(request.events, GenesisHash(), hashes);
+    {
+      // One statement in autocommit: one round trip, one transaction.
+      pqxx::nontransaction txn(lease->conn());
+      pqxx::result inserted = txn.exec_prepared(
+          "create_game", game.game_id, game.game, game.ruleset_id, game.ruleset_hash, seed,
+          NullIfEmpty(game.seed_commitment), TextArray(game.players), game.created_by,
+          NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest,
+          std::string(GameStatusName(status)), static_cast<int64_t>(request.events.size()),
+          hashes.empty() ? std::nullopt : std::optional<std::string>(hashes.back()), a.ids,
+          a.types, a.prevs, a.hashes, pqxx::binarystring(a.payloads), a.payload_offsets,
+          a.payload_lengths, pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths);
+      if (!inserted.empty()) return GameFromRow(inserted[0]);
     }
+    // The game id or the request id was taken: a retry, or another game.
+    pqxx::read_transaction txn(lease->conn());
     pqxx::result previous = txn.exec_params(
         absl::StrCat("SELECT create_digest, ", kGameColumns,
                      " FROM games WHERE create_request_id = $1"),
@@ -285,6 +454,16 @@ absl::StatusOr<GameRecord> PostgresEventStore::CreateGame(const CreateGameReques
         absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE create_request_id = $1"),
         request.request_id);
     return GameFromRow(record[0]);
+  } catch (const pqxx::unique_violation& e) {
+    // An event id already stored, or the request id taken by an append.
+    try {
+      if (std::optional<absl::Status> taken = TakenEventId(lease->conn(), request.events)) {
+        return *taken;
+      }
+    } catch (const std::exception& inner) {
+      return lease->Fail(inner, "creating a game");
+    }
+    return internal::RequestIdReused(request.request_id);
   } catch (const std::exception& e) {
     return lease->Fail(e, "creating a game");
   }
@@ -321,8 +500,10 @@ absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilte
         absl::StrCat("SELECT ", kGameColumns,
                      " FROM games WHERE ($1 = '' OR game_id > $1) AND ($2 = '' OR game = $2) "
                      "AND ($3 = '' OR status = $3) AND ($4 = '' OR league_id = $4) "
-                     "AND ($5 = '' OR tournament_id = $5) ORDER BY game_id LIMIT $6"),
-        *after, filter.game, status, filter.league_id, filter.tournament_id, *size + 1);
+                     "AND ($5 = '' OR tournament_id = $5) "
+                     "AND ($7 = '' OR players @> ARRAY[$7]) ORDER BY game_id LIMIT $6"),
+        *after, filter.game, status, filter.league_id, filter.tournament_id, *size + 1,
+        filter.player);
     ListGamesPage page;
     for (const pqxx::row& row : rows) {
       if (static_cast<int>(page.games.size()) == *size) {
@@ -404,57 +585,20 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
       return internal::SequenceMismatch(request.game_id, request.expected_sequence, current);
     }
     const std::string prev_start = current == 0 ? GenesisHash() : game[2].as<std::string>();
-    const std::vector<std::string> hashes =
-        internal::ChainHashes(request.game_id, prev_start, current + 1, request.events);
-    std::vector<std::string> ids, types, prevs;
-    std::vector<int64_t> poffs, plens, joffs, jlens;
-    std::string payloads, jsons;
-    for (size_t i = 0; i < request.events.size(); ++i) {
-      const NewEvent& event = request.events[i];
-      ids.push_back(event.event_id);
-      types.push_back(event.type);
-      prevs.push_back(i == 0 ? prev_start : hashes[i - 1]);
-      poffs.push_back(static_cast<int64_t>(payloads.size()) + 1);
-      plens.push_back(static_cast<int64_t>(event.payload.size()));
-      payloads += event.payload;
-      joffs.push_back(static_cast<int64_t>(jsons.size()) + 1);
-      jlens.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
-      jsons += event.json;
-    }
-    const int64_t count = static_cast<int64_t>(request.events.size());
-    pqxx::row written = txn.exec_prepared1(
-        "append", request.game_id, count, current, TextArray(ids), TextArray(types),
-        TextArray(prevs), TextArray(hashes), pqxx::binarystring(payloads), IntArray(poffs),
-        IntArray(plens), pqxx::binarystring(jsons), IntArray(joffs), IntArray(jlens),
-        request.recorded_by, request.request_id, digest, hashes.back());
+    AppendResult result = WriteBatch(
+        txn, request.game_id, current, prev_start, request.events,
+        internal::ChainHashes(request.game_id, prev_start, current + 1, request.events),
+        request.recorded_by, request.request_id, digest);
     txn.commit();
-    AppendResult result;
-    const int64_t base = written[0].as<int64_t>();
-    result.first_sequence = current + 1;
-    result.last_sequence = current + count;
-    result.first_position = base + 1;
-    result.last_position = base + count;
-    result.last_hash = hashes.back();
     return result;
   } catch (const pqxx::unique_violation& e) {
     // An event id already stored (the batch itself was checked for
     // duplicates), or a concurrent request with the same id: say which.
     try {
-      pqxx::read_transaction txn(lease->conn());
-      std::vector<std::string> ids;
-      for (const NewEvent& event : request.events) ids.push_back(event.event_id);
-      pqxx::result taken = txn.exec_params(
-          absl::StrCat("SELECT ", kEventColumns, " FROM events WHERE event_id = ANY($1::text[]) "
-                       "ORDER BY position LIMIT 1"),
-          TextArray(ids));
-      if (!taken.empty()) {
-        const StoredEvent existing = EventFromRow(taken[0]);
-        for (const NewEvent& event : request.events) {
-          if (event.event_id == existing.event_id) {
-            return internal::EventIdTaken(event.event_id, existing, event);
-          }
-        }
+      if (std::optional<absl::Status> taken = TakenEventId(lease->conn(), request.events)) {
+        return *taken;
       }
+      pqxx::read_transaction txn(lease->conn());
       pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
       if (!previous.empty()) return replay(previous[0], 1);
     } catch (const std::exception& inner) {
@@ -474,8 +618,8 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
   try {
     pqxx::read_transaction txn(lease->conn());
     pqxx::result rows = txn.exec_params(
-        absl::StrCat("SELECT ", kEventColumns, " FROM events WHERE game_id = $1 AND sequence > $2 "
-                     "ORDER BY sequence LIMIT $3"),
+        absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
+                     "WHERE e.game_id = $1 AND e.sequence > $2 ORDER BY e.sequence LIMIT $3"),
         game_id, after_sequence, limit);
     if (rows.empty() &&
         txn.exec_params("SELECT 1 FROM games WHERE game_id = $1", game_id).empty()) {
@@ -498,8 +642,11 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t aft
   try {
     pqxx::read_transaction txn(lease->conn());
     pqxx::result rows = txn.exec_params(
-        absl::StrCat("SELECT ", kEventColumns,
-                     " FROM events WHERE position > $1 ORDER BY position LIMIT $2"),
+        // Batches in position order, each batch's events in sequence order.
+        absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
+                     "WHERE r.last_position > $1 "
+                     "AND r.first_position + (e.sequence - r.first_sequence) > $1 "
+                     "ORDER BY r.last_position, e.sequence LIMIT $2"),
         after_position, limit);
     std::vector<StoredEvent> events;
     events.reserve(rows.size());
@@ -533,7 +680,8 @@ absl::StatusOr<VerifyReport> PostgresEventStore::VerifyGame(const std::string& g
     absl::StatusOr<GameRecord> game = GameFromRow(game_rows[0]);
     if (!game.ok()) return game.status();
     pqxx::result rows = txn.exec_params(
-        absl::StrCat("SELECT ", kEventColumns, " FROM events WHERE game_id = $1 ORDER BY sequence"),
+        absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
+                     "WHERE e.game_id = $1 ORDER BY e.sequence"),
         game_id);
     std::vector<StoredEvent> events;
     events.reserve(rows.size());

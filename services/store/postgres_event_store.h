@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::store {
@@ -23,7 +24,12 @@ struct PostgresOptions {
   // role). The migrations create "arbiter_service", which may only INSERT
   // and SELECT events.
   std::string role = "arbiter_service";
-  int max_idle_connections = 8;
+  // The pool: at most this many connections at once. A call that finds them
+  // all busy waits for one (up to connection_wait, then Unavailable), so
+  // that a burst of calls queues here instead of forking more backends than
+  // the server has cores to run.
+  int max_connections = 16;
+  absl::Duration connection_wait = absl::Seconds(30);
 };
 
 class PostgresEventStore final : public EventStore {
@@ -55,6 +61,7 @@ class PostgresEventStore final : public EventStore {
   PostgresOptions options_;
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
+  int leased_ ABSL_GUARDED_BY(mu_) = 0;  // connections lent out or being opened
 };
 
 }  // namespace arbiter::store

@@ -146,10 +146,31 @@ TEST_F(ServerTest, AppendActionsRetriedWithTheSameRequestIdAnswersTheFirstAnswer
   EXPECT_EQ(again.first_event(), first.first_event());
   EXPECT_EQ(again.last_event(), first.last_event());
   EXPECT_EQ(again.last_event_hash(), first.last_event_hash());
+  EXPECT_EQ(again.verdict(), first.verdict());
+  EXPECT_EQ(again.verdict(), v1::VERDICT_UNFINISHED);
+  EXPECT_EQ(again.status(), v1::GAME_STATUS_ACTIVE);
   EXPECT_EQ(Get("live-4").last_event(), 3);
   // The same request id with other content is refused.
   grpc::Status reused = Append(admin_, "live-4", 1, {log.actions[0]}, "r", &again);
   EXPECT_EQ(reused.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(ServerTest, AppendActionsThatEndedTheGameRetriedAnswersTheVerdictAndStandingsAgain) {
+  const log::GameLog log = Simulated(18);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "live-5", &game).ok());
+  std::vector<v1::Action> all(log.actions.begin(), log.actions.end());
+  v1::AppendActionsResponse first;
+  ASSERT_TRUE(Append(admin_, "live-5", 1, all, "whole", &first).ok());
+  ASSERT_EQ(first.status(), v1::GAME_STATUS_FINISHED);
+  ASSERT_TRUE(first.has_standings());
+  v1::AppendActionsResponse again;
+  grpc::Status retried = Append(admin_, "live-5", 1, all, "whole", &again);
+  ASSERT_TRUE(retried.ok()) << retried.error_message();
+  EXPECT_EQ(again.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(again.verdict(), first.verdict());
+  EXPECT_EQ(again.standings().SerializeAsString(), first.standings().SerializeAsString());
+  EXPECT_EQ(again.last_event(), first.last_event());
 }
 
 TEST_F(ServerTest, CreateGameRetriedReturnsTheGameAndAnotherRequestForItsIdIsAlreadyExists) {

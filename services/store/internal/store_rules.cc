@@ -90,28 +90,56 @@ absl::Status ValidateCreateGame(const CreateGameRequest& request) {
       return status;
     }
   }
-  return absl::OkStatus();
+  switch (game.status) {
+    case GameStatus::kUnspecified:
+    case GameStatus::kActive:
+      break;
+    case GameStatus::kFinished:
+      if (request.events.empty()) {
+        return absl::InvalidArgumentError("a game created finished needs its events");
+      }
+      break;
+    case GameStatus::kVoided:
+      return absl::InvalidArgumentError("a game cannot be created voided");
+  }
+  if (request.events.empty()) return absl::OkStatus();
+  return ValidateBatch(request.request_id, game.game_id, game.created_by, 0, request.events);
+}
+
+AppendRequest FirstBatch(const CreateGameRequest& request) {
+  AppendRequest batch;
+  batch.game_id = request.game.game_id;
+  batch.expected_sequence = 0;
+  batch.request_id = request.request_id;
+  batch.recorded_by = request.game.created_by;
+  batch.events = request.events;
+  return batch;
 }
 
 absl::Status ValidateAppend(const AppendRequest& request) {
-  if (absl::Status status = CheckId("request_id", request.request_id); !status.ok()) return status;
-  if (absl::Status status = CheckId("game_id", request.game_id); !status.ok()) return status;
-  if (absl::Status status = CheckId("recorded_by", request.recorded_by); !status.ok()) {
-    return status;
-  }
-  if (request.expected_sequence < 0) {
+  return ValidateBatch(request.request_id, request.game_id, request.recorded_by,
+                       request.expected_sequence, request.events);
+}
+
+absl::Status ValidateBatch(const std::string& request_id, const std::string& game_id,
+                           const std::string& recorded_by, int64_t expected_sequence,
+                           const std::vector<NewEvent>& events) {
+  if (absl::Status status = CheckId("request_id", request_id); !status.ok()) return status;
+  if (absl::Status status = CheckId("game_id", game_id); !status.ok()) return status;
+  if (absl::Status status = CheckId("recorded_by", recorded_by); !status.ok()) return status;
+  if (expected_sequence < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("expected_sequence is ", request.expected_sequence, "; it cannot be negative"));
+        absl::StrCat("expected_sequence is ", expected_sequence, "; it cannot be negative"));
   }
-  if (request.events.empty()) return absl::InvalidArgumentError("the batch has no events");
-  if (request.events.size() > static_cast<size_t>(kMaxEventsPerAppend)) {
-    return absl::InvalidArgumentError(absl::StrCat("the batch has ", request.events.size(),
+  if (events.empty()) return absl::InvalidArgumentError("the batch has no events");
+  if (events.size() > static_cast<size_t>(kMaxEventsPerAppend)) {
+    return absl::InvalidArgumentError(absl::StrCat("the batch has ", events.size(),
                                                    " events; the limit is ", kMaxEventsPerAppend));
   }
   int64_t total = 0;
   std::set<std::string> ids;
-  for (size_t i = 0; i < request.events.size(); ++i) {
-    const NewEvent& event = request.events[i];
+  for (size_t i = 0; i < events.size(); ++i) {
+    const NewEvent& event = events[i];
     const std::string where = absl::StrCat("events[", i, "]");
     if (absl::Status status = CheckId(where + ".event_id", event.event_id); !status.ok()) {
       return status;
@@ -148,7 +176,8 @@ absl::Status ValidateLimit(int limit) {
   return absl::OkStatus();
 }
 
-std::string CreateDigest(const GameRecord& game) {
+std::string CreateDigest(const CreateGameRequest& request) {
+  const GameRecord& game = request.game;
   std::string out;
   for (const std::string* value : {&game.game_id, &game.game, &game.ruleset_id, &game.ruleset_hash,
                                    &game.seed_commitment, &game.created_by, &game.league_id,
@@ -157,6 +186,17 @@ std::string CreateDigest(const GameRecord& game) {
   }
   Field(out, game.seed.has_value() ? absl::StrCat(*game.seed) : "-");
   for (const std::string& player : game.players) Field(out, player);
+  // A game created with events: they and the status are part of the request
+  // (a game without events keeps the digest it always had).
+  if (!request.events.empty()) {
+    Field(out, game.status == GameStatus::kFinished ? "finished" : "active");
+    for (const NewEvent& event : request.events) {
+      Field(out, event.event_id);
+      Field(out, event.type);
+      Field(out, event.payload);
+      Field(out, event.json);
+    }
+  }
   return engine::Sha256Hex(out);
 }
 

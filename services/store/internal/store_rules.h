@@ -17,11 +17,19 @@ namespace arbiter::store::internal {
 // InvalidArgument naming the first bad field, or OK.
 absl::Status ValidateCreateGame(const CreateGameRequest& request);
 absl::Status ValidateAppend(const AppendRequest& request);
+// ValidateAppend's checks of a batch given by its parts.
+absl::Status ValidateBatch(const std::string& request_id, const std::string& game_id,
+                           const std::string& recorded_by, int64_t expected_sequence,
+                           const std::vector<NewEvent>& events);
 absl::Status ValidateLimit(int limit);
+
+// The batch of a game created with events, as an append at sequence 0 under
+// the create request's id, recorded by the game's creator.
+AppendRequest FirstBatch(const CreateGameRequest& request);
 
 // Digests of what a request asks for, to tell a retry (same digest) from a
 // request id reused for something else.
-std::string CreateDigest(const GameRecord& game);
+std::string CreateDigest(const CreateGameRequest& request);
 std::string AppendDigest(const AppendRequest& request);
 
 // Errors with the store's exact wording.

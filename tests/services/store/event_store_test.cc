@@ -9,8 +9,7 @@
 #include <thread>
 
 #include "services/store/event_hash.h"
-#include "services/store/memory_event_store.h"
-#include "tests/services/store/postgres_test_env.h"
+#include "tests/services/store/store_backends.h"
 #include "tests/services/store/store_test_util.h"
 
 namespace arbiter::store {
@@ -18,84 +17,10 @@ namespace {
 
 using testing::Append;
 using testing::CreateRequest;
+using testing::EventStoreTest;
 using testing::Events;
 
-struct MemoryBackend {
-  std::unique_ptr<MemoryEventStore> store = std::make_unique<MemoryEventStore>();
-  EventStore& Store() { return *store; }
-  void Tamper(const std::string& game_id, int64_t sequence, const std::string& payload) {
-    ASSERT_TRUE(store->TamperForTesting(game_id, sequence, payload).ok());
-  }
-};
-
-struct PostgresBackend {
-  std::string conninfo;
-  std::unique_ptr<PostgresEventStore> store = testing::FreshPostgresStore(&conninfo);
-  EventStore& Store() { return *store; }
-  // As a superuser with triggers disabled, as an intruder with the database
-  // password would.
-  void Tamper(const std::string& game_id, int64_t sequence, const std::string& payload) {
-    pqxx::connection conn(conninfo);
-    pqxx::work txn(conn);
-    txn.exec("SET session_replication_role = replica");
-    txn.exec_params("UPDATE events SET payload = $3 WHERE game_id = $1 AND sequence = $2",
-                    game_id, sequence, pqxx::binarystring(payload));
-    txn.commit();
-  }
-};
-
-template <typename Backend>
-class EventStoreTest : public ::testing::Test {
- protected:
-  EventStore& store() { return backend_.Store(); }
-
-  void CreateGame(const std::string& game_id) {
-    absl::StatusOr<GameRecord> game = store().CreateGame(CreateRequest(game_id));
-    ASSERT_TRUE(game.ok()) << game.status();
-  }
-
-  AppendResult AppendOk(const AppendRequest& request) {
-    absl::StatusOr<AppendResult> result = store().Append(request);
-    EXPECT_TRUE(result.ok()) << result.status();
-    return result.ok() ? *result : AppendResult{};
-  }
-
-  std::vector<StoredEvent> ReadGame(const std::string& game_id) {
-    absl::StatusOr<std::vector<StoredEvent>> events = store().ReadGameEvents(game_id, 0, 10000);
-    EXPECT_TRUE(events.ok()) << events.status();
-    return events.ok() ? *events : std::vector<StoredEvent>{};
-  }
-
-  std::vector<StoredEvent> ReadEverything() {
-    std::vector<StoredEvent> all;
-    int64_t after = 0;
-    for (;;) {
-      absl::StatusOr<std::vector<StoredEvent>> page = store().ReadAll(after, 7);
-      EXPECT_TRUE(page.ok()) << page.status();
-      if (!page.ok() || page->empty()) return all;
-      after = page->back().position;
-      all.insert(all.end(), page->begin(), page->end());
-    }
-  }
-
-  int64_t Head() {
-    absl::StatusOr<int64_t> head = store().HeadPosition();
-    EXPECT_TRUE(head.ok()) << head.status();
-    return head.ok() ? *head : -1;
-  }
-
-  Backend backend_;
-};
-
-using Backends = ::testing::Types<MemoryBackend, PostgresBackend>;
-class BackendNames {
- public:
-  template <typename T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, MemoryBackend> ? "Memory" : "Postgres";
-  }
-};
-TYPED_TEST_SUITE(EventStoreTest, Backends, BackendNames);
+TYPED_TEST_SUITE(EventStoreTest, testing::Backends, testing::BackendNames);
 
 TYPED_TEST(EventStoreTest, EventsComeBackExactlyAsWritten) {
   this->CreateGame("g1");
@@ -222,6 +147,25 @@ TYPED_TEST(EventStoreTest, ListsGamesPageByPageWithFilters) {
   cup.tournament_id = "cup";
   cup.game = "atlantis";
   ASSERT_EQ(this->store().ListGames(cup, 0, "")->games.size(), 1u);
+  CreateGameRequest with_dora = CreateRequest("g");
+  with_dora.game.players = {"ana", "dora"};
+  ASSERT_TRUE(this->store().CreateGame(with_dora).ok());
+  ListGamesFilter dora;
+  dora.player = "dora";
+  absl::StatusOr<ListGamesPage> doras = this->store().ListGames(dora, 0, "");
+  ASSERT_TRUE(doras.ok()) << doras.status();
+  ASSERT_EQ(doras->games.size(), 1u);
+  EXPECT_EQ(doras->games[0].game_id, "g");
+  ListGamesFilter ana;
+  ana.player = "ana";
+  ana.status = GameStatus::kActive;
+  absl::StatusOr<ListGamesPage> anas = this->store().ListGames(ana, 3, "");
+  ASSERT_TRUE(anas.ok());
+  EXPECT_EQ(anas->games.size(), 3u);
+  EXPECT_FALSE(anas->next_page_token.empty()) << "a, c, d, e, f and g are active with ana";
+  ListGamesFilter nobody;
+  nobody.player = "an";  // a prefix of a player is not a player
+  EXPECT_TRUE(this->store().ListGames(nobody, 0, "")->games.empty());
   EXPECT_EQ(this->store().ListGames({}, 0, "zz-not-hex").status().code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(this->store().ListGames({}, 5000, "").status().code(),

@@ -11,6 +11,8 @@
 #include <thread>
 
 #include "engine/core/sha256.h"
+#include "services/store/event_hash.h"
+#include "services/store/internal/store_rules.h"
 #include "services/store/migrations.h"
 #include "tests/services/store/postgres_test_env.h"
 #include "tests/services/store/store_test_util.h"
@@ -145,6 +147,15 @@ TEST_F(PostgresStoreTest, GlobalReadersNeverSkipAnEventOfASlowerTransaction) {
       RETURN NEW;
     END $$;
     CREATE TRIGGER slow_down BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION slow_down();
+    -- Also between taking positions and committing, where a slow writer
+    -- holds positions that faster readers must not skip.
+    CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.last_position % 5 = 0 THEN PERFORM pg_sleep(0.03); END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER slow_commit BEFORE INSERT ON append_requests
+      FOR EACH ROW EXECUTE FUNCTION slow_commit();
   )sql"), "");
   constexpr int kWriters = 4;
   constexpr int kBatches = 25;
@@ -195,6 +206,70 @@ TEST_F(PostgresStoreTest, GlobalReadersNeverSkipAnEventOfASlowerTransaction) {
     EXPECT_EQ(seen[r], acknowledged.load()) << "reader " << r;
   }
   EXPECT_EQ(*store_->HeadPosition(), kWriters * kBatches * 3);
+}
+
+TEST_F(PostgresStoreTest, CallsBeyondThePoolWaitForAConnection) {
+  PostgresOptions options;
+  options.conninfo = conninfo_;
+  options.max_connections = 2;
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> small = PostgresEventStore::Open(options);
+  ASSERT_TRUE(small.ok()) << small.status();
+  constexpr int kWriters = 8;
+  for (int w = 0; w < kWriters; ++w) CreateGame(absl::StrCat("pool-", w));
+  std::vector<std::thread> writers;
+  std::atomic<int> written{0};
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      const std::string game = absl::StrCat("pool-", w);
+      int64_t sequence = 0;
+      for (int b = 0; b < 10; ++b) {
+        const std::string tag = absl::StrCat(game, "-", b);
+        absl::StatusOr<AppendResult> result =
+            (*small)->Append(Append(game, sequence, tag, Events(tag, 2)));
+        ASSERT_TRUE(result.ok()) << result.status();
+        sequence = result->last_sequence;
+        written += 2;
+      }
+    });
+  }
+  for (std::thread& writer : writers) writer.join();
+  EXPECT_EQ(written.load(), kWriters * 20);
+  EXPECT_EQ(CountEvents(), kWriters * 20);
+  pqxx::connection conn(conninfo_);
+  pqxx::read_transaction txn(conn);
+  EXPECT_LE(txn.exec1("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                      "AND pid <> pg_backend_pid()")[0].as<int>(),
+            2 + 1)  // the pool, and the fixture's own store
+      << "the pool opened more connections than allowed";
+}
+
+TEST_F(PostgresStoreTest, ACallThatFindsThePoolBusyTooLongIsUnavailable) {
+  ASSERT_EQ(SqlStateOf(R"sql(
+    CREATE FUNCTION hold() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF NEW.type = 'hold' THEN PERFORM pg_sleep(1); END IF;
+      RETURN NEW;
+    END $$;
+    CREATE TRIGGER hold BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION hold();
+  )sql"), "");
+  CreateGame("busy");
+  PostgresOptions options;
+  options.conninfo = conninfo_;
+  options.max_connections = 1;
+  options.connection_wait = absl::Milliseconds(100);
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> single = PostgresEventStore::Open(options);
+  ASSERT_TRUE(single.ok()) << single.status();
+  std::vector<NewEvent> held = Events("held", 1);
+  held[0].type = "hold";
+  std::thread holder([&] { ASSERT_TRUE((*single)->Append(Append("busy", 0, "h", held)).ok()); });
+  absl::SleepFor(absl::Milliseconds(300));
+  absl::StatusOr<GameRecord> waited = (*single)->GetGame("busy");
+  EXPECT_EQ(waited.status().code(), absl::StatusCode::kUnavailable) << waited.status();
+  EXPECT_NE(waited.status().message().find("all 1 connections to PostgreSQL stayed busy"),
+            absl::string_view::npos)
+      << waited.status();
+  holder.join();
+  EXPECT_TRUE((*single)->GetGame("busy").ok()) << "the connection is back in the pool";
 }
 
 // PostgreSQL is restarted while a writer appends; the writer retries each
@@ -296,6 +371,74 @@ TEST_F(MigrationsTest, ANewFileIsAppliedOnceAndAFailingOneRollsBack) {
   pqxx::read_transaction txn(conn);
   EXPECT_EQ(txn.exec1("SELECT count(*) FROM schema_migrations WHERE version >= 900")[0].as<int>(), 1);
   EXPECT_TRUE(txn.exec("SELECT 1 FROM pg_tables WHERE tablename = 'half'").empty());
+}
+
+// Migration 0004 moved store-wide positions from the events rows to their
+// batches: events written under the old schema keep their positions and
+// their chain.
+TEST(MigrationTo0004, EventsStoredBeforeKeepTheirPositionsAndChain) {
+  const std::string conninfo = testing::FreshDatabase(3);
+  const std::vector<NewEvent> first = Events("old-a", 3);
+  const std::vector<NewEvent> second = Events("old-b", 2);
+  const std::vector<std::string> first_hashes =
+      internal::ChainHashes("old", GenesisHash(), 1, first);
+  const std::vector<std::string> second_hashes =
+      internal::ChainHashes("old", first_hashes.back(), 4, second);
+  {
+    pqxx::connection conn(conninfo);
+    pqxx::work txn(conn);
+    txn.exec(
+        "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
+        "create_request_id, create_digest, last_sequence, last_hash) VALUES ('old', 'atlantica', "
+        "'standard', repeat('a', 64), 1, '{ana,ben}', 'o', 'create-old', repeat('d', 64), 5, " +
+        txn.quote(second_hashes.back()) + ")");
+    // Two batches, positions 1-3 and 4-5, as appends under 0001 wrote them.
+    auto write = [&](const std::vector<NewEvent>& events, const std::vector<std::string>& hashes,
+                     const std::string& prev, int64_t first_sequence) {
+      for (size_t i = 0; i < events.size(); ++i) {
+        const int64_t sequence = first_sequence + static_cast<int64_t>(i);
+        txn.exec_params(
+            "INSERT INTO events (position, game_id, sequence, event_id, type, payload, "
+            "recorded_by, prev_hash, hash) VALUES ($1, 'old', $1, $2, $3, $4, 'o', $5, $6)",
+            sequence, events[i].event_id, events[i].type, pqxx::binarystring(events[i].payload),
+            i == 0 ? prev : hashes[i - 1], hashes[i]);
+      }
+      const int64_t last = first_sequence + static_cast<int64_t>(events.size()) - 1;
+      txn.exec_params(
+          "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, "
+          "last_sequence, first_position, last_position, last_hash) "
+          "VALUES ($1, 'old', repeat('d', 64), $2, $3, $2, $3, $4)",
+          absl::StrCat("append-", first_sequence), first_sequence, last, hashes.back());
+    };
+    write(first, first_hashes, GenesisHash(), 1);
+    write(second, second_hashes, first_hashes.back(), 4);
+    txn.exec("UPDATE store_head SET last_position = 5");
+    txn.commit();
+  }
+  ASSERT_TRUE(ApplyMigrations(conninfo).ok());
+
+  PostgresOptions options;
+  options.conninfo = conninfo;
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  absl::StatusOr<std::vector<StoredEvent>> all = (*store)->ReadAll(0, 100);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ((*all)[i].position, i + 1);
+    EXPECT_EQ((*all)[i].sequence, i + 1);
+  }
+  EXPECT_EQ((*all)[4].event_id, second[1].event_id);
+  EXPECT_TRUE((*store)->VerifyGame("old").ok());
+  // New appends continue after the old positions.
+  absl::StatusOr<AppendResult> next = (*store)->Append(Append("old", 5, "new", Events("new", 2)));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->first_position, 6);
+  pqxx::connection conn(conninfo);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT string_agg(position::text, ',' ORDER BY position) "
+                      "FROM events_in_order")[0].as<std::string>(),
+            "1,2,3,4,5,6,7");
 }
 
 TEST_F(MigrationsTest, AnUnreachableServerIsUnavailable) {

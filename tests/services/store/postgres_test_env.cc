@@ -46,7 +46,7 @@ EmbeddedPostgres& Cluster() {
   return *instance;
 }
 
-std::string FreshDatabase() {
+std::string FreshDatabase(int up_to) {
   static std::atomic<int> counter{0};
   const std::string name = absl::StrCat("test_", counter++);
   EmbeddedPostgres& cluster = Cluster();
@@ -56,7 +56,11 @@ std::string FreshDatabase() {
     txn.exec("CREATE DATABASE " + name);
   }
   const std::string conninfo = cluster.ConninfoFor(name);
-  absl::Status migrated = ApplyMigrations(conninfo);
+  std::vector<Migration> migrations;
+  for (const Migration& migration : BuiltinMigrations()) {
+    if (migration.version <= up_to) migrations.push_back(migration);
+  }
+  absl::Status migrated = ApplyMigrations(conninfo, migrations);
   EXPECT_TRUE(migrated.ok()) << migrated;
   return conninfo;
 }

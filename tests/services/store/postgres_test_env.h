@@ -7,6 +7,7 @@
 #ifndef ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
 #define ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
 
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -18,9 +19,9 @@ namespace arbiter::store::testing {
 // The cluster (started on first use; the test fails if it cannot start).
 EmbeddedPostgres& Cluster();
 
-// Creates a new database, applies the migrations and returns its superuser
-// connection string.
-std::string FreshDatabase();
+// Creates a new database, applies the built-in migrations up to version
+// `up_to` (all by default) and returns its superuser connection string.
+std::string FreshDatabase(int up_to = std::numeric_limits<int>::max());
 
 // A PostgresEventStore on a fresh database, working as arbiter_service.
 std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo = nullptr);
