@@ -282,9 +282,14 @@ TEST_F(PostgresStoreTest, EveryAcknowledgedEventSurvivesARestartExactlyOnce) {
   std::atomic<int> done{0};
   std::atomic<int> unavailable{0};
   std::vector<std::map<std::string, AppendResult>> acked(kGames);
+  std::atomic<int> stopped{0};  // writers that returned, done or failed
   std::vector<std::thread> writers;
   for (int g = 0; g < kGames; ++g) {
     writers.emplace_back([&, g] {
+      struct CountOnReturn {
+        std::atomic<int>& count;
+        ~CountOnReturn() { ++count; }
+      } count_on_return{stopped};
       const std::string game = absl::StrCat("g", g);
       int64_t sequence = 0;
       for (int b = 0; b < kBatches; ++b) {
@@ -306,7 +311,11 @@ TEST_F(PostgresStoreTest, EveryAcknowledgedEventSurvivesARestartExactlyOnce) {
       }
     });
   }
-  while (done.load() < kGames * kBatches / 3) std::this_thread::yield();
+  while (done.load() < kGames * kBatches / 3 && stopped.load() == 0) std::this_thread::yield();
+  if (stopped.load() > 0) {
+    for (std::thread& writer : writers) writer.join();
+    FAIL() << "a writer failed before the restart";
+  }
   ASSERT_TRUE(testing::Cluster().Restart().ok());
   for (std::thread& writer : writers) writer.join();
   EXPECT_GT(unavailable.load(), 0) << "the restart was not noticed";
