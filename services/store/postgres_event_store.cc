@@ -75,8 +75,9 @@ ins AS (
               ELSE convert_from(substring($23::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
          g.created_by,
          CASE WHEN e.ord = 1 THEN $18::text
-              ELSE substring($19::text FROM ((e.ord - 2) * 64 + 1)::int FOR 64) END,
-         substring($19::text FROM ((e.ord - 1) * 64 + 1)::int FOR 64)
+              ELSE convert_from(substring($19::bytea FROM ((e.ord - 2) * 64 + 1)::int FOR 64),
+                                'UTF8') END,
+         convert_from(substring($19::bytea FROM ((e.ord - 1) * 64 + 1)::int FOR 64), 'UTF8')
   FROM g, unnest($16::text[], $17::text[], $21::int[], $22::int[], $24::int[], $25::int[])
        WITH ORDINALITY AS e(event_id, type, poff, plen, joff, jlen, ord)
   RETURNING 1),
@@ -116,8 +117,9 @@ WITH ins AS (
               ELSE convert_from(substring($11::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
          $14,
          CASE WHEN e.ord = 1 THEN $6::text
-              ELSE substring($7::text FROM ((e.ord - 2) * 64 + 1)::int FOR 64) END,
-         substring($7::text FROM ((e.ord - 1) * 64 + 1)::int FOR 64)
+              ELSE convert_from(substring($7::bytea FROM ((e.ord - 2) * 64 + 1)::int FOR 64),
+                                'UTF8') END,
+         convert_from(substring($7::bytea FROM ((e.ord - 1) * 64 + 1)::int FOR 64), 'UTF8')
   FROM unnest($4::text[], $5::text[], $9::int[], $10::int[], $12::int[], $13::int[])
        WITH ORDINALITY AS e(event_id, type, poff, plen, joff, jlen, ord)
   RETURNING 1),
@@ -251,9 +253,11 @@ std::optional<std::string> NullIfEmpty(const std::string& text) {
 
 // A batch of events as the array parameters of kAppend and
 // kCreateGameWithEvents: ids and types as array literals, the hashes
-// concatenated (each is 64 hex digits), payloads and JSON copies as one blob
+// concatenated (each is 64 hex digits) as bytea, payloads and JSON copies as one blob
 // each with 1-based offsets and lengths (-1: no JSON). Fewer and simpler
-// parameters than one array per column: PostgreSQL parses them faster.
+// parameters than one array per column: PostgreSQL parses them faster. (Blobs
+// are bytea because substring of bytea is constant-time; of UTF-8 text it
+// walks the string from its start.)
 struct BatchArrays {
   std::string ids, types, prev_start, hashes, payload_offsets, payload_lengths, json_offsets,
       json_lengths;
@@ -300,7 +304,8 @@ AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t cur
   const BatchArrays a = ToArrays(events, prev_start, hashes);
   const int64_t count = static_cast<int64_t>(events.size());
   pqxx::row written = txn.exec_prepared1(
-      "append", game_id, count, current, a.ids, a.types, a.prev_start, a.hashes,
+      "append", game_id, count, current, a.ids, a.types, a.prev_start,
+      pqxx::binarystring(a.hashes),
       pqxx::binarystring(a.payloads), a.payload_offsets, a.payload_lengths,
       pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths, recorded_by, request_id, digest,
       hashes.back());
@@ -452,7 +457,8 @@ absl::StatusOr<GameRecord> PostgresEventStore::CreateGame(const CreateGameReques
           NullIfEmpty(game.league_id), NullIfEmpty(game.tournament_id), request.request_id, digest,
           std::string(GameStatusName(status)), static_cast<int64_t>(request.events.size()),
           hashes.empty() ? std::nullopt : std::optional<std::string>(hashes.back()), a.ids,
-          a.types, a.prev_start, a.hashes, pqxx::binarystring(a.payloads), a.payload_offsets,
+          a.types, a.prev_start, pqxx::binarystring(a.hashes), pqxx::binarystring(a.payloads),
+          a.payload_offsets,
           a.payload_lengths, pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths);
       if (!inserted.empty()) return GameFromRow(inserted[0]);
     }
