@@ -195,8 +195,9 @@ void BulkLoad(const std::string& conninfo, int64_t events) {
   txn.exec_params(
       "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence, "
       "first_position, last_position, last_hash) "
-      "SELECT 'bulk-append-' || g, 'bulk-' || g, repeat('d', 64), 1, $2, (g - 1) * $2 + 1, "
-      "g * $2, repeat('f', 64) FROM generate_series(1, $1) g",
+      "SELECT 'bulk-append-' || g, 'bulk-' || g, repeat('d', 64), 1, $2::bigint, "
+      "(g - 1) * $2::bigint + 1, g * $2::bigint, repeat('f', 64) "
+      "FROM generate_series(1, $1::bigint) g",
       games, kEventsPerGame);
   txn.exec_params("UPDATE store_head SET last_position = $1", games * kEventsPerGame);
   txn.commit();
