@@ -177,6 +177,10 @@ int main(int argc, char** argv) {
   app.add_option("--server", server, "Load a running arbiterd (default: one in this process)");
   app.add_option("--token", token, "Organiser or admin token for --server");
   app.add_option("--players", players, "Players per simulated atlantis game")->capture_default_str();
+  int db_connections = arbiter::store::PostgresOptions{}.max_connections;
+  app.add_option("--db-connections", db_connections,
+                 "Connections the in-process server's store opens at most (arbiterd --db-connections)")
+      ->capture_default_str();
   app.add_option("--pg-config", pg_config,
                  "Extra postgresql.conf lines for the private cluster (diagnosis only, e.g. "
                  "\"synchronous_commit = off\" to see what durable commits cost)");
@@ -214,6 +218,7 @@ int main(int argc, char** argv) {
     if (!arbiter::store::ApplyMigrations(pg->conninfo()).ok()) return 1;
     arbiter::store::PostgresOptions options;
     options.conninfo = pg->conninfo();
+    options.max_connections = db_connections;
     store = *arbiter::store::PostgresEventStore::Open(options);
     tokens = std::make_unique<arbiter::server::PostgresTokenStore>(pg->conninfo(), options.role);
     auto new_token = arbiter::server::GenerateToken();
