@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "services/log/fast_json.h"
+#include "services/log/internal/utf8.h"
 #include "services/log/internal/json_plan.h"
 
 namespace arbiter::log {
@@ -59,49 +60,6 @@ int HexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
-}
-
-// Length of the well-formed UTF-8 sequence at `p` (shortest form, no
-// surrogates, at most U+10FFFF), or 0.
-int Utf8Length(const unsigned char* p, const unsigned char* end) {
-  const unsigned char lead = *p;
-  int length = 0;
-  uint32_t cp = 0;
-  uint32_t min = 0;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2, min = 0x80, cp = lead & 0x1f;
-  } else if ((lead & 0xf0) == 0xe0) {
-    length = 3, min = 0x800, cp = lead & 0x0f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4, min = 0x10000, cp = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (end - p < length) return 0;
-  for (int k = 1; k < length; ++k) {
-    if ((p[k] & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (p[k] & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return length;
 }
 
 class Parser {
@@ -211,7 +169,7 @@ class Parser {
       if (!Consume('\\') || !Consume('u') || !Hex4(low) || low < 0xdc00 || low > 0xdfff) return false;
       unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
     }
-    AppendUtf8(out, unit);
+    internal::AppendUtf8(out, unit);
     return true;
   }
 
@@ -233,7 +191,8 @@ class Parser {
         if (!Escape(out)) return false;
         run = p_;
       } else if (c >= 0x80) {
-        const int length = Utf8Length(p_, end_);
+        uint32_t cp = 0;
+        const int length = internal::DecodeUtf8(p_, end_, cp);
         if (length == 0) return false;
         p_ += length;
       } else {

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "services/log/fast_json.h"
+#include "services/log/internal/utf8.h"
 #include "services/log/internal/json_plan.h"
 
 namespace arbiter::log {
@@ -101,30 +102,6 @@ void AppendAsciiEscape(std::string& out, unsigned char c) {
   }
 }
 
-// Length of the well-formed UTF-8 sequence at `p` (shortest form, no
-// surrogates, at most U+10FFFF) and its code point; 0 if there is none.
-int DecodeUtf8(const unsigned char* p, const unsigned char* end, uint32_t& cp) {
-  const unsigned char lead = *p;
-  int length = 0;
-  uint32_t min = 0;
-  if (lead >= 0xc2 && lead <= 0xdf) {
-    length = 2, min = 0x80, cp = lead & 0x1f;
-  } else if ((lead & 0xf0) == 0xe0) {
-    length = 3, min = 0x800, cp = lead & 0x0f;
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4, min = 0x10000, cp = lead & 0x07;
-  } else {
-    return 0;
-  }
-  if (end - p < length) return 0;
-  for (int k = 1; k < length; ++k) {
-    if ((p[k] & 0xc0) != 0x80) return 0;
-    cp = (cp << 6) | (p[k] & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
-  return length;
-}
-
 // Appends `text` as a JSON string; false if it is not valid UTF-8.
 bool AppendString(std::string& out, const std::string& text) {
   const auto* p = reinterpret_cast<const unsigned char*>(text.data());
@@ -143,7 +120,7 @@ bool AppendString(std::string& out, const std::string& text) {
       continue;
     }
     uint32_t cp = 0;
-    const int length = DecodeUtf8(p, end, cp);
+    const int length = internal::DecodeUtf8(p, end, cp);
     if (length == 0) return false;
     if (cp < 0xa0 || NeedsUnicodeEscape(cp)) {
       out.append(reinterpret_cast<const char*>(copied), static_cast<std::size_t>(p - copied));

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "services/log/fast_json.h"
+#include "services/log/internal/utf8.h"
 
 namespace arbiter::log {
 
@@ -35,29 +36,13 @@ absl::Status CheckUtf8Text(std::string_view text, int64_t line) {
       ++i;
       continue;
     }
-    // Sequence length, smallest code point it may encode (no overlongs), and
-    // the payload bits of the lead byte.
-    std::size_t length = 0;
-    uint32_t min = 0;
     uint32_t code = 0;
-    if ((lead & 0xe0) == 0xc0) {
-      length = 2, min = 0x80, code = lead & 0x1f;
-    } else if ((lead & 0xf0) == 0xe0) {
-      length = 3, min = 0x800, code = lead & 0x0f;
-    } else if ((lead & 0xf8) == 0xf0) {
-      length = 4, min = 0x10000, code = lead & 0x07;
-    }
-    bool valid = length != 0 && i + length <= n;
-    for (std::size_t k = 1; valid && k < length; ++k) {
-      valid = (bytes[i + k] & 0xc0) == 0x80;
-      code = (code << 6) | (bytes[i + k] & 0x3f);
-    }
-    valid = valid && code >= min && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff);
-    if (!valid) {
+    const int length = internal::DecodeUtf8(bytes + i, bytes + n, code);
+    if (length == 0) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "line %d: byte %d (0x%02x) is not valid UTF-8; a log is UTF-8 text", line, i + 1, lead));
     }
-    i += length;
+    i += static_cast<std::size_t>(length);
   }
   return absl::OkStatus();
 }

@@ -2,6 +2,7 @@
 // escaping (every code point), oneofs with default values, maps, the
 // messages it leaves to protobuf, and lines its parser accepts or gives up on.
 #include "services/log/fast_json.h"
+#include "services/log/internal/utf8.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
@@ -38,24 +39,6 @@ void ExpectRoundTrip(const M& message) {
   EXPECT_TRUE(MessageDifferencer::Equals(parsed, message)) << fast;
 }
 
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out.push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out.push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out.push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
-}
-
 TEST(FastJsonPrint, EscapesEveryCodePointAsProtobufDoes) {
   // 0x1000 code points per name; surrogates are not code points of UTF-8.
   for (uint32_t first = 0; first <= 0x10ffff; first += 0x1000) {
@@ -63,7 +46,7 @@ TEST(FastJsonPrint, EscapesEveryCodePointAsProtobufDoes) {
     player.set_id("p");
     std::string name;
     for (uint32_t cp = first; cp < first + 0x1000; ++cp) {
-      if (cp < 0xd800 || cp > 0xdfff) AppendUtf8(name, cp);
+      if (cp < 0xd800 || cp > 0xdfff) log::internal::AppendUtf8(name, cp);
     }
     if (name.empty()) continue;
     player.set_name(name);
