@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/engine_bench_setup.h"
 #include "engine/atlantica/game.h"
 #include "engine/atlantica/scoring.h"
 #include "engine/atlantica/state.h"
@@ -26,20 +27,12 @@ namespace {
 constexpr int kGames = 20;
 
 const v1::Ruleset& Ruleset() {
-  static const v1::Ruleset* const ruleset = [] {
-    auto* r = new v1::Ruleset();
-    google::protobuf::TextFormat::ParseFromString(std::string(DefaultRulesetText()), r);
-    return r;
-  }();
+  static const v1::Ruleset* const ruleset = bench::ParseRulesetOrDie(DefaultRulesetText());
   return *ruleset;
 }
 
 std::unique_ptr<State> NewGame(int players, uint64_t seed) {
-  GameSetup setup;
-  setup.ruleset = &Ruleset();
-  setup.seed = seed;
-  setup.num_players = players;
-  return *AtlanticaGame().NewInitialState(setup);
+  return bench::NewGameOrDie(AtlanticaGame(), Ruleset(), players, seed);
 }
 
 struct Recorded {

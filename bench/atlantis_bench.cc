@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/engine_bench_setup.h"
 #include "engine/atlantis/atlantis_game.h"
 #include "engine/core/rng.h"
 
@@ -20,20 +21,12 @@ constexpr int kGamesPerCount = 64;
 constexpr int kSampleEvery = 7;
 
 const v1::Ruleset& Ruleset() {
-  static const v1::Ruleset* const ruleset = [] {
-    auto* r = new v1::Ruleset();
-    google::protobuf::TextFormat::ParseFromString(std::string(AtlantisAmigo2009Text()), r);
-    return r;
-  }();
+  static const v1::Ruleset* const ruleset = bench::ParseRulesetOrDie(AtlantisAmigo2009Text());
   return *ruleset;
 }
 
 std::unique_ptr<State> NewGame(int players, uint64_t seed) {
-  GameSetup setup;
-  setup.ruleset = &Ruleset();
-  setup.seed = seed;
-  setup.num_players = players;
-  return *AtlantisGameInstance().NewInitialState(setup);
+  return bench::NewGameOrDie(AtlantisGameInstance(), Ruleset(), players, seed);
 }
 
 struct Recorded {

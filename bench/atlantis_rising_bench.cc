@@ -14,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "bench/engine_bench_setup.h"
 #include "engine/atlantis_rising/game.h"
 #include "engine/core/random_playout.h"
 #include "engine/core/rng.h"
@@ -24,22 +25,12 @@ namespace {
 constexpr int kGames = 64;
 
 const v1::Ruleset& Ruleset() {
-  static const v1::Ruleset* const ruleset = [] {
-    auto* r = new v1::Ruleset;
-    if (!google::protobuf::TextFormat::ParseFromString(std::string(DefaultRulesetText()), r)) std::abort();
-    return r;
-  }();
+  static const v1::Ruleset* const ruleset = bench::ParseRulesetOrDie(DefaultRulesetText());
   return *ruleset;
 }
 
 std::unique_ptr<State> NewGame(int players, uint64_t seed) {
-  GameSetup setup;
-  setup.ruleset = &Ruleset();
-  setup.seed = seed;
-  setup.num_players = players;
-  auto state = AtlantisRisingGame().NewInitialState(setup);
-  if (!state.ok()) std::abort();
-  return *std::move(state);
+  return bench::NewGameOrDie(AtlantisRisingGame(), Ruleset(), players, seed);
 }
 
 std::vector<std::vector<Move>> RecordGames(int players) {
