@@ -11,7 +11,6 @@
 //     time per player.
 #include <benchmark/benchmark.h>
 
-#include <google/protobuf/text_format.h>
 
 #include <memory>
 #include <vector>

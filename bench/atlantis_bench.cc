@@ -5,7 +5,6 @@
 //
 //   build/bin/atlantis_bench --benchmark_min_time=1
 #include <benchmark/benchmark.h>
-#include <google/protobuf/text_format.h>
 
 #include <memory>
 #include <vector>

@@ -7,7 +7,6 @@
 //   build/bin/atlantis_rising_bench
 #include <benchmark/benchmark.h>
 
-#include <google/protobuf/text_format.h>
 
 #include <cstdlib>
 #include <iostream>
