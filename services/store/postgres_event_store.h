@@ -15,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/store/event_store.h"
+#include "services/store/internal/group_commit.h"
 
 namespace arbiter::store {
 
@@ -30,6 +31,13 @@ struct PostgresOptions {
   // the server has cores to run.
   int max_connections = 16;
   absl::Duration connection_wait = absl::Seconds(30);
+  // Group commit: concurrent CreateGame calls share one statement and one
+  // commit, up to this many games (1: each game is written on its own).
+  // See postgres_create_games.cc.
+  int max_games_per_commit = 32;
+  // Groups written at the same time: while one group commits, the next can
+  // be inserting. Commits themselves are ordered by store_head's lock.
+  int create_writers = 2;
 };
 
 class PostgresEventStore final : public EventStore {
@@ -53,15 +61,34 @@ class PostgresEventStore final : public EventStore {
   absl::StatusOr<int64_t> HeadPosition() override;
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
+  // Creates games as CreateGame does, as one statement and one commit where
+  // it can: a game whose id or request id is taken, or a group whose
+  // statement fails, is written again on its own to get its own answer. The
+  // answers are in the order of `requests`.
+  std::vector<absl::StatusOr<GameRecord>> CreateGames(
+      const std::vector<CreateGameRequest>& requests);
+
  private:
   explicit PostgresEventStore(PostgresOptions options);
   class Lease;
   struct Connection;  // a pqxx::connection with its prepared statements
+  struct PreparedCreate;  // a checked CreateGameRequest and its answer
+
+  PreparedCreate Prepare(const CreateGameRequest& request);
+  // Writes a group (WriteTogether), then each game it left unwritten alone.
+  void WriteGroup(const std::vector<PreparedCreate*>& group);
+  // Writes `group` in one statement; returns the games it did not write.
+  // Throws what libpqxx throws.
+  std::vector<PreparedCreate*> WriteTogether(Lease& lease,
+                                             const std::vector<PreparedCreate*>& group);
+  // Writes one game and sets its answer, whatever happens.
+  void WriteAlone(Lease& lease, PreparedCreate& one);
 
   PostgresOptions options_;
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int leased_ ABSL_GUARDED_BY(mu_) = 0;  // connections lent out or being opened
+  internal::GroupCommit<PreparedCreate> create_queue_;
 };
 
 }  // namespace arbiter::store

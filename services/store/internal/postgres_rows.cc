@@ -1,0 +1,174 @@
+#include "services/store/internal/postgres_rows.h"
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "services/store/internal/store_rules.h"
+
+namespace arbiter::store::internal {
+namespace {
+
+absl::Time MicrosToTime(const pqxx::field& field) {
+  return absl::FromUnixMicros(field.as<int64_t>());
+}
+
+std::string OptionalText(const pqxx::field& field) {
+  return field.is_null() ? std::string() : field.as<std::string>();
+}
+
+std::vector<std::string> ParseTextArray(const pqxx::field& field) {
+  std::vector<std::string> out;
+  pqxx::array_parser parser = field.as_array();
+  for (auto next = parser.get_next(); next.first != pqxx::array_parser::done;
+       next = parser.get_next()) {
+    if (next.first == pqxx::array_parser::string_value) out.push_back(next.second);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string TextArray(const std::vector<std::string>& values) {
+  std::size_t size = 2;
+  for (const std::string& value : values) size += value.size() + 3;
+  std::string out;
+  out.reserve(size);
+  out += '{';
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ',';
+    out += '"';
+    const std::string& value = values[i];
+    if (value.find_first_of("\"\\") == std::string::npos) {
+      out += value;
+    } else {
+      for (char c : value) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+      }
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+std::string IntArray(const std::vector<int64_t>& values) {
+  std::string out = "{";
+  for (size_t i = 0; i < values.size(); ++i) absl::StrAppend(&out, i > 0 ? "," : "", values[i]);
+  out += '}';
+  return out;
+}
+
+absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row) {
+  GameRecord game;
+  game.game_id = row[0].as<std::string>();
+  game.game = row[1].as<std::string>();
+  game.ruleset_id = row[2].as<std::string>();
+  game.ruleset_hash = row[3].as<std::string>();
+  if (!row[4].is_null()) {
+    uint64_t seed = 0;
+    if (!absl::SimpleAtoi(row[4].as<std::string>(), &seed)) {
+      return absl::DataLossError(absl::StrCat("game \"", game.game_id, "\" has a bad seed"));
+    }
+    game.seed = seed;
+  }
+  game.seed_commitment = OptionalText(row[5]);
+  game.players = ParseTextArray(row[6]);
+  std::optional<GameStatus> status = ParseGameStatus(row[7].as<std::string>());
+  if (!status.has_value()) {
+    return absl::DataLossError(absl::StrCat("game \"", game.game_id, "\" has an unknown status"));
+  }
+  game.status = *status;
+  game.created_by = row[8].as<std::string>();
+  game.created_at = MicrosToTime(row[9]);
+  game.league_id = OptionalText(row[10]);
+  game.tournament_id = OptionalText(row[11]);
+  game.last_sequence = row[12].as<int64_t>();
+  game.last_hash = OptionalText(row[13]);
+  return game;
+}
+
+StoredEvent EventFromRow(const pqxx::row& row) {
+  StoredEvent event;
+  event.position = row[0].as<int64_t>();
+  event.game_id = row[1].as<std::string>();
+  event.sequence = row[2].as<int64_t>();
+  event.event_id = row[3].as<std::string>();
+  event.type = row[4].as<std::string>();
+  event.payload = pqxx::binarystring(row[5]).str();
+  event.json = OptionalText(row[6]);
+  event.recorded_by = row[7].as<std::string>();
+  event.recorded_at = MicrosToTime(row[8]);
+  event.prev_hash = row[9].as<std::string>();
+  event.hash = row[10].as<std::string>();
+  return event;
+}
+
+AppendResult AnswerFromRow(const pqxx::row& row, int first) {
+  AppendResult result;
+  result.first_sequence = row[first].as<int64_t>();
+  result.last_sequence = row[first + 1].as<int64_t>();
+  result.first_position = row[first + 2].as<int64_t>();
+  result.last_position = row[first + 3].as<int64_t>();
+  result.last_hash = row[first + 4].as<std::string>();
+  result.replayed = true;
+  return result;
+}
+
+std::optional<std::string> NullIfEmpty(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  return text;
+}
+
+
+BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
+                     const std::vector<std::string>& hashes) {
+  std::vector<std::string> ids, types;
+  std::vector<int64_t> poffs, plens, joffs, jlens;
+  ids.reserve(events.size());
+  types.reserve(events.size());
+  BatchArrays out;
+  out.prev_start = prev_start;
+  out.hashes.reserve(hashes.size() * 64);
+  for (const std::string& hash : hashes) out.hashes += hash;
+  for (size_t i = 0; i < events.size(); ++i) {
+    const NewEvent& event = events[i];
+    ids.push_back(event.event_id);
+    types.push_back(event.type);
+    poffs.push_back(static_cast<int64_t>(out.payloads.size()) + 1);
+    plens.push_back(static_cast<int64_t>(event.payload.size()));
+    out.payloads += event.payload;
+    joffs.push_back(static_cast<int64_t>(out.jsons.size()) + 1);
+    jlens.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
+    out.jsons += event.json;
+  }
+  out.ids = TextArray(ids);
+  out.types = TextArray(types);
+  out.payload_offsets = IntArray(poffs);
+  out.payload_lengths = IntArray(plens);
+  out.json_offsets = IntArray(joffs);
+  out.json_lengths = IntArray(jlens);
+  return out;
+}
+
+std::optional<absl::Status> TakenEventId(pqxx::connection& conn,
+                                         const std::vector<NewEvent>& events) {
+  pqxx::read_transaction txn(conn);
+  std::vector<std::string> ids;
+  ids.reserve(events.size());
+  for (const NewEvent& event : events) ids.push_back(event.event_id);
+  pqxx::result taken = txn.exec_params(
+      absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
+                   "WHERE e.event_id = ANY($1::text[]) ORDER BY 1 LIMIT 1"),
+      TextArray(ids));
+  if (taken.empty()) return std::nullopt;
+  const StoredEvent existing = EventFromRow(taken[0]);
+  for (const NewEvent& event : events) {
+    if (event.event_id == existing.event_id) {
+      return EventIdTaken(event.event_id, existing, event);
+    }
+  }
+  return std::nullopt;
+}
+
+
+}  // namespace arbiter::store::internal

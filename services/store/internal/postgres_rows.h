@@ -1,0 +1,85 @@
+// Rows and parameters of the PostgreSQL event store: the column lists its
+// statements select, the conversions between rows and store records, and the
+// array parameters a batch of events is sent as. Shared by the files of
+// PostgresEventStore; not part of the store's interface.
+#ifndef ARBITER_SERVICES_STORE_INTERNAL_POSTGRES_ROWS_H_
+#define ARBITER_SERVICES_STORE_INTERNAL_POSTGRES_ROWS_H_
+
+#include <pqxx/pqxx>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::store::internal {
+
+inline constexpr char kGameColumns[] =
+    "game_id, game, ruleset_id, ruleset_hash, seed::text, seed_commitment, players, status, "
+    "created_by, (extract(epoch FROM created_at) * 1000000)::bigint, league_id, tournament_id, "
+    "last_sequence, last_hash";
+
+// An event's columns with its store-wide position, from events `e` joined
+// with the append_requests row `r` of the batch that wrote it.
+// kGameColumns of the row `g` a statement inserted.
+inline constexpr char kGameColumnsOfG[] =
+    "g.game_id, g.game, g.ruleset_id, g.ruleset_hash, g.seed::text, g.seed_commitment, g.players, "
+    "g.status, g.created_by, (extract(epoch FROM g.created_at) * 1000000)::bigint, g.league_id, "
+    "g.tournament_id, g.last_sequence, g.last_hash";
+
+inline constexpr char kEventColumns[] =
+    "r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, e.event_id, "
+    "e.type, e.payload, e.payload_json::text, e.recorded_by, "
+    "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash";
+
+inline constexpr char kEventsWithBatch[] =
+    " FROM events e JOIN append_requests r ON r.game_id = e.game_id "
+    "AND e.sequence BETWEEN r.first_sequence AND r.last_sequence ";
+
+
+// A PostgreSQL array literal of text values: {"a","b\"c"}.
+std::string TextArray(const std::vector<std::string>& values);
+// A PostgreSQL array literal of integers: {1,2,3}.
+std::string IntArray(const std::vector<int64_t>& values);
+
+// A row of kGameColumns as a record; DataLoss if it holds what the store
+// never writes.
+absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row);
+// A row of kEventColumns as an event.
+StoredEvent EventFromRow(const pqxx::row& row);
+// The answer to an append from five columns of `row` starting at `first`
+// (first and last sequence, first and last position, last hash).
+AppendResult AnswerFromRow(const pqxx::row& row, int first);
+
+// NULL for an empty text.
+std::optional<std::string> NullIfEmpty(const std::string& text);
+
+// A batch of events as the array parameters of the statements that write
+// events: ids and types as array literals, the hashes concatenated (each is
+// 64 hex digits) as bytea, payloads and JSON copies as one blob each with
+// 1-based offsets and lengths (-1: no JSON). Fewer and simpler parameters
+// than one array per column: PostgreSQL parses them faster. (Blobs are bytea
+// because substring of bytea is constant-time; of UTF-8 text it walks the
+// string from its start.)
+struct BatchArrays {
+  std::string ids, types, prev_start, hashes, payload_offsets, payload_lengths, json_offsets,
+      json_lengths;
+  std::string payloads, jsons;
+};
+
+// `events` whose chain starts after `prev_start` and has `hashes`.
+BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
+                     const std::vector<std::string>& hashes);
+
+// After a unique violation while writing `events`: the error naming the
+// first of them whose id is already stored, if any.
+std::optional<absl::Status> TakenEventId(pqxx::connection& conn,
+                                         const std::vector<NewEvent>& events);
+
+}  // namespace arbiter::store::internal
+
+#endif  // ARBITER_SERVICES_STORE_INTERNAL_POSTGRES_ROWS_H_
