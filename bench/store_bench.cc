@@ -188,7 +188,7 @@ void BulkLoad(const std::string& conninfo, int64_t events) {
       "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, "
       "recorded_by, prev_hash, hash) "
       "SELECT 'bulk-' || g, s, 'bulk-' || g || '/' || s, 'action', "
-      "convert_to(repeat('x', 70), 'UTF8'), jsonb_build_object('move', s), 'bench', "
+      "convert_to(repeat('x', 70), 'UTF8'), json_build_object('move', s), 'bench', "
       "repeat('0', 64), encode(sha256(convert_to(g || '/' || s, 'UTF8')), 'hex') "
       "FROM generate_series(1, $1) g, generate_series(1, $2) s",
       games, kEventsPerGame);

@@ -79,7 +79,7 @@ ins AS (
   SELECT w.game_id, e.seq, e.event_id, e.type,
          substring($21::bytea FROM e.poff FOR e.plen),
          CASE WHEN e.jlen < 0 THEN NULL
-              ELSE convert_from(substring($24::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
+              ELSE convert_from(substring($24::bytea FROM e.joff FOR e.jlen), 'UTF8')::json END,
          w.created_by,
          CASE WHEN e.seq = 1 THEN $27::text
               ELSE convert_from(substring($20::bytea FROM ((e.k - 2) * 64 + 1)::int FOR 64),

@@ -56,7 +56,7 @@ WITH ins AS (
   SELECT $1, $3::bigint + e.ord, e.event_id, e.type,
          substring($8::bytea FROM e.poff FOR e.plen),
          CASE WHEN e.jlen < 0 THEN NULL
-              ELSE convert_from(substring($11::bytea FROM e.joff FOR e.jlen), 'UTF8')::jsonb END,
+              ELSE convert_from(substring($11::bytea FROM e.joff FOR e.jlen), 'UTF8')::json END,
          $14,
          CASE WHEN e.ord = 1 THEN $6::text
               ELSE convert_from(substring($7::bytea FROM ((e.ord - 2) * 64 + 1)::int FOR 64),

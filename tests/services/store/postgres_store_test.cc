@@ -111,13 +111,28 @@ TEST_F(PostgresStoreTest, AnEditedJsonCopyIsNotAChainError) {
   EXPECT_TRUE(store_->VerifyGame("g1").ok());
 }
 
-// Text that the store's JSON check accepts but PostgreSQL's jsonb refuses (a
-// number beyond numeric's range) is still InvalidArgument, and nothing is
-// written.
-TEST_F(PostgresStoreTest, JsonThatPostgresRefusesIsInvalidArgumentAndWritesNothing) {
+// The JSON copy is kept as the writer's text (migration 0006), not parsed
+// into jsonb: key order and spacing survive, and so does a number beyond
+// numeric's range, which jsonb would refuse.
+TEST_F(PostgresStoreTest, TheJsonCopyIsKeptAsTheWriterSentIt) {
   CreateGame("g1");
   std::vector<NewEvent> events = Events("e", 3);
-  events[2].json = "1e999999";  // valid JSON syntax, out of range for numeric
+  events[0].json = "{\"z\":1,  \"a\":[2 ,3]}";
+  events[2].json = "1e999999";
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", events)).ok());
+  absl::StatusOr<std::vector<StoredEvent>> read = store_->ReadGameEvents("g1", 0, 10);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 3u);
+  EXPECT_EQ((*read)[0].json, "{\"z\":1,  \"a\":[2 ,3]}");
+  EXPECT_EQ((*read)[2].json, "1e999999");
+}
+
+// Text that is not JSON is refused before PostgreSQL sees it, whichever
+// way PostgreSQL would have taken it; nothing is written.
+TEST_F(PostgresStoreTest, TextThatIsNotJsonIsInvalidArgumentAndWritesNothing) {
+  CreateGame("g1");
+  std::vector<NewEvent> events = Events("e", 3);
+  events[2].json = "{\"a\":01}";  // a leading zero: not JSON
   absl::Status status = store_->Append(Append("g1", 0, "r1", events)).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
   EXPECT_EQ(CountEvents(), 0);
@@ -382,6 +397,35 @@ TEST_F(MigrationsTest, ANewFileIsAppliedOnceAndAFailingOneRollsBack) {
   EXPECT_TRUE(txn.exec("SELECT 1 FROM pg_tables WHERE tablename = 'half'").empty());
 }
 
+// Tests of migrations write rows as an older schema had them. The game
+// "old" with `last_sequence` events, the last with hash `last_hash`.
+void InsertOldGame(pqxx::work& txn, int64_t last_sequence, const std::string& last_hash) {
+  txn.exec_params(
+      "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
+      "create_request_id, create_digest, last_sequence, last_hash) VALUES ('old', 'atlantica', "
+      "'standard', repeat('a', 64), 1, '{ana,ben}', 'o', 'create-old', repeat('d', 64), $1, $2)",
+      last_sequence, last_hash);
+}
+
+// The batch of game "old" from `first` to `last` at the same positions.
+void InsertOldBatch(pqxx::work& txn, int64_t first, int64_t last, const std::string& last_hash) {
+  txn.exec_params(
+      "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, "
+      "last_sequence, first_position, last_position, last_hash) "
+      "VALUES ($1, 'old', repeat('d', 64), $2, $3, $2, $3, $4)",
+      absl::StrCat("append-", first), first, last, last_hash);
+}
+
+// Applies the remaining migrations and opens the store as its superuser.
+std::unique_ptr<PostgresEventStore> MigrateAndOpen(const std::string& conninfo) {
+  EXPECT_TRUE(ApplyMigrations(conninfo).ok());
+  PostgresOptions options;
+  options.conninfo = conninfo;
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
+  EXPECT_TRUE(store.ok()) << store.status();
+  return store.ok() ? *std::move(store) : nullptr;
+}
+
 // Migration 0004 moved store-wide positions from the events rows to their
 // batches: events written under the old schema keep their positions and
 // their chain.
@@ -396,11 +440,7 @@ TEST(MigrationTo0004, EventsStoredBeforeKeepTheirPositionsAndChain) {
   {
     pqxx::connection conn(conninfo);
     pqxx::work txn(conn);
-    txn.exec(
-        "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
-        "create_request_id, create_digest, last_sequence, last_hash) VALUES ('old', 'atlantica', "
-        "'standard', repeat('a', 64), 1, '{ana,ben}', 'o', 'create-old', repeat('d', 64), 5, " +
-        txn.quote(second_hashes.back()) + ")");
+    InsertOldGame(txn, 5, second_hashes.back());
     // Two batches, positions 1-3 and 4-5, as appends under 0001 wrote them.
     auto write = [&](const std::vector<NewEvent>& events, const std::vector<std::string>& hashes,
                      const std::string& prev, int64_t first_sequence) {
@@ -412,25 +452,17 @@ TEST(MigrationTo0004, EventsStoredBeforeKeepTheirPositionsAndChain) {
             sequence, events[i].event_id, events[i].type, pqxx::binarystring(events[i].payload),
             i == 0 ? prev : hashes[i - 1], hashes[i]);
       }
-      const int64_t last = first_sequence + static_cast<int64_t>(events.size()) - 1;
-      txn.exec_params(
-          "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, "
-          "last_sequence, first_position, last_position, last_hash) "
-          "VALUES ($1, 'old', repeat('d', 64), $2, $3, $2, $3, $4)",
-          absl::StrCat("append-", first_sequence), first_sequence, last, hashes.back());
+      InsertOldBatch(txn, first_sequence,
+                     first_sequence + static_cast<int64_t>(events.size()) - 1, hashes.back());
     };
     write(first, first_hashes, GenesisHash(), 1);
     write(second, second_hashes, first_hashes.back(), 4);
     txn.exec("UPDATE store_head SET last_position = 5");
     txn.commit();
   }
-  ASSERT_TRUE(ApplyMigrations(conninfo).ok());
-
-  PostgresOptions options;
-  options.conninfo = conninfo;
-  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
-  ASSERT_TRUE(store.ok()) << store.status();
-  absl::StatusOr<std::vector<StoredEvent>> all = (*store)->ReadAll(0, 100);
+  std::unique_ptr<PostgresEventStore> store = MigrateAndOpen(conninfo);
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<std::vector<StoredEvent>> all = store->ReadAll(0, 100);
   ASSERT_TRUE(all.ok()) << all.status();
   ASSERT_EQ(all->size(), 5u);
   for (int i = 0; i < 5; ++i) {
@@ -438,9 +470,9 @@ TEST(MigrationTo0004, EventsStoredBeforeKeepTheirPositionsAndChain) {
     EXPECT_EQ((*all)[i].sequence, i + 1);
   }
   EXPECT_EQ((*all)[4].event_id, second[1].event_id);
-  EXPECT_TRUE((*store)->VerifyGame("old").ok());
+  EXPECT_TRUE(store->VerifyGame("old").ok());
   // New appends continue after the old positions.
-  absl::StatusOr<AppendResult> next = (*store)->Append(Append("old", 5, "new", Events("new", 2)));
+  absl::StatusOr<AppendResult> next = store->Append(Append("old", 5, "new", Events("new", 2)));
   ASSERT_TRUE(next.ok()) << next.status();
   EXPECT_EQ(next->first_position, 6);
   pqxx::connection conn(conninfo);
@@ -448,6 +480,47 @@ TEST(MigrationTo0004, EventsStoredBeforeKeepTheirPositionsAndChain) {
   EXPECT_EQ(txn.exec1("SELECT string_agg(position::text, ',' ORDER BY position) "
                       "FROM events_in_order")[0].as<std::string>(),
             "1,2,3,4,5,6,7");
+}
+
+// Migration 0006 turned the JSON copies from jsonb into json: copies stored
+// before keep their (jsonb-normalised) text, and new ones keep the writer's.
+TEST(MigrationTo0006, JsonCopiesStoredBeforeStayReadable) {
+  const std::string conninfo = testing::FreshDatabase(5);
+  const std::vector<NewEvent> events = Events("old", 1);
+  const std::vector<std::string> hashes = internal::ChainHashes("old", GenesisHash(), 1, events);
+  {
+    pqxx::connection conn(conninfo);
+    pqxx::work txn(conn);
+    InsertOldGame(txn, 1, hashes[0]);
+    txn.exec_params(
+        "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, "
+        "recorded_by, prev_hash, hash) VALUES ('old', 1, $1, $2, $3, "
+        "'{\"b\":1,\"a\":[1,2]}'::jsonb, 'o', $4, $5)",
+        events[0].event_id, events[0].type, pqxx::binarystring(events[0].payload), GenesisHash(),
+        hashes[0]);
+    InsertOldBatch(txn, 1, 1, hashes[0]);
+    txn.exec("UPDATE store_head SET last_position = 1");
+    txn.commit();
+  }
+  std::unique_ptr<PostgresEventStore> store = MigrateAndOpen(conninfo);
+  ASSERT_NE(store, nullptr);
+  absl::StatusOr<std::vector<StoredEvent>> read = store->ReadGameEvents("old", 0, 10);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].json, "{\"a\": [1, 2], \"b\": 1}");
+  std::vector<NewEvent> more = Events("new", 1);
+  more[0].json = "{\"b\":1,\"a\":[1,2]}";
+  ASSERT_TRUE(store->Append(Append("old", 1, "new", more)).ok());
+  read = store->ReadGameEvents("old", 1, 10);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 1u);
+  EXPECT_EQ((*read)[0].json, "{\"b\":1,\"a\":[1,2]}");
+  EXPECT_TRUE(store->VerifyGame("old").ok());
+  pqxx::connection conn(conninfo);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM events_in_order WHERE payload_json::jsonb ? 'a'")[0]
+                .as<int>(),
+            2);
 }
 
 TEST_F(MigrationsTest, AnUnreachableServerIsUnavailable) {
