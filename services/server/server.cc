@@ -5,6 +5,7 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -60,6 +61,8 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
+                              std::max(1, options.idle_threads));
   builder.RegisterService(&server->arbiter_service_);
   builder.RegisterService(&server->token_service_);
   server->server_ = builder.BuildAndStart();

@@ -29,6 +29,12 @@ struct ServerOptions {
   std::string tls_key_file;
   // Largest request the server accepts (RESOURCE_EXHAUSTED beyond).
   int max_message_bytes = 64 << 20;
+  // Threads that wait for calls between calls. gRPC's synchronous server
+  // starts a thread for a call when no waiting thread is left and ends
+  // threads beyond this number when their call is done; its default (2)
+  // makes a server with more concurrent calls than that start and end a
+  // thread for about every other call.
+  int idle_threads = 16;
   WriteLimits limits;
 };
 
