@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -79,11 +80,11 @@ double ProcessCpuSeconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// CPU seconds used so far by every process of this machine named
-// "postgres" (with the reaped children of each), from /proc.
-double PostgresCpuSeconds() {
+// CPU seconds used so far by each process of this machine named "postgres"
+// (with the reaped children of each), by pid, from /proc.
+std::map<int, double> PostgresCpuSeconds() {
   const double tick = static_cast<double>(sysconf(_SC_CLK_TCK));
-  double total = 0;
+  std::map<int, double> by_pid;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", error)) {
     std::ifstream in(entry.path() / "stat");
@@ -94,10 +95,25 @@ double PostgresCpuSeconds() {
     if (line.substr(open + 1, close - open - 1) != "postgres") continue;
     std::istringstream fields(line.substr(close + 2));
     std::string field;
+    double total = 0;
     // Fields after the name: state is field 3; utime..cstime are 14..17.
     for (int number = 3; number <= 17 && fields >> field; ++number) {
       if (number >= 14) total += std::strtod(field.c_str(), nullptr) / tick;
     }
+    by_pid[std::atoi(line.c_str())] = total;
+  }
+  return by_pid;
+}
+
+// The postgres CPU seconds used between two samples. A process that ended
+// in between counts through its parent's reaped-children time (a backend
+// through the postmaster); one that ended without a postgres parent (another
+// cluster stopping) is left out rather than counted as negative time.
+double PostgresCpuSecondsSince(const std::map<int, double>& before) {
+  double total = 0;
+  for (const auto& [pid, seconds] : PostgresCpuSeconds()) {
+    auto earlier = before.find(pid);
+    total += seconds - (earlier == before.end() ? 0 : earlier->second);
   }
   return total;
 }
@@ -241,11 +257,11 @@ int main(int argc, char** argv) {
               "errors", "process ms", "postgres ms");
   for (int clients : client_counts) {
     const double process_before = ProcessCpuSeconds();
-    const double postgres_before = PostgresCpuSeconds();
+    const std::map<int, double> postgres_before = PostgresCpuSeconds();
     Figures f = LoadSubmit(server, token, logs, clients, seconds, absl::StrCat("run", clients));
     const double games = static_cast<double>(std::max<int64_t>(f.calls, 1));
     const double process_ms = (ProcessCpuSeconds() - process_before) * 1000 / games;
-    const double postgres_ms = (PostgresCpuSeconds() - postgres_before) * 1000 / games;
+    const double postgres_ms = PostgresCpuSecondsSince(postgres_before) * 1000 / games;
     std::printf("%8d %12.0f %10.2f %10.2f %8lld %14.3f %14.3f\n", clients, f.per_second, f.p50_ms,
                 f.p99_ms, static_cast<long long>(f.errors), process_ms, postgres_ms);
     std::fflush(stdout);
