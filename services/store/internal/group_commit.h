@@ -62,12 +62,20 @@ class GroupCommit {
     std::vector<Item*> items;
     items.reserve(group.size());
     for (Pending* member : group) items.push_back(member->item);
+    // Releases the group even if `write` breaks its promise and throws, so
+    // that no member waits forever.
+    struct Release {
+      GroupCommit* queue;
+      std::vector<Pending*>* group;
+      ~Release() {
+        absl::MutexLock lock(&queue->mu_);
+        --queue->writing_;
+        // The other members' Pending live on their threads' stacks: they
+        // return only after seeing `done`, which they read under mu_.
+        for (Pending* member : *group) member->done = true;
+      }
+    } release{this, &group};
     write(items);
-    absl::MutexLock lock(&mu_);
-    --writing_;
-    // The other members' Pending live on their threads' stacks: they return
-    // only after seeing `done`, which they read under mu_.
-    for (Pending* member : group) member->done = true;
   }
 
   // Items queued and not yet taken into a group.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -111,6 +112,21 @@ TEST(GroupCommitTest, AGroupKeepsToItsItemAndByteLimits) {
   for (std::thread& t : rest) t.join();
   const std::vector<std::vector<int>> expected = {{0}, {1, 2}, {3}, {4}, {5, 6, 7}, {8}};
   EXPECT_EQ(groups, expected);
+}
+
+// A write that throws (which the store's never does) still releases its
+// group and the queue: the exception reaches the writer's caller, and the
+// next item is written normally.
+TEST(GroupCommitTest, AThrowingWriteReleasesTheQueue) {
+  GroupCommit<Item> queue(GroupCommitLimits{.max_writers = 1});
+  Item first{1}, second{2};
+  auto fail = [](const std::vector<Item*>&) { throw std::runtime_error("write failed"); };
+  EXPECT_THROW(queue.Write(first, 1, fail), std::runtime_error);
+  queue.Write(second, 1, [](const std::vector<Item*>& group) {
+    for (Item* item : group) ++item->written;
+  });
+  EXPECT_EQ(second.written, 1);
+  EXPECT_EQ(queue.waiting(), 0u);
 }
 
 // Many threads, many items: each is written exactly once, no group is
