@@ -180,10 +180,20 @@ std::vector<absl::StatusOr<GameRecord>> PostgresEventStore::CreateGames(
     const std::vector<CreateGameRequest>& requests) {
   std::vector<PreparedCreate> prepared;
   prepared.reserve(requests.size());
+  for (const CreateGameRequest& request : requests) prepared.push_back(Prepare(request));
+  // In groups within the same limits as the group commit's.
   std::vector<PreparedCreate*> group;
-  for (const CreateGameRequest& request : requests) {
-    prepared.push_back(Prepare(request));
-    if (prepared.back().valid) group.push_back(&prepared.back());
+  std::size_t bytes = 0;
+  for (PreparedCreate& one : prepared) {
+    if (!one.valid) continue;
+    if (!group.empty() && (static_cast<int>(group.size()) >= options_.max_games_per_commit ||
+                           bytes + one.Bytes() > kMaxGroupBytes)) {
+      WriteGroup(group);
+      group.clear();
+      bytes = 0;
+    }
+    group.push_back(&one);
+    bytes += one.Bytes();
   }
   if (!group.empty()) WriteGroup(group);
   std::vector<absl::StatusOr<GameRecord>> results;

@@ -123,7 +123,8 @@ PostgresEventStore::PostgresEventStore(PostgresOptions options)
     : options_(std::move(options)),
       create_queue_(internal::GroupCommitLimits{
           .max_writers = std::max(1, options_.create_writers),
-          .max_items = std::max(1, options_.max_games_per_commit)}) {}
+          .max_items = std::max(1, options_.max_games_per_commit),
+          .max_bytes = kMaxGroupBytes}) {}
 PostgresEventStore::~PostgresEventStore() = default;
 
 absl::StatusOr<std::unique_ptr<PostgresEventStore>> PostgresEventStore::Open(

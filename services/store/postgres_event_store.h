@@ -61,10 +61,10 @@ class PostgresEventStore final : public EventStore {
   absl::StatusOr<int64_t> HeadPosition() override;
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
-  // Creates games as CreateGame does, as one statement and one commit where
-  // it can: a game whose id or request id is taken, or a group whose
-  // statement fails, is written again on its own to get its own answer. The
-  // answers are in the order of `requests`.
+  // Creates games as CreateGame does, in statements of up to
+  // max_games_per_commit games (one commit each): a game whose id or request
+  // id is taken, or a group whose statement fails, is written again on its
+  // own to get its own answer. The answers are in the order of `requests`.
   std::vector<absl::StatusOr<GameRecord>> CreateGames(
       const std::vector<CreateGameRequest>& requests);
 
@@ -73,6 +73,8 @@ class PostgresEventStore final : public EventStore {
   class Lease;
   struct Connection;  // a pqxx::connection with its prepared statements
   struct PreparedCreate;  // a checked CreateGameRequest and its answer
+  // Most bytes of events in one statement that creates games (about).
+  static constexpr std::size_t kMaxGroupBytes = 8 << 20;
 
   PreparedCreate Prepare(const CreateGameRequest& request);
   // Writes a group (WriteTogether), then each game it left unwritten alone.

@@ -4,6 +4,8 @@
 // stays gap-free and verifiable.
 #include <gtest/gtest.h>
 
+#include <pqxx/pqxx>
+
 #include <atomic>
 #include <set>
 #include <thread>
@@ -165,6 +167,27 @@ TEST_F(CreateGamesTest, ConcurrentCreatesEachGetTheirOwnGame) {
     for (int i = 0; i < kGamesPerThread; ++i) events += 1 + (t + i) % 4;
   }
   ExpectConsistentStore(events);
+}
+
+// A list longer than max_games_per_commit goes in several statements: each
+// transaction stamps its games with its own now().
+TEST(CreateGamesOptionsTest, AListLongerThanAGroupIsWrittenInSeveralCommits) {
+  std::string conninfo;
+  testing::FreshPostgresStore(&conninfo);
+  PostgresOptions options;
+  options.conninfo = conninfo;
+  options.max_games_per_commit = 3;
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::vector<CreateGameRequest> requests;
+  for (int i = 0; i < 8; ++i) requests.push_back(WholeGame(absl::StrCat("g", i), 2));
+  const std::vector<absl::StatusOr<GameRecord>> created = (*store)->CreateGames(requests);
+  ASSERT_EQ(created.size(), 8u);
+  for (const absl::StatusOr<GameRecord>& game : created) EXPECT_TRUE(game.ok()) << game.status();
+  EXPECT_EQ(*(*store)->HeadPosition(), 16);
+  pqxx::connection conn(conninfo);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT count(DISTINCT created_at) FROM games")[0].as<int>(), 3);
 }
 
 TEST(CreateGamesOptionsTest, OneGamePerCommitStillCreatesEveryGame) {
