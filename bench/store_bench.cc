@@ -86,11 +86,13 @@ PostgresEventStore& StoreFor(const std::string& name, std::string* conninfo = nu
   return *it->second.second;
 }
 
-std::string NewGame(EventStore& store, const std::string& prefix) {
+// A request for a new 4-player game "<prefix>-<n>" under request id
+// "<kind>-<id>".
+CreateGameRequest NewGameRequest(const std::string& kind, const std::string& prefix) {
   static std::atomic<int64_t> counter{0};
   const std::string id = absl::StrCat(prefix, "-", counter++);
   CreateGameRequest request;
-  request.request_id = "create-" + id;
+  request.request_id = absl::StrCat(kind, "-", id);
   request.game.game_id = id;
   request.game.game = "atlantica";
   request.game.ruleset_id = "standard";
@@ -98,6 +100,12 @@ std::string NewGame(EventStore& store, const std::string& prefix) {
   request.game.seed = 7;
   request.game.players = {"ana", "ben", "cy", "dee"};
   request.game.created_by = "bench";
+  return request;
+}
+
+std::string NewGame(EventStore& store, const std::string& prefix) {
+  const CreateGameRequest request = NewGameRequest("create", prefix);
+  const std::string& id = request.game.game_id;
   if (absl::Status status = store.CreateGame(request).status(); !status.ok()) Die(status);
   return id;
 }
@@ -135,17 +143,8 @@ void AppendGame(EventStore& store, const std::string& prefix, int batch) {
 // transaction (CreateGameRequest::events), as the service stores a
 // submitted log.
 void RecordGame(EventStore& store, const std::string& prefix) {
-  static std::atomic<int64_t> counter{0};
-  const std::string id = absl::StrCat(prefix, "-", counter++);
-  CreateGameRequest request;
-  request.request_id = "record-" + id;
-  request.game.game_id = id;
-  request.game.game = "atlantica";
-  request.game.ruleset_id = "standard";
-  request.game.ruleset_hash = engine::Sha256Hex("standard");
-  request.game.seed = 7;
-  request.game.players = {"ana", "ben", "cy", "dee"};
-  request.game.created_by = "bench";
+  CreateGameRequest request = NewGameRequest("record", prefix);
+  const std::string id = request.game.game_id;
   request.game.status = GameStatus::kFinished;
   for (int i = 0; i < kEventsPerGame; ++i) request.events.push_back(MakeEvent(id, i));
   if (absl::Status status = store.CreateGame(request).status(); !status.ok()) Die(status);

@@ -169,15 +169,25 @@ TEST_F(CreateGamesTest, ConcurrentCreatesEachGetTheirOwnGame) {
   ExpectConsistentStore(events);
 }
 
+// A store on a fresh database with these group commit options.
+absl::StatusOr<std::unique_ptr<PostgresEventStore>> OpenFreshStore(
+    int max_games_per_commit, int create_writers, std::string* conninfo = nullptr) {
+  std::string fresh;
+  testing::FreshPostgresStore(&fresh);
+  if (conninfo != nullptr) *conninfo = fresh;
+  PostgresOptions options;
+  options.conninfo = fresh;
+  options.max_games_per_commit = max_games_per_commit;
+  options.create_writers = create_writers;
+  return PostgresEventStore::Open(options);
+}
+
 // A list longer than max_games_per_commit goes in several statements: each
 // transaction stamps its games with its own now().
 TEST(CreateGamesOptionsTest, AListLongerThanAGroupIsWrittenInSeveralCommits) {
   std::string conninfo;
-  testing::FreshPostgresStore(&conninfo);
-  PostgresOptions options;
-  options.conninfo = conninfo;
-  options.max_games_per_commit = 3;
-  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store =
+      OpenFreshStore(/*max_games_per_commit=*/3, /*create_writers=*/2, &conninfo);
   ASSERT_TRUE(store.ok()) << store.status();
   std::vector<CreateGameRequest> requests;
   for (int i = 0; i < 8; ++i) requests.push_back(WholeGame(absl::StrCat("g", i), 2));
@@ -191,13 +201,8 @@ TEST(CreateGamesOptionsTest, AListLongerThanAGroupIsWrittenInSeveralCommits) {
 }
 
 TEST(CreateGamesOptionsTest, OneGamePerCommitStillCreatesEveryGame) {
-  std::string conninfo;
-  testing::FreshPostgresStore(&conninfo);
-  PostgresOptions options;
-  options.conninfo = conninfo;
-  options.max_games_per_commit = 1;
-  options.create_writers = 1;
-  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store =
+      OpenFreshStore(/*max_games_per_commit=*/1, /*create_writers=*/1);
   ASSERT_TRUE(store.ok()) << store.status();
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
