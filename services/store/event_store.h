@@ -49,6 +49,16 @@ inline constexpr int64_t kMaxAppendBytes = 4 * 1024 * 1024;    // one batch
 inline constexpr int kMaxIdBytes = 200;  // game, request, event ids and types
 inline constexpr int kMaxPlayers = 64;
 
+// Event types that end a game. A batch whose last event has one of these
+// types moves the game's status in the same transaction: "game_finished"
+// makes an active game kFinished, "game_voided" makes an active or finished
+// game kVoided. They may only stand last in a batch; a finished game accepts
+// nothing but a batch of one "game_voided" event, a voided game nothing.
+// The store also lists every such event, by position, for ReadResults.
+// stored: never rename.
+inline constexpr char kGameFinishedType[] = "game_finished";
+inline constexpr char kGameVoidedType[] = "game_voided";
+
 // One game's metadata. Games rows are not append-only: the status changes
 // as the game ends; everything else is fixed at creation.
 struct GameRecord {
@@ -148,6 +158,15 @@ struct ListGamesPage {
   std::string next_page_token;    // empty on the last page
 };
 
+// A "game_finished" or "game_voided" event, with the game's league and
+// tournament (fixed at its creation).
+struct ResultEvent {
+  StoredEvent event;
+  GameStatus kind = GameStatus::kUnspecified;  // kFinished or kVoided
+  std::string league_id;
+  std::string tournament_id;
+};
+
 struct VerifyReport {
   int64_t events = 0;     // events checked
   std::string last_hash;  // empty for a game without events
@@ -175,8 +194,10 @@ class EventStore {
                                                   int page_size,
                                                   const std::string& page_token) = 0;
 
-  // Moves an active game to kFinished or kVoided. NotFound, InvalidArgument
-  // (target not finished/voided), FailedPrecondition (game not active).
+  // Moves an active game to kFinished or kVoided without an event. NotFound,
+  // InvalidArgument (target not finished/voided), FailedPrecondition (game
+  // not active). Kept for games stored before status events existed; the
+  // service ends games with kGameFinishedType / kGameVoidedType events.
   virtual absl::Status SetGameStatus(const std::string& game_id, GameStatus status) = 0;
 
   // Appends a batch of events to one game, atomically. Errors:
@@ -184,7 +205,8 @@ class EventStore {
   //                    duplicate event ids within the batch, request id
   //                    reused for a different request;
   //   NotFound         unknown game;
-  //   FailedPrecondition  game finished or voided;
+  //   FailedPrecondition  game finished (unless the batch is one
+  //                    kGameVoidedType event) or voided;
   //   Aborted          expected_sequence is not the game's last sequence
   //                    (message: "expected sequence E, game is at C");
   //   AlreadyExists    an event id is already stored (message names where);
@@ -203,6 +225,16 @@ class EventStore {
   // it saw never skips an event, whatever order writers commit in.
   virtual absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position,
                                                            int limit) = 0;
+
+  // Up to `limit` (1..10000) result events (kGameFinishedType and
+  // kGameVoidedType) with after_position < position <= up_to_position (0:
+  // no upper bound), in position order; only those of games of `league_id`
+  // unless it is empty. The same guarantee as ReadAll: a reader passing the
+  // last position it saw never skips one.
+  virtual absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
+                                                               int64_t up_to_position,
+                                                               const std::string& league_id,
+                                                               int limit) = 0;
 
   // The position of the last committed event (0 for an empty store).
   virtual absl::StatusOr<int64_t> HeadPosition() = 0;

@@ -40,8 +40,8 @@ absl::StatusOr<GameRecord> MemoryEventStore::CreateGame(const CreateGameRequest&
   auto [it, inserted] = games_.emplace(request.game.game_id, std::move(game));
   if (!request.events.empty()) {
     // Checked above: the batch is valid and every event id is free.
-    AppendLocked(internal::FirstBatch(request), digest, it->second);
     if (request.game.status == GameStatus::kFinished) it->second.record.status = GameStatus::kFinished;
+    AppendLocked(internal::FirstBatch(request), digest, it->second);
   }
   return it->second.record;
 }
@@ -113,7 +113,9 @@ absl::StatusOr<AppendResult> MemoryEventStore::Append(const AppendRequest& reque
     return result;
   }
   GameRecord& game = game_it->second.record;
-  if (game.status != GameStatus::kActive) return internal::GameNotActive(game);
+  if (absl::Status status = internal::CheckAppendAllowed(game, request.events); !status.ok()) {
+    return status;
+  }
   if (request.expected_sequence != game.last_sequence) {
     return internal::SequenceMismatch(game.game_id, request.expected_sequence, game.last_sequence);
   }
@@ -160,6 +162,11 @@ AppendResult MemoryEventStore::AppendLocked(const AppendRequest& request, const 
   result.last_sequence = game.last_sequence;
   result.last_position = static_cast<int64_t>(events_.size());
   result.last_hash = prev;
+  if (const GameStatus after = internal::StatusAfterBatch(game.status, request.events);
+      internal::IsStatusEventType(request.events.back().type)) {
+    game.status = after;
+    results_.push_back(Result{result.last_position, after, game.league_id, game.tournament_id});
+  }
   append_requests_[request.request_id] = Answer{digest, result};
   return result;
 }
@@ -187,6 +194,27 @@ absl::StatusOr<std::vector<StoredEvent>> MemoryEventStore::ReadAll(int64_t after
   for (int64_t p = std::max<int64_t>(after_position, 0);
        p < static_cast<int64_t>(events_.size()) && static_cast<int>(out.size()) < limit; ++p) {
     out.push_back(events_[p]);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<ResultEvent>> MemoryEventStore::ReadResults(
+    int64_t after_position, int64_t up_to_position, const std::string& league_id, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::MutexLock lock(&mu_);
+  std::vector<ResultEvent> out;
+  auto it = std::upper_bound(
+      results_.begin(), results_.end(), after_position,
+      [](int64_t position, const Result& result) { return position < result.position; });
+  for (; it != results_.end() && static_cast<int>(out.size()) < limit; ++it) {
+    if (up_to_position > 0 && it->position > up_to_position) break;
+    if (!league_id.empty() && it->league_id != league_id) continue;
+    ResultEvent result;
+    result.event = events_[it->position - 1];
+    result.kind = it->kind;
+    result.league_id = it->league_id;
+    result.tournament_id = it->tournament_id;
+    out.push_back(std::move(result));
   }
   return out;
 }

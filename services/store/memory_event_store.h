@@ -30,6 +30,10 @@ class MemoryEventStore final : public EventStore {
                                                           int64_t after_sequence,
                                                           int limit) override;
   absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position, int limit) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
+                                                       int64_t up_to_position,
+                                                       const std::string& league_id,
+                                                       int limit) override;
   absl::StatusOr<int64_t> HeadPosition() override;
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
@@ -58,6 +62,14 @@ class MemoryEventStore final : public EventStore {
   std::map<std::string, Game> games_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::string> create_requests_ ABSL_GUARDED_BY(mu_);  // -> game id
   std::map<std::string, Answer> append_requests_ ABSL_GUARDED_BY(mu_);
+  // Every status event, in position order.
+  struct Result {
+    int64_t position = 0;
+    GameStatus kind = GameStatus::kUnspecified;
+    std::string league_id;
+    std::string tournament_id;
+  };
+  std::vector<Result> results_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, int64_t> event_ids_ ABSL_GUARDED_BY(mu_);  // -> position
   std::vector<StoredEvent> events_ ABSL_GUARDED_BY(mu_);  // index position - 1
 };

@@ -243,11 +243,11 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
     const pqxx::row game = locked[0];
     if (!game[3].is_null()) return replay(game, 4);
     const int64_t current = game[1].as<int64_t>();
-    if (const std::string status = game[0].as<std::string>(); status != "active") {
+    {
       GameRecord record;
       record.game_id = request.game_id;
-      record.status = ParseGameStatus(status).value_or(GameStatus::kUnspecified);
-      return internal::GameNotActive(record);
+      record.status = ParseGameStatus(game[0].as<std::string>()).value_or(GameStatus::kUnspecified);
+      if (absl::Status s = internal::CheckAppendAllowed(record, request.events); !s.ok()) return s;
     }
     if (current != request.expected_sequence) {
       // A concurrent retry of this very request may have committed while we
@@ -326,6 +326,51 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t aft
     return events;
   } catch (const std::exception& e) {
     return lease->Fail(e, "reading the store");
+  }
+}
+
+absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResults(
+    int64_t after_position, int64_t up_to_position, const std::string& league_id, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    // Results are few next to actions: game_results lists them by position,
+    // and each is one primary-key look-up in events.
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kEventColumns, ", x.kind, x.league_id, x.tournament_id "
+                     "FROM game_results x "
+                     "JOIN append_requests r ON r.last_position = x.position "
+                     "JOIN events e ON e.game_id = x.game_id AND e.sequence = x.sequence "
+                     "WHERE x.position > $1::bigint AND ($2::bigint = 0 OR x.position <= $2::bigint) "
+                     "AND ($3::text = '' OR x.league_id = $3::text) ORDER BY x.position LIMIT $4"),
+        after_position, up_to_position, league_id, limit);
+    std::vector<ResultEvent> results;
+    results.reserve(rows.size());
+    const int extra = static_cast<int>(rows.columns()) - 3;
+    for (const pqxx::row& row : rows) {
+      ResultEvent result;
+      result.event = EventFromRow(row);
+      result.kind = ParseGameStatus(row[extra].as<std::string>()).value_or(GameStatus::kUnspecified);
+      result.league_id = row[extra + 1].is_null() ? "" : row[extra + 1].as<std::string>();
+      result.tournament_id = row[extra + 2].is_null() ? "" : row[extra + 2].as<std::string>();
+      results.push_back(std::move(result));
+    }
+    return results;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading results");
+  }
+}
+
+absl::Status PostgresEventStore::Run(const std::string& doing,
+                                     const std::function<absl::Status(pqxx::connection&)>& work) {
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    return work(lease->conn());
+  } catch (const std::exception& e) {
+    return lease->Fail(e, doing);
   }
 }
 

@@ -8,6 +8,10 @@
 #ifndef ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_
 #define ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_
 
+#include <pqxx/pqxx>
+
+#include <functional>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,7 +62,18 @@ class PostgresEventStore final : public EventStore {
                                                           int64_t after_sequence,
                                                           int limit) override;
   absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position, int limit) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
+                                                       int64_t up_to_position,
+                                                       const std::string& league_id,
+                                                       int limit) override;
   absl::StatusOr<int64_t> HeadPosition() override;
+
+  // Runs `work` in a pooled connection (after SET ROLE to options.role), for
+  // the other PostgreSQL-backed parts of the service (streams, projections).
+  // An exception thrown by `work` becomes a Status, as for the store's own
+  // calls: Unavailable for a lost connection (which is then dropped),
+  // Internal for anything unexpected, with `doing` in the message.
+  absl::Status Run(const std::string& doing, const std::function<absl::Status(pqxx::connection&)>& work);
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
   // Creates games as CreateGame does, in statements of up to

@@ -27,7 +27,6 @@ std::optional<GameStatus> ParseGameStatus(const std::string& name) {
 }
 
 namespace internal {
-namespace {
 
 absl::Status CheckId(const std::string& field, const std::string& value) {
   if (value.empty()) return absl::InvalidArgumentError(absl::StrCat(field, " is empty"));
@@ -42,6 +41,8 @@ absl::Status CheckId(const std::string& field, const std::string& value) {
   }
   return absl::OkStatus();
 }
+
+namespace {
 
 absl::Status CheckOptionalId(const std::string& field, const std::string& value) {
   return value.empty() ? absl::OkStatus() : CheckId(field, value);
@@ -106,6 +107,26 @@ absl::Status ValidateCreateGame(const CreateGameRequest& request) {
   return ValidateBatch(request.request_id, game.game_id, game.created_by, 0, request.events);
 }
 
+bool IsStatusEventType(const std::string& type) {
+  return type == kGameFinishedType || type == kGameVoidedType;
+}
+
+GameStatus StatusAfterBatch(GameStatus current, const std::vector<NewEvent>& events) {
+  if (events.empty()) return current;
+  if (events.back().type == kGameFinishedType) return GameStatus::kFinished;
+  if (events.back().type == kGameVoidedType) return GameStatus::kVoided;
+  return current;
+}
+
+absl::Status CheckAppendAllowed(const GameRecord& game, const std::vector<NewEvent>& events) {
+  if (game.status == GameStatus::kActive) return absl::OkStatus();
+  if (game.status == GameStatus::kFinished && events.size() == 1 &&
+      events[0].type == kGameVoidedType) {
+    return absl::OkStatus();
+  }
+  return GameNotActive(game);
+}
+
 AppendRequest FirstBatch(const CreateGameRequest& request) {
   AppendRequest batch;
   batch.game_id = request.game.game_id;
@@ -145,6 +166,10 @@ absl::Status ValidateBatch(const std::string& request_id, const std::string& gam
       return status;
     }
     if (absl::Status status = CheckId(where + ".type", event.type); !status.ok()) return status;
+    if (IsStatusEventType(event.type) && i + 1 != events.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ".type is \"", event.type, "\", which ends the game; it must be the batch's last event"));
+    }
     if (static_cast<int64_t>(event.payload.size()) > kMaxPayloadBytes) {
       return absl::InvalidArgumentError(absl::StrCat(where, ".payload is ", event.payload.size(),
                                                      " bytes; the limit is ", kMaxPayloadBytes));

@@ -14,6 +14,10 @@
 
 namespace arbiter::store::internal {
 
+// InvalidArgument naming `field` unless `value` is 1..kMaxIdBytes bytes
+// without control characters.
+absl::Status CheckId(const std::string& field, const std::string& value);
+
 // InvalidArgument naming the first bad field, or OK.
 absl::Status ValidateCreateGame(const CreateGameRequest& request);
 absl::Status ValidateAppend(const AppendRequest& request);
@@ -22,6 +26,15 @@ absl::Status ValidateBatch(const std::string& request_id, const std::string& gam
                            const std::string& recorded_by, int64_t expected_sequence,
                            const std::vector<NewEvent>& events);
 absl::Status ValidateLimit(int limit);
+
+// True for kGameFinishedType and kGameVoidedType.
+bool IsStatusEventType(const std::string& type);
+// The status a game in `current` has after `events` are appended.
+GameStatus StatusAfterBatch(GameStatus current, const std::vector<NewEvent>& events);
+// FailedPrecondition (GameNotActive) unless a game in its status accepts
+// `events`: an active game accepts any batch, a finished game only one
+// kGameVoidedType event, a voided game nothing.
+absl::Status CheckAppendAllowed(const GameRecord& game, const std::vector<NewEvent>& events);
 
 // The batch of a game created with events, as an append at sequence 0 under
 // the create request's id, recorded by the game's creator.
