@@ -15,6 +15,8 @@
 #include <string>
 
 #include "services/server/database.h"
+#include "services/league/league_projector.h"
+#include "services/store/postgres_stream_store.h"
 #include "services/server/server.h"
 
 namespace {
@@ -84,7 +86,15 @@ int Run(int argc, char** argv) {
     spdlog::critical("admin token: {}", std::string(token_file.status().message()));
     return 1;
   }
-  auto server = arbiter::server::ArbiterServer::Start(options, *db->events, *db->tokens, *registry);
+  // Leagues: their logs in the same database, and the projector that keeps
+  // their ratings up to date with the store.
+  arbiter::store::PostgresStreamStore streams(*db->events);
+  arbiter::league_service::ProjectionStore projections(*db->events);
+  arbiter::league_service::LeagueProjector projector(*db->events, streams, projections);
+  projector.Start();
+  arbiter::server::LeagueParts leagues{&streams, &projections, &projector};
+  auto server =
+      arbiter::server::ArbiterServer::Start(options, *db->events, *db->tokens, *registry, &leagues);
   if (!server.ok()) {
     spdlog::critical("{}", std::string(server.status().message()));
     return 1;
@@ -111,6 +121,7 @@ int Run(int argc, char** argv) {
   spdlog::info("signal {}: shutting down (calls in flight get {}s)", signal_number, grace_seconds);
   (*server)->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
   server->reset();
+  projector.Stop();
   db->events.reset();
   db->tokens.reset();
   if (db->embedded != nullptr) {

@@ -109,6 +109,31 @@ absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, i
   return Encode(game_id, number, kTypeSeedRevealed, revealed);
 }
 
+absl::StatusOr<store::NewEvent> EncodeGameFinished(const std::string& game_id, int64_t number,
+                                                   const v1::GameFinished& finished) {
+  return Encode(game_id, number, store::kGameFinishedType, finished);
+}
+
+absl::StatusOr<store::NewEvent> EncodeGameVoided(const std::string& game_id, int64_t number,
+                                                 const v1::GameVoided& voided) {
+  return Encode(game_id, number, store::kGameVoidedType, voided);
+}
+
+v1::GameFinished FinishedBody(const v1::GameCreated& created, const v1::Adjudication& judged) {
+  v1::GameFinished finished;
+  finished.set_verdict(judged.verdict());
+  finished.set_actions(judged.actions());
+  if (judged.has_violation()) *finished.mutable_violation() = judged.violation();
+  if (judged.has_standings()) *finished.mutable_standings() = judged.standings();
+  finished.set_game_type(created.header().game());
+  finished.set_league(created.league());
+  finished.set_tournament(created.tournament());
+  for (const v1::Player& player : created.header().players()) finished.add_players(player.id());
+  finished.mutable_options()->insert(created.header().options().begin(),
+                                     created.header().options().end());
+  return finished;
+}
+
 absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored) {
   v1::Event event;
   event.set_name(absl::StrCat(GameName(stored.game_id), "/events/", stored.sequence));
@@ -121,6 +146,10 @@ absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored) {
     parsed = event.mutable_action()->ParseFromString(stored.payload);
   } else if (stored.type == kTypeSeedRevealed) {
     parsed = event.mutable_seed_revealed()->ParseFromString(stored.payload);
+  } else if (stored.type == store::kGameFinishedType) {
+    parsed = event.mutable_game_finished()->ParseFromString(stored.payload);
+  } else if (stored.type == store::kGameVoidedType) {
+    parsed = event.mutable_game_voided()->ParseFromString(stored.payload);
   } else {
     return absl::DataLossError(absl::StrCat("event ", stored.sequence, " of game \"",
                                             stored.game_id, "\" has the unknown type \"",

@@ -7,6 +7,11 @@
 //                  type "seed_revealed" payload = SeedRevealed (at most once,
 //                                        only in a game created with a
 //                                        commitment)
+//   last event     type "game_finished" payload = GameFinished (the game
+//                                        ended; written in the batch of its
+//                                        last action, or of the reveal)
+//                  type "game_voided"   payload = GameVoided (after any of
+//                                        the above; nothing follows it)
 // Every payload is the message's deterministic protobuf serialization
 // (arbiter_service.proto, action.proto); the event's JSON copy is the
 // protobuf JSON mapping of the same message. Event ids are
@@ -33,6 +38,8 @@ namespace arbiter::server {
 inline constexpr char kTypeGameCreated[] = "game_created";
 inline constexpr char kTypeAction[] = "action";
 inline constexpr char kTypeSeedRevealed[] = "seed_revealed";
+// The recorder of "game_finished" events: the referee itself.
+inline constexpr char kRefereePrincipal[] = "arbiter";
 
 // True if `id` is 1-63 characters of [A-Za-z0-9_.-].
 bool IsValidGameId(const std::string& id);
@@ -63,6 +70,15 @@ absl::StatusOr<store::NewEvent> EncodeAction(const std::string& game_id, int64_t
                                              const v1::Action& action);
 absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, int64_t number,
                                                    const v1::SeedRevealed& revealed);
+
+absl::StatusOr<store::NewEvent> EncodeGameFinished(const std::string& game_id, int64_t number,
+                                                   const v1::GameFinished& finished);
+absl::StatusOr<store::NewEvent> EncodeGameVoided(const std::string& game_id, int64_t number,
+                                                 const v1::GameVoided& voided);
+
+// The body of a game's "game_finished" event: the judgement, with what
+// rankings need copied from the game's creation.
+v1::GameFinished FinishedBody(const v1::GameCreated& created, const v1::Adjudication& judged);
 
 // A stored event decoded into the API's Event (body, hashes, name).
 // DataLoss naming the event if the type is unknown or the payload does not

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "services/server/event_codec.h"
+#include "services/server/rpc_common.h"
 #include "services/server/game_reader.h"
 #include "services/server/status_mapping.h"
 #include "services/store/internal/store_rules.h"
@@ -18,51 +19,6 @@ namespace {
 
 constexpr int kDefaultPageSize = 100;
 constexpr int kMaxPageSize = 1000;
-
-std::string AuthorizationOf(const grpc::ServerContext* context) {
-  const auto& metadata = context->client_metadata();
-  auto it = metadata.find("authorization");
-  if (it == metadata.end()) return "";
-  return std::string(it->second.data(), it->second.size());
-}
-
-CancelCheck CancelOf(grpc::ServerContext* context) {
-  return [context]() -> absl::Status {
-    if (context->IsCancelled()) return absl::CancelledError("the call was cancelled");
-    if (std::chrono::system_clock::now() > context->deadline()) {
-      return absl::DeadlineExceededError("the call's deadline passed; nothing more was done");
-    }
-    return absl::OkStatus();
-  };
-}
-
-// Authenticates, runs `body`, logs one line and maps the status.
-template <typename Body>
-grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char* method,
-                   const std::string& game, const std::string& request_id, Body body) {
-  const absl::Time start = absl::Now();
-  std::string principal = "-";
-  absl::Status status;
-  absl::StatusOr<Caller> caller = auth.Authenticate(AuthorizationOf(context));
-  if (!caller.ok()) {
-    status = caller.status();
-  } else {
-    principal = caller->principal;
-    status = CancelOf(context)();
-    if (status.ok()) status = body(*caller);
-  }
-  const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
-  const std::string code = CodeName(status.code());
-  if (status.ok()) {
-    spdlog::info("{} game={} request_id={} principal={} status=OK time={:.2f}ms", method,
-                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, ms);
-  } else {
-    spdlog::warn("{} game={} request_id={} principal={} status={} time={:.2f}ms: {}", method,
-                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, code,
-                 ms, std::string(status.message()));
-  }
-  return ToGrpcStatus(status);
-}
 
 absl::StatusOr<int> PageSize(int page_size) {
   if (page_size == 0) return kDefaultPageSize;
@@ -160,6 +116,17 @@ grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
   return Serve(context, auth_, "RevealSeed", request->game(), request->request_id(),
                [&](const Caller& caller) -> absl::Status {
                  auto answer = writer_.Reveal(caller, *request, CancelOf(context));
+                 if (!answer.ok()) return answer.status();
+                 *response = *std::move(answer);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::VoidGame(grpc::ServerContext* context,
+                                          const v1::VoidGameRequest* request, v1::Game* response) {
+  return Serve(context, auth_, "VoidGame", request->name(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 auto answer = writer_.Void(caller, *request);
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
                  return absl::OkStatus();

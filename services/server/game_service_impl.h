@@ -21,8 +21,12 @@ namespace arbiter::server {
 class ArbiterServiceImpl final : public v1::ArbiterService::Service {
  public:
   ArbiterServiceImpl(store::EventStore& store, const engine::RulesetRegistry& registry,
-                     Authenticator& auth, WriteLimits limits)
-      : store_(store), registry_(registry), auth_(auth), writer_(store, registry, limits) {}
+                     Authenticator& auth, WriteLimits limits,
+                     store::StreamStore* leagues = nullptr)
+      : store_(store),
+        registry_(registry),
+        auth_(auth),
+        writer_(store, registry, limits, leagues) {}
 
   grpc::Status CreateGame(grpc::ServerContext* context, const v1::CreateGameRequest* request,
                           v1::Game* response) override;
@@ -45,6 +49,8 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
                             v1::GameState* response) override;
   grpc::Status VerifyGame(grpc::ServerContext* context, const v1::VerifyGameRequest* request,
                           v1::VerifyGameResponse* response) override;
+  grpc::Status VoidGame(grpc::ServerContext* context, const v1::VoidGameRequest* request,
+                        v1::Game* response) override;
 
  private:
   store::EventStore& store_;

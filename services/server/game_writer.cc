@@ -10,6 +10,8 @@
 #include "services/log/log_file.h"
 #include "services/server/event_codec.h"
 #include "services/server/status_mapping.h"
+#include "services/league/league_settings.h"
+#include "absl/strings/str_join.h"
 
 namespace arbiter::server {
 namespace {
@@ -89,13 +91,94 @@ absl::Status Stale(int64_t expected, int64_t current) {
 
 }  // namespace
 
-absl::Status GameWriter::Finish(const std::string& game_id) {
-  absl::Status status = store_.SetGameStatus(game_id, store::GameStatus::kFinished);
-  if (status.code() == absl::StatusCode::kFailedPrecondition) {
-    absl::StatusOr<store::GameRecord> record = store_.GetGame(game_id);
-    if (record.ok() && record->status == store::GameStatus::kFinished) return absl::OkStatus();
+absl::Status GameWriter::CheckLeague(const std::string& league_id, const std::string& game_type,
+                                     const char* field) {
+  if (league_id.empty() || leagues_ == nullptr) return absl::OkStatus();
+  const std::string stream_id = league_service::LeagueName(league_id);
+  absl::StatusOr<std::vector<store::StreamEvent>> log = leagues_->ReadStream(stream_id, 0, 10'000);
+  if (!log.ok()) {
+    if (absl::IsNotFound(log.status())) {
+      return WithFieldViolation(
+          absl::NotFoundError(absl::StrCat("league \"", league_id,
+                                           "\" does not exist; create it with CreateLeague first")),
+          field, "unknown league");
+    }
+    return log.status();
   }
-  return status;
+  absl::StatusOr<v1::LeagueSettings> settings = league_service::SettingsOf(*log);
+  if (!settings.ok()) return settings.status();
+  for (const std::string& type : settings->game_types()) {
+    if (type == game_type) return absl::OkStatus();
+  }
+  return WithFieldViolation(
+      absl::FailedPreconditionError(absl::StrCat(
+          "league \"", league_id, "\" rates ", absl::StrJoin(settings->game_types(), ", "),
+          " games; this game is ", game_type.empty() ? "of no game" : game_type)),
+      field, "league of another game type");
+}
+
+absl::Status GameWriter::RecordFinished(const std::string& game_id,
+                                        const v1::GameCreated& created,
+                                        const v1::Adjudication& judged, int64_t last_sequence) {
+  absl::StatusOr<store::NewEvent> event =
+      EncodeGameFinished(game_id, last_sequence + 1, FinishedBody(created, judged));
+  if (!event.ok()) return event.status();
+  store::AppendRequest append;
+  append.game_id = game_id;
+  append.expected_sequence = last_sequence;
+  append.request_id = StoreRequestId("finish", game_id, kRefereePrincipal, "");
+  append.recorded_by = kRefereePrincipal;
+  append.events.push_back(*std::move(event));
+  absl::StatusOr<store::AppendResult> result = store_.Append(append);
+  if (result.ok()) return absl::OkStatus();
+  absl::StatusOr<store::GameRecord> record = store_.GetGame(game_id);
+  if (record.ok() && record->status == store::GameStatus::kFinished) return absl::OkStatus();
+  return result.status();
+}
+
+absl::StatusOr<v1::Game> GameWriter::Void(const Caller& caller, const v1::VoidGameRequest& request) {
+  absl::StatusOr<std::string> game_id = ParseGameName(request.name(), "name");
+  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not a game name");
+  if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
+  if (request.reason().empty() || request.reason().size() > 1000) {
+    return FieldError("reason", "reason is required: 1-1000 bytes saying why the game is voided");
+  }
+  LiveGames::Locked live = live_.Lock(*game_id);
+  absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+  if (!record.ok()) return record.status();
+  if (absl::Status s = RequireWrite(caller, *record); !s.ok()) return s;
+  v1::GameVoided voided;
+  voided.set_reason(request.reason());
+  voided.set_league(record->league_id);
+  voided.set_tournament(record->tournament_id);
+  store::AppendRequest append;
+  append.game_id = *game_id;
+  append.request_id = StoreRequestId("void", *game_id, caller.principal, request.request_id());
+  append.recorded_by = caller.principal;
+  absl::StatusOr<store::NewEvent> event =
+      EncodeGameVoided(*game_id, record->last_sequence + 1, voided);
+  if (!event.ok()) return event.status();
+  append.expected_sequence = record->last_sequence;
+  append.events.push_back(*std::move(event));
+  live->Forget();
+  absl::StatusOr<store::AppendResult> result = store_.Append(append);
+  if (!result.ok() && record->status == store::GameStatus::kVoided) {
+    // Perhaps a retry: the void is the game's last event.
+    append.expected_sequence = record->last_sequence - 1;
+    absl::StatusOr<store::NewEvent> again =
+        EncodeGameVoided(*game_id, record->last_sequence, voided);
+    if (!again.ok()) return again.status();
+    append.events[0] = *std::move(again);
+    result = store_.Append(append);
+    if (!result.ok()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("game \"", *game_id, "\" is already voided"));
+    }
+  }
+  if (!result.ok()) return result.status();
+  absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, [] { return absl::OkStatus(); });
+  if (!game.ok()) return game.status();
+  return ToGame(game->record, &game->created, SeesSeed(caller, game->record));
 }
 
 absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
@@ -111,6 +194,9 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   if (absl::Status s = CheckScopeId(game.league(), "game.league"); !s.ok()) return s;
   if (absl::Status s = CheckScopeId(game.tournament(), "game.tournament"); !s.ok()) return s;
   if (absl::Status s = RequireCreate(caller, game.league(), game.tournament()); !s.ok()) return s;
+  if (absl::Status s = CheckLeague(game.league(), game.game_type(), "game.league"); !s.ok()) {
+    return s;
+  }
 
   v1::GameCreated created;
   v1::LogHeader& header = *created.mutable_header();
@@ -198,6 +284,7 @@ absl::Status GameWriter::Refresh(LiveGame& live, const store::GameRecord& record
     live.seed_known = false;
   }
   live.last_event = game->record.last_sequence;
+  live.created = game->created;
   return absl::OkStatus();
 }
 
@@ -290,8 +377,13 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
   if (absl::Status s = Refresh(*live, *record, cancel); !s.ok()) return s;
   replay::Referee& referee = *live->referee;
   if (live->seed_known && referee.state().IsTerminal()) {
-    // A previous append ended the game but could not mark it finished.
-    if (absl::Status s = Finish(*game_id); !s.ok()) return s;
+    // A previous append ended the game but could not record its end.
+    if (absl::Status s = RecordFinished(*game_id, live->created,
+                                        ToAdjudication(*game_id, referee, live->last_event),
+                                        live->last_event);
+        !s.ok()) {
+      return s;
+    }
     return absl::FailedPreconditionError(
         absl::StrCat("game \"", *game_id, "\" is over and accepts no more actions"));
   }
@@ -333,7 +425,14 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
   if (live->seed_known) {
     out.set_verdict(ToVerdict(referee.verdict()));
     if (referee.state().IsTerminal()) {
-      if (absl::Status s = Finish(*game_id); !s.ok()) return s;
+      if (absl::Status s = RecordFinished(*game_id, live->created,
+                                          ToAdjudication(*game_id, referee, result->last_sequence),
+                                          result->last_sequence);
+          !s.ok()) {
+        live->Forget();
+        return s;
+      }
+      live->Forget();
       out.set_status(v1::GAME_STATUS_FINISHED);
       if (std::optional<v1::Standings> standings = referee.Standings()) {
         *out.mutable_standings() = *std::move(standings);
@@ -367,6 +466,9 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   const int64_t events = 1 + static_cast<int64_t>(parsed->actions.size());
   if (events > limits_.max_events_per_game) {
     return TooManyEvents(events, limits_.max_events_per_game);
+  }
+  if (absl::Status s = CheckLeague(request.league(), parsed->header.game(), "league"); !s.ok()) {
+    return s;
   }
   auto referee = replay::Referee::Start(parsed->header, registry_);
   if (!referee.ok()) return HeaderError(referee.status(), "log", true);
@@ -403,6 +505,16 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
     if (!event.ok()) return WithFieldViolation(event.status(), "log", "action too large");
     stored_events.push_back(*std::move(event));
   }
+  // A game that is over ends with its result, in the same transaction as
+  // its last action unless the log is longer than one batch.
+  const bool over = referee->verdict() != replay::Verdict::kUnfinished;
+  const v1::Adjudication adjudication = ToAdjudication(game_id, *referee, events);
+  if (over) {
+    absl::StatusOr<store::NewEvent> finished =
+        EncodeGameFinished(game_id, events + 1, FinishedBody(created, adjudication));
+    if (!finished.ok()) return WithFieldViolation(finished.status(), "log", "result too large");
+    stored_events.push_back(*std::move(finished));
+  }
   if (absl::Status s = cancel(); !s.ok()) return s;
 
   store::CreateGameRequest create;
@@ -420,7 +532,6 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   // The game and its first kMaxEventsPerAppend events in one transaction
   // (for most logs, all of them, and then the game is stored finished);
   // longer logs go on in appends of that size.
-  const bool over = referee->verdict() != replay::Verdict::kUnfinished;
   const std::size_t batch = static_cast<std::size_t>(store::kMaxEventsPerAppend);
   const std::size_t first_batch = std::min(stored_events.size(), batch);
   const bool in_one = first_batch == stored_events.size();
@@ -446,13 +557,10 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
     stored->last_sequence = r->last_sequence;
     stored->last_hash = r->last_hash;
   }
-  if (over && !in_one) {
-    if (absl::Status s = Finish(game_id); !s.ok()) return s;
-    stored->status = store::GameStatus::kFinished;
-  }
+  if (over) stored->status = store::GameStatus::kFinished;
   v1::SubmitGameResponse out;
   *out.mutable_game() = ToGame(*stored, &created, true);
-  *out.mutable_adjudication() = ToAdjudication(game_id, *referee, events);
+  *out.mutable_adjudication() = adjudication;
   return out;
 }
 
@@ -518,7 +626,12 @@ absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
   absl::StatusOr<store::AppendResult> result = store_.Append(append);
   if (!result.ok()) return result.status();
   if (referee->verdict() != replay::Verdict::kUnfinished) {
-    if (absl::Status s = Finish(*game_id); !s.ok()) return s;
+    if (absl::Status s = RecordFinished(*game_id, game->created,
+                                        ToAdjudication(*game_id, *referee, result->last_sequence),
+                                        result->last_sequence);
+        !s.ok()) {
+      return s;
+    }
   }
   absl::StatusOr<store::GameRecord> now = store_.GetGame(*game_id);
   if (!now.ok()) return now.status();

@@ -18,6 +18,7 @@
 #include "services/server/game_reader.h"
 #include "services/server/live_games.h"
 #include "services/store/event_store.h"
+#include "services/store/stream_store.h"
 
 namespace arbiter::server {
 
@@ -30,9 +31,11 @@ struct WriteLimits {
 
 class GameWriter {
  public:
+  // With `leagues`, a game that names a league must name one that exists
+  // and rates its game type.
   GameWriter(store::EventStore& store, const engine::RulesetRegistry& registry,
-             WriteLimits limits)
-      : store_(store), registry_(registry), limits_(limits) {}
+             WriteLimits limits, store::StreamStore* leagues = nullptr)
+      : store_(store), registry_(registry), limits_(limits), leagues_(leagues) {}
 
   // The RPCs of the same names (arbiter_service.proto says what each
   // answers). Errors carry ErrorInfo/BadRequest details (status_mapping.h).
@@ -46,16 +49,27 @@ class GameWriter {
   absl::StatusOr<v1::RevealSeedResponse> Reveal(const Caller& caller,
                                                 const v1::RevealSeedRequest& request,
                                                 const CancelCheck& cancel);
+  absl::StatusOr<v1::Game> Void(const Caller& caller, const v1::VoidGameRequest& request);
 
  private:
   // Brings the cached referee of a locked game up to the store's last event.
   absl::Status Refresh(LiveGame& live, const store::GameRecord& record, const CancelCheck& cancel);
-  // Marks a game finished unless it already is.
-  absl::Status Finish(const std::string& game_id);
+  // Stores the "game_finished" event of a game whose last event is
+  // `last_sequence`, recorded by the referee ("arbiter") under a request id
+  // derived from the game alone, so that whoever notices first writes it
+  // and a repeat is answered. OK if the game is already finished.
+  absl::Status RecordFinished(const std::string& game_id, const v1::GameCreated& created,
+                              const v1::Adjudication& judged, int64_t last_sequence);
+
+  // NotFound for an unknown league, FailedPrecondition for a league of
+  // other game types; OK without a league or without `leagues_`.
+  absl::Status CheckLeague(const std::string& league_id, const std::string& game_type,
+                           const char* field);
 
   store::EventStore& store_;
   const engine::RulesetRegistry& registry_;
   const WriteLimits limits_;
+  store::StreamStore* const leagues_;
   LiveGames live_;
 };
 

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/synchronization/mutex.h"
+#include "arbiter/v1/arbiter_service.pb.h"
 #include "services/replay/referee.h"
 
 namespace arbiter::server {
@@ -29,6 +30,8 @@ struct LiveGame {
   // False while the seed is hidden: `referee` then holds the header only
   // (seed 0) and is used for shape checks, never for judging.
   bool seed_known = false;
+  // The game's creation (league and tournament with the header).
+  v1::GameCreated created;
 
   void Forget() {
     referee.reset();

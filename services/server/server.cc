@@ -25,10 +25,17 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) 
 }  // namespace
 
 ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
-                             const engine::RulesetRegistry& registry, const WriteLimits& limits)
+                             const engine::RulesetRegistry& registry, const WriteLimits& limits,
+                             const LeagueParts* leagues)
     : auth_(tokens),
-      arbiter_service_(store, registry, auth_, limits),
-      token_service_(tokens, auth_) {}
+      arbiter_service_(store, registry, auth_, limits,
+                       leagues != nullptr ? leagues->streams : nullptr),
+      token_service_(tokens, auth_) {
+  if (leagues != nullptr) {
+    league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
+                                                          *leagues->projector, auth_);
+  }
+}
 
 ArbiterServer::~ArbiterServer() {
   if (!shut_down_) Shutdown(std::chrono::system_clock::now());
@@ -36,7 +43,7 @@ ArbiterServer::~ArbiterServer() {
 
 absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
-    const engine::RulesetRegistry& registry) {
+    const engine::RulesetRegistry& registry, const LeagueParts* leagues) {
   std::shared_ptr<grpc::ServerCredentials> credentials;
   if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
     return absl::InvalidArgumentError("TLS needs both a certificate and a key file");
@@ -56,7 +63,7 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
-      new ArbiterServer(store, tokens, registry, options.limits));
+      new ArbiterServer(store, tokens, registry, options.limits, leagues));
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
@@ -65,6 +72,7 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
                               std::max(1, options.idle_threads));
   builder.RegisterService(&server->arbiter_service_);
   builder.RegisterService(&server->token_service_);
+  if (server->league_service_ != nullptr) builder.RegisterService(server->league_service_.get());
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     server->shut_down_ = true;
@@ -75,6 +83,9 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     health->SetServingStatus(true);
     health->SetServingStatus("arbiter.v1.ArbiterService", true);
     health->SetServingStatus("arbiter.v1.TokenService", true);
+    if (server->league_service_ != nullptr) {
+      health->SetServingStatus("arbiter.v1.LeagueService", true);
+    }
   }
   return server;
 }

@@ -5,6 +5,8 @@
 #ifndef ARBITER_SERVICES_SERVER_SERVER_H_
 #define ARBITER_SERVICES_SERVER_SERVER_H_
 
+#include "services/server/league_service_impl.h"
+
 #include <grpcpp/server.h>
 
 #include <chrono>
@@ -38,13 +40,20 @@ struct ServerOptions {
   WriteLimits limits;
 };
 
+// What the LeagueService needs; all owned by the caller.
+struct LeagueParts {
+  store::StreamStore* streams = nullptr;
+  league_service::ProjectionStore* projections = nullptr;
+  league_service::LeagueProjector* projector = nullptr;
+};
+
 class ArbiterServer {
  public:
   // Builds and starts the server. InvalidArgument for unreadable TLS files;
   // Unavailable if the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
       const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
-      const engine::RulesetRegistry& registry);
+      const engine::RulesetRegistry& registry, const LeagueParts* leagues = nullptr);
   ~ArbiterServer();
 
   // The port actually bound.
@@ -55,11 +64,13 @@ class ArbiterServer {
 
  private:
   ArbiterServer(store::EventStore& store, TokenStore& tokens,
-                const engine::RulesetRegistry& registry, const WriteLimits& limits);
+                const engine::RulesetRegistry& registry, const WriteLimits& limits,
+                const LeagueParts* leagues);
 
   Authenticator auth_;
   ArbiterServiceImpl arbiter_service_;
   TokenServiceImpl token_service_;
+  std::unique_ptr<LeagueServiceImpl> league_service_;  // with LeagueParts
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool shut_down_ = false;

@@ -1,0 +1,287 @@
+#include "services/league/league_projector.h"
+
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "services/league/league_settings.h"
+#include "spdlog/spdlog.h"
+
+namespace arbiter::league_service {
+namespace {
+
+constexpr int kResultBatch = 10'000;
+constexpr int kStreamPage = 1000;
+
+using Changed = std::set<std::pair<std::string, std::string>>;
+
+// Every league's id and the sequence of its last event (its settings).
+absl::StatusOr<std::map<std::string, int64_t>> AllLeagues(store::StreamStore& streams) {
+  std::map<std::string, int64_t> out;
+  std::string after;
+  while (true) {
+    absl::StatusOr<std::vector<store::StreamRecord>> page =
+        streams.ListStreams(kLeagueKind, after, kStreamPage);
+    if (!page.ok()) return page.status();
+    for (const store::StreamRecord& stream : *page) {
+      out[stream.stream_id.substr(std::string_view("leagues/").size())] = stream.last_sequence;
+    }
+    if (static_cast<int>(page->size()) < kStreamPage) break;
+    after = page->back().stream_id;
+  }
+  return out;
+}
+
+void AddTables(const std::string& league_id, const league::LeagueRatings& ratings,
+               const std::set<std::string>& seasons, ProjectionWrite& write) {
+  for (const std::string& season : seasons) {
+    TableRow row{league_id, season, 0, ratings.table_games(season)};
+    for (const auto& [player, rating] : ratings.table(season)) {
+      if (!rating.is_virtual) ++row.players;
+    }
+    write.tables.push_back(row);
+  }
+}
+
+void AddHistory(const std::string& league_id, const league::LeagueRatings& ratings,
+                const std::vector<league::HistoryPoint>& points, ProjectionWrite& write) {
+  for (const league::HistoryPoint& point : points) {
+    write.history.push_back(
+        HistoryRow{league_id, point, rating::DisplayRating(ratings.config().rating, point.rating)});
+  }
+}
+
+}  // namespace
+
+RatingRow RowOf(const std::string& league_id, const std::string& season, const std::string& player,
+                const league::PlayerRating& rating, const rating::RatingConfig& config) {
+  RatingRow row;
+  row.league_id = league_id;
+  row.season = season;
+  row.player = player;
+  row.rating = rating;
+  row.display = rating::DisplayRating(config, rating.rating);
+  row.provisional = !rating.is_virtual && rating::IsProvisional(config, rating.rating, rating.games);
+  return row;
+}
+
+void LeagueProjector::Start(absl::Duration interval) {
+  thread_ = std::thread([this, interval] {
+    while (true) {
+      {
+        absl::MutexLock lock(&run_mu_);
+        auto stopping = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(run_mu_) { return stopping_; };
+        if (run_mu_.AwaitWithTimeout(absl::Condition(&stopping), interval)) return;
+      }
+      if (absl::Status status = CatchUp(); !status.ok()) {
+        spdlog::warn("league projector: {}", std::string(status.message()));
+      }
+    }
+  });
+}
+
+void LeagueProjector::Stop() {
+  {
+    absl::MutexLock lock(&run_mu_);
+    stopping_ = true;
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+absl::Status LeagueProjector::CatchUp() {
+  absl::MutexLock lock(&mu_);
+  return CatchUpLocked();
+}
+
+absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& league_id) {
+  absl::MutexLock lock(&mu_);
+  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(LeagueName(league_id));
+  if (!stream.ok()) return stream.status();
+  force_rebuild_.insert(league_id);
+  if (absl::Status status = CatchUpLocked(); !status.ok()) return status;
+  RebuildSummary summary;
+  summary.position = checkpoint_;
+  if (auto it = leagues_.find(league_id); it != leagues_.end()) {
+    summary.rated_games = it->second.ratings->rated_games();
+    for (const auto& [player, rating] : it->second.ratings->table("")) {
+      if (!rating.is_virtual) ++summary.players;
+    }
+  }
+  absl::StatusOr<std::string> digest = projections_.Digest(league_id);
+  if (!digest.ok()) return digest.status();
+  summary.digest = *digest;
+  return summary;
+}
+
+absl::StatusOr<LeagueProjector::League> LeagueProjector::Compute(
+    const std::string& league_id, int64_t position, std::vector<league::HistoryPoint>* history) {
+  const std::string stream_id = LeagueName(league_id);
+  absl::StatusOr<std::vector<store::StreamEvent>> log = streams_.ReadStream(stream_id, 0, 10'000);
+  if (!log.ok()) return log.status();
+  absl::StatusOr<v1::LeagueSettings> settings = SettingsOf(*log);
+  if (!settings.ok()) return settings.status();
+  absl::StatusOr<league::LeagueConfig> config = ConfigFromSettings(*settings);
+  if (!config.ok()) {
+    return absl::DataLossError(absl::StrCat(stream_id, " holds settings that no longer check: ",
+                                            config.status().message()));
+  }
+  League league;
+  league.settings_sequence = log->empty() ? 0 : log->back().sequence;
+  league.ratings = std::make_unique<league::LeagueRatings>(*std::move(config));
+  // Voided games are known only once every result is read: collect first.
+  std::vector<league::GameResult> finished;
+  absl::flat_hash_set<std::string> voided;
+  int64_t after = 0;
+  while (position > 0) {
+    absl::StatusOr<std::vector<store::ResultEvent>> batch =
+        events_.ReadResults(after, position, league_id, kResultBatch);
+    if (!batch.ok()) return batch.status();
+    for (const store::ResultEvent& result : *batch) {
+      if (result.kind == store::GameStatus::kVoided) {
+        voided.insert(result.event.game_id);
+        continue;
+      }
+      absl::StatusOr<league::GameResult> game = ResultOf(result);
+      if (!game.ok()) return game.status();
+      finished.push_back(*std::move(game));
+    }
+    if (static_cast<int>(batch->size()) < kResultBatch) break;
+    after = batch->back().event.position;
+  }
+  for (const league::GameResult& game : finished) {
+    if (voided.contains(game.game_id)) continue;
+    absl::StatusOr<bool> counted = league.ratings->Add(game, history, nullptr);
+    if (!counted.ok()) return counted.status();
+    if (*counted) league.counted.insert(game.game_id);
+  }
+  return league;
+}
+
+void LeagueProjector::AddWholeLeague(const std::string& league_id, const League& league,
+                                     ProjectionWrite& write) {
+  write.replaced_leagues.push_back(league_id);
+  const league::LeagueRatings& ratings = *league.ratings;
+  std::set<std::string> seasons;
+  for (const auto& [season, table] : ratings.tables()) {
+    seasons.insert(season);
+    for (const auto& [player, rating] : table) {
+      write.ratings.push_back(RowOf(league_id, season, player, rating, ratings.config().rating));
+    }
+  }
+  AddTables(league_id, ratings, seasons, write);
+  write.projections.push_back(
+      LeagueProjection{league_id, league.settings_sequence, ratings.rated_games()});
+}
+
+absl::Status LeagueProjector::Load() {
+  absl::StatusOr<int64_t> checkpoint = projections_.Checkpoint();
+  if (!checkpoint.ok()) return checkpoint.status();
+  absl::StatusOr<std::map<std::string, int64_t>> leagues = AllLeagues(streams_);
+  if (!leagues.ok()) return leagues.status();
+  absl::StatusOr<std::vector<LeagueProjection>> projected = projections_.Projections();
+  if (!projected.ok()) return projected.status();
+  std::map<std::string, int64_t> projected_settings;
+  for (const LeagueProjection& p : *projected) projected_settings[p.league_id] = p.settings_sequence;
+  leagues_.clear();
+  for (const auto& [league_id, sequence] : *leagues) {
+    auto it = projected_settings.find(league_id);
+    if (it == projected_settings.end() || it->second != sequence) continue;  // rebuilt next
+    absl::StatusOr<League> league = Compute(league_id, *checkpoint, nullptr);
+    if (!league.ok()) return league.status();
+    leagues_.emplace(league_id, *std::move(league));
+  }
+  checkpoint_ = *checkpoint;
+  position_ = checkpoint_;
+  loaded_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status LeagueProjector::CatchUpLocked() {
+  if (!loaded_) {
+    if (absl::Status status = Load(); !status.ok()) return status;
+  }
+  absl::StatusOr<int64_t> head = events_.HeadPosition();
+  if (!head.ok()) return head.status();
+  absl::StatusOr<std::map<std::string, int64_t>> leagues = AllLeagues(streams_);
+  if (!leagues.ok()) return leagues.status();
+  std::set<std::string> rebuild = force_rebuild_;
+  for (const auto& [league_id, sequence] : *leagues) {
+    auto it = leagues_.find(league_id);
+    if (it == leagues_.end() || it->second.settings_sequence != sequence) rebuild.insert(league_id);
+  }
+
+  ProjectionWrite write;
+  write.from_position = checkpoint_;
+  std::map<std::string, Changed> changed;
+  std::map<std::string, std::vector<league::HistoryPoint>> history;
+  int64_t after = checkpoint_;
+  while (after < *head) {
+    absl::StatusOr<std::vector<store::ResultEvent>> batch =
+        events_.ReadResults(after, *head, "", kResultBatch);
+    if (!batch.ok()) return batch.status();
+    for (const store::ResultEvent& result : *batch) {
+      const std::string& league_id = result.league_id;
+      if (league_id.empty() || rebuild.contains(league_id)) continue;
+      auto it = leagues_.find(league_id);
+      if (it == leagues_.end()) continue;  // no such league (yet): its rebuild will count it
+      League& league = it->second;
+      if (result.kind == store::GameStatus::kVoided) {
+        if (league.counted.contains(result.event.game_id)) rebuild.insert(league_id);
+        continue;
+      }
+      absl::StatusOr<league::GameResult> game = ResultOf(result);
+      if (!game.ok()) return game.status();
+      absl::StatusOr<bool> counted =
+          league.ratings->Add(*game, &history[league_id], &changed[league_id]);
+      if (!counted.ok()) {
+        spdlog::warn("league {}: game {} not rated: {}", league_id, result.event.game_id,
+                     std::string(counted.status().message()));
+        continue;
+      }
+      if (*counted) league.counted.insert(game->game_id);
+    }
+    if (static_cast<int>(batch->size()) < kResultBatch) break;
+    after = batch->back().event.position;
+  }
+  write.to_position = *head;
+
+  for (const auto& [league_id, pairs] : changed) {
+    if (rebuild.contains(league_id)) continue;
+    const League& league = leagues_.at(league_id);
+    const league::LeagueRatings& ratings = *league.ratings;
+    std::set<std::string> seasons;
+    for (const auto& [season, player] : pairs) {
+      seasons.insert(season);
+      write.ratings.push_back(
+          RowOf(league_id, season, player, ratings.table(season).at(player), ratings.config().rating));
+    }
+    AddHistory(league_id, ratings, history[league_id], write);
+    AddTables(league_id, ratings, seasons, write);
+    write.projections.push_back(
+        LeagueProjection{league_id, league.settings_sequence, ratings.rated_games()});
+  }
+  std::map<std::string, League> rebuilt;
+  for (const std::string& league_id : rebuild) {
+    if (!leagues->contains(league_id)) continue;
+    std::vector<league::HistoryPoint> points;
+    absl::StatusOr<League> league = Compute(league_id, *head, &points);
+    if (!league.ok()) return league.status();
+    AddWholeLeague(league_id, *league, write);
+    AddHistory(league_id, *league->ratings, points, write);
+    rebuilt.emplace(league_id, *std::move(league));
+  }
+
+  if (absl::Status status = projections_.Write(write); !status.ok()) {
+    loaded_ = false;  // memory may be ahead of the store: reload next time
+    return status;
+  }
+  for (auto& [league_id, league] : rebuilt) leagues_[league_id] = std::move(league);
+  for (const std::string& league_id : rebuild) force_rebuild_.erase(league_id);
+  checkpoint_ = *head;
+  position_ = checkpoint_;
+  absl::StatusOr<int64_t> now = events_.HeadPosition();
+  lag_ = now.ok() ? *now - checkpoint_ : 0;
+  return absl::OkStatus();
+}
+
+}  // namespace arbiter::league_service

@@ -1,0 +1,184 @@
+#include "services/league/league_settings.h"
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/arbiter_service.pb.h"
+#include "engine/core/game.h"
+#include "google/protobuf/util/time_util.h"
+
+namespace arbiter::league_service {
+namespace {
+
+absl::Status Field(const std::string& field, const std::string& problem) {
+  return absl::InvalidArgumentError(absl::StrCat(field, ": ", problem));
+}
+
+absl::Time ToTime(const google::protobuf::Timestamp& t) {
+  return absl::FromUnixSeconds(t.seconds()) + absl::Nanoseconds(t.nanos());
+}
+
+}  // namespace
+
+bool IsValidLeagueId(const std::string& id) {
+  if (id.empty() || id.size() > 63) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+std::string LeagueName(const std::string& league_id) { return absl::StrCat("leagues/", league_id); }
+
+absl::StatusOr<std::string> ParseLeagueName(const std::string& name, const char* field) {
+  constexpr std::string_view kPrefix = "leagues/";
+  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0 ||
+      !IsValidLeagueId(name.substr(kPrefix.size()))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, " must be \"leagues/{league}\" with {league} 1-63 characters of "
+                            "A-Z a-z 0-9 _ . -, not \"",
+                     name.substr(0, 80), "\""));
+  }
+  return name.substr(kPrefix.size());
+}
+
+absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings) {
+  league::LeagueConfig config;
+  if (settings.display_name().size() > 200) {
+    return Field("settings.display_name", "at most 200 bytes");
+  }
+  if (settings.game_types().empty()) {
+    return Field("settings.game_types", absl::StrCat("name at least one game (", engine::GameNames(), ")"));
+  }
+  std::set<std::string> types;
+  for (int i = 0; i < settings.game_types_size(); ++i) {
+    const std::string& type = settings.game_types(i);
+    const std::string field = absl::StrCat("settings.game_types[", i, "]");
+    if (engine::FindGame(type) == nullptr) {
+      return Field(field, absl::StrCat("unknown game \"", type.substr(0, 80), "\"; the games are ",
+                                       engine::GameNames()));
+    }
+    if (!types.insert(type).second) return Field(field, absl::StrCat("\"", type, "\" is listed twice"));
+    config.game_types.push_back(type);
+  }
+  const std::string system_name =
+      settings.rating_system().empty() ? "plackett-luce" : settings.rating_system();
+  absl::StatusOr<rating::System> system = rating::ParseSystem(system_name);
+  if (!system.ok()) return Field("settings.rating_system", std::string(system.status().message()));
+  // Map order is not fixed: sort the pairs, so the same settings always
+  // give the same config and the same error.
+  std::vector<std::pair<std::string, std::string>> params(settings.parameters().begin(),
+                                                          settings.parameters().end());
+  std::sort(params.begin(), params.end());
+  absl::StatusOr<rating::RatingConfig> rating = rating::MakeConfig(*system, params);
+  if (!rating.ok()) return Field("settings.parameters", std::string(rating.status().message()));
+  config.rating = *std::move(rating);
+  if (settings.provisional_games() < 0 || settings.provisional_games() > 1000) {
+    return Field("settings.provisional_games",
+                 absl::StrCat("must be 0-1000 (0: 5), not ", settings.provisional_games()));
+  }
+  config.rating.provisional_games = settings.provisional_games() == 0 ? 5 : settings.provisional_games();
+  const std::string& period = settings.rating_period();
+  if (period.empty() || period == "game") {
+    config.period = league::RatingPeriod::kGame;
+  } else if (period == "day" || period == "week" || period == "month") {
+    if (*system != rating::System::kGlicko2) {
+      return Field("settings.rating_period",
+                   absl::StrCat("calendar periods are for glicko2; ", system_name,
+                                " rates every game as it comes (use \"game\")"));
+    }
+    config.period = period == "day"    ? league::RatingPeriod::kDay
+                    : period == "week" ? league::RatingPeriod::kWeek
+                                       : league::RatingPeriod::kMonth;
+  } else {
+    return Field("settings.rating_period",
+                 absl::StrCat("\"", period.substr(0, 80), "\" is not game, day, week or month"));
+  }
+  std::set<std::string> season_ids;
+  for (int i = 0; i < settings.seasons_size(); ++i) {
+    const v1::Season& in = settings.seasons(i);
+    const std::string field = absl::StrCat("settings.seasons[", i, "]");
+    if (!IsValidLeagueId(in.id())) {
+      return Field(field + ".id", "must be 1-63 characters of A-Z a-z 0-9 _ . -");
+    }
+    if (!season_ids.insert(in.id()).second) {
+      return Field(field + ".id", absl::StrCat("\"", in.id(), "\" is used twice"));
+    }
+    if (!in.has_start_time() || !in.has_end_time()) {
+      return Field(field, "give start_time and end_time");
+    }
+    league::Season season{in.id(), ToTime(in.start_time()), ToTime(in.end_time())};
+    if (season.end <= season.start) return Field(field + ".end_time", "must be after start_time");
+    config.seasons.push_back(std::move(season));
+  }
+  return config;
+}
+
+absl::StatusOr<v1::LeagueSettings> SettingsOf(const std::vector<store::StreamEvent>& events) {
+  v1::LeagueSettings settings;
+  bool found = false;
+  for (const store::StreamEvent& event : events) {
+    bool parsed = true;
+    if (event.type == kTypeLeagueCreated) {
+      v1::LeagueCreated created;
+      parsed = created.ParseFromString(event.payload);
+      settings = created.settings();
+      found = true;
+    } else if (event.type == kTypeLeagueSettingsChanged) {
+      v1::LeagueSettingsChanged changed;
+      parsed = changed.ParseFromString(event.payload);
+      settings = changed.settings();
+      found = true;
+    }
+    if (!parsed) {
+      return absl::DataLossError(absl::StrCat(event.stream_id, " event ", event.sequence, " (",
+                                              event.type, ") does not decode"));
+    }
+  }
+  if (!found) return absl::DataLossError("the league's log holds no settings");
+  return settings;
+}
+
+absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result) {
+  league::GameResult out;
+  out.position = result.event.position;
+  out.game_id = result.event.game_id;
+  out.finished_at = result.event.recorded_at;
+  v1::GameFinished finished;
+  if (!finished.ParseFromString(result.event.payload)) {
+    return absl::DataLossError(absl::StrCat("the result of game \"", result.event.game_id,
+                                            "\" (event ", result.event.sequence,
+                                            ") does not decode"));
+  }
+  out.game_type = finished.game_type();
+  out.legal = finished.verdict() == v1::VERDICT_LEGAL && finished.has_standings();
+  out.players.assign(finished.players().begin(), finished.players().end());
+  const v1::Standings& standings = finished.standings();
+  out.cooperative = standings.cooperative();
+  out.team_won = standings.team_outcome() == v1::TEAM_OUTCOME_WON;
+  if (auto it = finished.options().find("difficulty"); it != finished.options().end()) {
+    out.difficulty = it->second;
+  }
+  if (out.legal && !out.cooperative) {
+    out.places.assign(out.players.size(), 0);
+    for (const v1::PlayerStanding& standing : standings.players()) {
+      for (std::size_t i = 0; i < out.players.size(); ++i) {
+        if (out.players[i] == standing.player()) out.places[i] = standing.place();
+      }
+    }
+    for (std::size_t i = 0; i < out.players.size(); ++i) {
+      if (out.places[i] < 1) {
+        return absl::DataLossError(absl::StrCat("the result of game \"", out.game_id,
+                                                "\" gives no place to player \"", out.players[i],
+                                                "\""));
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace arbiter::league_service

@@ -1,0 +1,42 @@
+// A league's settings and results as the API and the store hold them, turned
+// into the pure league model (engine/league/league_ratings.h).
+// Pure functions; thread-safe.
+#ifndef ARBITER_SERVICES_LEAGUE_LEAGUE_SETTINGS_H_
+#define ARBITER_SERVICES_LEAGUE_LEAGUE_SETTINGS_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/league_service.pb.h"
+#include "engine/league/league_ratings.h"
+#include "services/store/event_store.h"
+#include "services/store/stream_store.h"
+
+namespace arbiter::league_service {
+
+inline constexpr char kLeagueKind[] = "league";
+inline constexpr char kTypeLeagueCreated[] = "league_created";
+inline constexpr char kTypeLeagueSettingsChanged[] = "league_settings_changed";
+
+// True if `id` is 1-63 characters of [A-Za-z0-9_.-].
+bool IsValidLeagueId(const std::string& id);
+// "leagues/{id}" and back (InvalidArgument naming `field`).
+std::string LeagueName(const std::string& league_id);
+absl::StatusOr<std::string> ParseLeagueName(const std::string& name, const char* field);
+
+// Checks `settings` and builds the model's config. InvalidArgument naming the
+// field ("settings.game_types[1]", "settings.parameters[sigma]", ...).
+// Empty rating_system means "plackett-luce"; provisional_games 0 means 5.
+absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings);
+
+// The settings in force after a league's log (its last league_created or
+// league_settings_changed event). DataLoss if an event does not decode.
+absl::StatusOr<v1::LeagueSettings> SettingsOf(const std::vector<store::StreamEvent>& events);
+
+// The model's view of a "game_finished" event. DataLoss if it does not
+// decode.
+absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result);
+
+}  // namespace arbiter::league_service
+
+#endif  // ARBITER_SERVICES_LEAGUE_LEAGUE_SETTINGS_H_

@@ -1,0 +1,342 @@
+#include "services/league/projection_store.h"
+
+#include <pqxx/pqxx>
+
+#include <cstring>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+
+namespace arbiter::league_service {
+namespace {
+
+constexpr char kProjector[] = "leagues";
+
+// Doubles travel as text that reads back to the same bits.
+std::string Exact(double value) { return absl::StrFormat("%.17g", value); }
+
+std::string Micros(absl::Time time) { return absl::StrCat(absl::ToUnixMicros(time)); }
+
+constexpr char kRatingColumns[] =
+    "league_id, season, player, mu, sigma, volatility, display, games, last_position, "
+    "last_game_id, (extract(epoch FROM last_played) * 1000000)::bigint, provisional, is_virtual";
+
+RatingRow RatingFromRow(const pqxx::row& row) {
+  RatingRow out;
+  out.league_id = row[0].as<std::string>();
+  out.season = row[1].as<std::string>();
+  out.player = row[2].as<std::string>();
+  out.rating.rating.mu = row[3].as<double>();
+  out.rating.rating.sigma = row[4].as<double>();
+  out.rating.rating.volatility = row[5].as<double>();
+  out.display = row[6].as<double>();
+  out.rating.games = row[7].as<int64_t>();
+  out.rating.last_position = row[8].as<int64_t>();
+  out.rating.last_game = row[9].as<std::string>();
+  out.rating.last_played = absl::FromUnixMicros(row[10].as<int64_t>());
+  out.provisional = row[11].as<bool>();
+  out.rating.is_virtual = row[12].as<bool>();
+  return out;
+}
+
+std::string EncodeToken(double display, const std::string& player) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &display, sizeof bits);
+  return absl::BytesToHexString(absl::StrCat(absl::Hex(bits, absl::kZeroPad16), "|", player));
+}
+
+absl::Status BadToken() {
+  return absl::InvalidArgumentError("page_token: not a token from a previous page of this list");
+}
+
+absl::StatusOr<std::pair<double, std::string>> DecodeToken(const std::string& token) {
+  for (char c : token) {
+    if (!absl::ascii_isxdigit(static_cast<unsigned char>(c))) return BadToken();
+  }
+  if (token.size() % 2 != 0) return BadToken();
+  const std::string raw = absl::HexStringToBytes(token);
+  if (raw.size() < 17 || raw[16] != '|') return BadToken();
+  uint64_t bits = 0;
+  if (!absl::SimpleHexAtoi(raw.substr(0, 16), &bits)) return BadToken();
+  double display = 0;
+  std::memcpy(&display, &bits, sizeof display);
+  return std::make_pair(display, raw.substr(17));
+}
+
+void CopyRatings(pqxx::work& txn, const std::vector<RatingRow>& rows) {
+  txn.exec(
+      "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (league_id text, season text, "
+      "player text, mu float8, sigma float8, volatility float8, display float8, games bigint, "
+      "last_position bigint, last_game_id text, last_played bigint, provisional boolean, "
+      "is_virtual boolean) ON COMMIT DELETE ROWS");
+  {
+    pqxx::stream_to copy(txn, "incoming_ratings");
+    for (const RatingRow& r : rows) {
+      copy << std::make_tuple(r.league_id, r.season, r.player, Exact(r.rating.rating.mu),
+                              Exact(r.rating.rating.sigma), Exact(r.rating.rating.volatility),
+                              Exact(r.display), r.rating.games, r.rating.last_position,
+                              r.rating.last_game, Micros(r.rating.last_played),
+                              r.provisional ? "t" : "f", r.rating.is_virtual ? "t" : "f");
+    }
+    copy.complete();
+  }
+  txn.exec(
+      "INSERT INTO league_ratings (league_id, season, player, mu, sigma, volatility, display, "
+      "games, last_position, last_game_id, last_played, provisional, is_virtual) "
+      "SELECT league_id, season, player, mu, sigma, volatility, display, games, last_position, "
+      "last_game_id, timestamptz 'epoch' + last_played * interval '1 microsecond', provisional, "
+      "is_virtual FROM incoming_ratings "
+      "ON CONFLICT (league_id, season, player) DO UPDATE SET mu = EXCLUDED.mu, "
+      "sigma = EXCLUDED.sigma, volatility = EXCLUDED.volatility, display = EXCLUDED.display, "
+      "games = EXCLUDED.games, last_position = EXCLUDED.last_position, "
+      "last_game_id = EXCLUDED.last_game_id, last_played = EXCLUDED.last_played, "
+      "provisional = EXCLUDED.provisional, is_virtual = EXCLUDED.is_virtual");
+}
+
+void CopyHistory(pqxx::work& txn, const std::vector<HistoryRow>& rows) {
+  txn.exec(
+      "CREATE TEMP TABLE IF NOT EXISTS incoming_history (league_id text, season text, "
+      "player text, games bigint, game_id text, position bigint, played_at bigint, mu float8, "
+      "sigma float8, volatility float8, display float8, place integer) ON COMMIT DELETE ROWS");
+  {
+    pqxx::stream_to copy(txn, "incoming_history");
+    for (const HistoryRow& h : rows) {
+      const league::HistoryPoint& p = h.point;
+      copy << std::make_tuple(h.league_id, p.season, p.player, p.games, p.game_id, p.position,
+                              Micros(p.time), Exact(p.rating.mu), Exact(p.rating.sigma),
+                              Exact(p.rating.volatility), Exact(h.display), p.place);
+    }
+    copy.complete();
+  }
+  txn.exec(
+      "INSERT INTO league_rating_history (league_id, season, player, games, game_id, position, "
+      "played_at, mu, sigma, volatility, display, place) "
+      "SELECT league_id, season, player, games, game_id, position, "
+      "timestamptz 'epoch' + played_at * interval '1 microsecond', mu, sigma, volatility, "
+      "display, place FROM incoming_history");
+}
+
+}  // namespace
+
+absl::StatusOr<int64_t> ProjectionStore::Checkpoint() {
+  int64_t position = 0;
+  absl::Status status = pool_.Run("reading the projector's checkpoint", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    position = txn.exec_params1("SELECT position FROM projector_checkpoints WHERE projector = $1",
+                                kProjector)[0]
+                   .as<int64_t>();
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return position;
+}
+
+absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
+  return pool_.Run("writing league projections", [&](pqxx::connection& c) {
+    pqxx::work txn(c);
+    const int64_t at = txn.exec_params1(
+                              "SELECT position FROM projector_checkpoints WHERE projector = $1 "
+                              "FOR UPDATE",
+                              kProjector)[0]
+                           .as<int64_t>();
+    if (at != write.from_position) {
+      return absl::AbortedError(absl::StrCat("the league projector's checkpoint moved from ",
+                                             write.from_position, " to ", at,
+                                             " (another projector); reloading"));
+    }
+    for (const std::string& league : write.replaced_leagues) {
+      txn.exec_params("DELETE FROM league_ratings WHERE league_id = $1", league);
+      txn.exec_params("DELETE FROM league_rating_history WHERE league_id = $1", league);
+      txn.exec_params("DELETE FROM league_tables WHERE league_id = $1", league);
+    }
+    if (!write.ratings.empty()) CopyRatings(txn, write.ratings);
+    if (!write.history.empty()) CopyHistory(txn, write.history);
+    for (const TableRow& t : write.tables) {
+      txn.exec_params(
+          "INSERT INTO league_tables (league_id, season, players, rated_games) "
+          "VALUES ($1, $2, $3, $4) ON CONFLICT (league_id, season) DO UPDATE "
+          "SET players = EXCLUDED.players, rated_games = EXCLUDED.rated_games",
+          t.league_id, t.season, t.players, t.rated_games);
+    }
+    for (const LeagueProjection& p : write.projections) {
+      txn.exec_params(
+          "INSERT INTO league_projections (league_id, settings_sequence, rated_games) "
+          "VALUES ($1, $2, $3) ON CONFLICT (league_id) DO UPDATE "
+          "SET settings_sequence = EXCLUDED.settings_sequence, rated_games = EXCLUDED.rated_games",
+          p.league_id, p.settings_sequence, p.rated_games);
+    }
+    txn.exec_params("UPDATE projector_checkpoints SET position = $2 WHERE projector = $1",
+                    kProjector, write.to_position);
+    txn.commit();
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::optional<LeagueProjection>> ProjectionStore::Projection(
+    const std::string& league_id) {
+  std::optional<LeagueProjection> out;
+  absl::Status status = pool_.Run("reading a league projection", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    pqxx::result rows = txn.exec_params(
+        "SELECT settings_sequence, rated_games FROM league_projections WHERE league_id = $1",
+        league_id);
+    if (!rows.empty()) {
+      out = LeagueProjection{league_id, rows[0][0].as<int64_t>(), rows[0][1].as<int64_t>()};
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<std::vector<LeagueProjection>> ProjectionStore::Projections() {
+  std::vector<LeagueProjection> out;
+  absl::Status status = pool_.Run("reading league projections", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    for (const pqxx::row& row : txn.exec(
+             "SELECT league_id, settings_sequence, rated_games FROM league_projections "
+             "ORDER BY league_id")) {
+      out.push_back(LeagueProjection{row[0].as<std::string>(), row[1].as<int64_t>(),
+                                     row[2].as<int64_t>()});
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<LeaderboardPage> ProjectionStore::Leaderboard(const std::string& league_id,
+                                                             const std::string& season,
+                                                             int page_size,
+                                                             const std::string& page_token) {
+  std::optional<std::pair<double, std::string>> after;
+  if (!page_token.empty()) {
+    absl::StatusOr<std::pair<double, std::string>> decoded = DecodeToken(page_token);
+    if (!decoded.ok()) return decoded.status();
+    after = *decoded;
+  }
+  LeaderboardPage page;
+  absl::Status status = pool_.Run("reading a leaderboard", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    pqxx::result total = txn.exec_params(
+        "SELECT players FROM league_tables WHERE league_id = $1 AND season = $2", league_id,
+        season);
+    page.total_players = total.empty() ? 0 : total[0][0].as<int64_t>();
+    const std::string d = after ? Exact(after->first) : "0";
+    const std::string p = after ? after->second : "";
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kRatingColumns,
+                     " FROM league_ratings WHERE league_id = $1 AND season = $2 AND NOT is_virtual "
+                     "AND (NOT $3 OR display < $4::float8 OR (display = $4::float8 AND player > $5)) "
+                     "ORDER BY display DESC, player LIMIT $6"),
+        league_id, season, after.has_value(), d, p, page_size + 1);
+    if (rows.empty()) return absl::OkStatus();
+    // Standard competition ranking: 1 + the players rated strictly higher.
+    const double first = rows[0][6].as<double>();
+    pqxx::row counts = txn.exec_params1(
+        "SELECT count(*) FILTER (WHERE display > $3::float8), "
+        "count(*) FILTER (WHERE display = $3::float8 AND player < $4) "
+        "FROM league_ratings WHERE league_id = $1 AND season = $2 AND NOT is_virtual "
+        "AND display >= $3::float8",
+        league_id, season, Exact(first), rows[0][2].as<std::string>());
+    const int64_t higher = counts[0].as<int64_t>();
+    const int64_t offset = higher + counts[1].as<int64_t>();
+    int64_t rank = higher + 1;
+    for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
+      if (i == page_size) {
+        const RatingRow& last = page.rows.back().second;
+        page.next_page_token = EncodeToken(last.display, last.player);
+        break;
+      }
+      RatingRow row = RatingFromRow(rows[i]);
+      if (i > 0 && row.display != page.rows.back().second.display) rank = offset + i + 1;
+      page.rows.emplace_back(rank, std::move(row));
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return page;
+}
+
+absl::StatusOr<std::optional<RatingRow>> ProjectionStore::Player(const std::string& league_id,
+                                                                 const std::string& season,
+                                                                 const std::string& player) {
+  std::optional<RatingRow> out;
+  absl::Status status = pool_.Run("reading a rating", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT ", kRatingColumns,
+                     " FROM league_ratings WHERE league_id = $1 AND season = $2 AND player = $3"),
+        league_id, season, player);
+    if (!rows.empty()) out = RatingFromRow(rows[0]);
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<std::vector<HistoryRow>> ProjectionStore::History(const std::string& league_id,
+                                                                 const std::string& season,
+                                                                 const std::string& player,
+                                                                 int64_t after_games, int limit) {
+  std::vector<HistoryRow> out;
+  absl::Status status = pool_.Run("reading a rating history", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    pqxx::result rows = txn.exec_params(
+        "SELECT games, game_id, position, (extract(epoch FROM played_at) * 1000000)::bigint, "
+        "mu, sigma, volatility, display, place FROM league_rating_history "
+        "WHERE league_id = $1 AND season = $2 AND player = $3 AND games > $4 "
+        "ORDER BY games LIMIT $5",
+        league_id, season, player, after_games, limit);
+    for (const pqxx::row& row : rows) {
+      HistoryRow h;
+      h.league_id = league_id;
+      h.point.season = season;
+      h.point.player = player;
+      h.point.games = row[0].as<int64_t>();
+      h.point.game_id = row[1].as<std::string>();
+      h.point.position = row[2].as<int64_t>();
+      h.point.time = absl::FromUnixMicros(row[3].as<int64_t>());
+      h.point.rating = rating::Rating{row[4].as<double>(), row[5].as<double>(), row[6].as<double>()};
+      h.display = row[7].as<double>();
+      h.point.place = row[8].as<int>();
+      out.push_back(std::move(h));
+    }
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id) {
+  std::string digest;
+  absl::Status status = pool_.Run("digesting a league projection", [&](pqxx::connection& c) {
+    pqxx::read_transaction txn(c);
+    digest = txn.exec_params1(
+                    "SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\\n' "
+                    "ORDER BY line COLLATE \"C\"), ''), 'UTF8')), 'hex') FROM ("
+                    "SELECT concat_ws('|', 'r', season, player, encode(float8send(mu), 'hex'), "
+                    "encode(float8send(sigma), 'hex'), encode(float8send(volatility), 'hex'), "
+                    "encode(float8send(display), 'hex'), games, last_position, last_game_id, "
+                    "(extract(epoch FROM last_played) * 1000000)::bigint, provisional, is_virtual) "
+                    "AS line FROM league_ratings WHERE league_id = $1 "
+                    "UNION ALL SELECT concat_ws('|', 'h', season, player, lpad(games::text, 20, '0'), "
+                    "game_id, position, (extract(epoch FROM played_at) * 1000000)::bigint, "
+                    "encode(float8send(mu), 'hex'), encode(float8send(sigma), 'hex'), "
+                    "encode(float8send(volatility), 'hex'), encode(float8send(display), 'hex'), "
+                    "place) FROM league_rating_history WHERE league_id = $1 "
+                    "UNION ALL SELECT concat_ws('|', 't', season, players, rated_games) "
+                    "FROM league_tables WHERE league_id = $1) AS rows",
+                    league_id)[0]
+                 .as<std::string>();
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
+  return digest;
+}
+
+}  // namespace arbiter::league_service

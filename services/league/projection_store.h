@@ -1,0 +1,104 @@
+// ProjectionStore: the league projections in PostgreSQL (league_ratings,
+// league_rating_history, league_tables, league_projections and the
+// projector's checkpoint; migrations/0007). The projector writes them, the
+// LeagueService reads them. Every write carries the checkpoint it started
+// from and moves it in the same transaction, so each result is counted
+// exactly once whatever crashes. Thread-safe.
+#ifndef ARBITER_SERVICES_LEAGUE_PROJECTION_STORE_H_
+#define ARBITER_SERVICES_LEAGUE_PROJECTION_STORE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/league/league_ratings.h"
+#include "services/store/postgres_event_store.h"
+
+namespace arbiter::league_service {
+
+// One player's row, as stored and served.
+struct RatingRow {
+  std::string league_id;
+  std::string season;
+  std::string player;
+  league::PlayerRating rating;
+  double display = 0;
+  bool provisional = false;
+};
+
+struct HistoryRow {
+  std::string league_id;
+  league::HistoryPoint point;
+  double display = 0;
+};
+
+struct TableRow {
+  std::string league_id;
+  std::string season;
+  int64_t players = 0;  // virtual opponents excluded
+  int64_t rated_games = 0;
+};
+
+struct LeagueProjection {
+  std::string league_id;
+  int64_t settings_sequence = 0;
+  int64_t rated_games = 0;
+};
+
+// What one projector step writes.
+struct ProjectionWrite {
+  int64_t from_position = 0;  // the checkpoint the step started from
+  int64_t to_position = 0;    // the new checkpoint
+  std::vector<std::string> replaced_leagues;  // every row of these is deleted first
+  std::vector<RatingRow> ratings;             // inserted or updated
+  std::vector<HistoryRow> history;            // inserted
+  std::vector<TableRow> tables;               // inserted or updated
+  std::vector<LeagueProjection> projections;  // inserted or updated
+};
+
+struct LeaderboardPage {
+  std::vector<std::pair<int64_t, RatingRow>> rows;  // rank, row
+  std::string next_page_token;
+  int64_t total_players = 0;
+};
+
+class ProjectionStore {
+ public:
+  // `pool` must outlive this object.
+  explicit ProjectionStore(store::PostgresEventStore& pool) : pool_(pool) {}
+
+  absl::StatusOr<int64_t> Checkpoint();
+  // Aborted (nothing written) if the checkpoint is no longer
+  // write.from_position: another projector moved it.
+  absl::Status Write(const ProjectionWrite& write);
+
+  // nullopt if the league has never been projected.
+  absl::StatusOr<std::optional<LeagueProjection>> Projection(const std::string& league_id);
+  absl::StatusOr<std::vector<LeagueProjection>> Projections();
+  // Players by display rating (best first, then by id), virtual opponents
+  // left out; page_token from the previous page (InvalidArgument if bad).
+  absl::StatusOr<LeaderboardPage> Leaderboard(const std::string& league_id,
+                                              const std::string& season, int page_size,
+                                              const std::string& page_token);
+  // nullopt if the player has no rating there.
+  absl::StatusOr<std::optional<RatingRow>> Player(const std::string& league_id,
+                                                  const std::string& season,
+                                                  const std::string& player);
+  // Points with games > after_games, oldest first, at most `limit`.
+  absl::StatusOr<std::vector<HistoryRow>> History(const std::string& league_id,
+                                                  const std::string& season,
+                                                  const std::string& player, int64_t after_games,
+                                                  int limit);
+  // SHA-256 over every stored row of the league (ratings, history, tables),
+  // in a fixed order, doubles by their exact bits.
+  absl::StatusOr<std::string> Digest(const std::string& league_id);
+
+ private:
+  store::PostgresEventStore& pool_;
+};
+
+}  // namespace arbiter::league_service
+
+#endif  // ARBITER_SERVICES_LEAGUE_PROJECTION_STORE_H_

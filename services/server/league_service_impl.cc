@@ -1,0 +1,372 @@
+#include "services/server/league_service_impl.h"
+
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/util/time_util.h"
+#include "services/league/league_settings.h"
+#include "services/server/rpc_common.h"
+
+namespace arbiter::server {
+namespace {
+
+using league_service::LeagueName;
+using league_service::ParseLeagueName;
+
+google::protobuf::Timestamp ToTimestamp(absl::Time time) {
+  return google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(time));
+}
+
+absl::StatusOr<int> PageSizeOf(int page_size, int default_size) {
+  if (page_size == 0) return default_size;
+  if (page_size < 0 || page_size > 1000) {
+    return FieldError("page_size", absl::StrCat("page_size must be 0-1000, not ", page_size));
+  }
+  return page_size;
+}
+
+absl::Status CheckRequest(const std::string& request_id) {
+  if (request_id.empty() || request_id.size() > 200) {
+    return FieldError("request_id", "request_id is required: 1-200 bytes, unique per request");
+  }
+  return absl::OkStatus();
+}
+
+// Admins anywhere; organisers for the leagues in their scope.
+absl::Status RequireManage(const Caller& caller, const std::string& league_id) {
+  if (caller.role == Role::kAdmin) return absl::OkStatus();
+  if (caller.role == Role::kOrganiser) {
+    for (const std::string& league : caller.leagues) {
+      if (league == league_id) return absl::OkStatus();
+    }
+  }
+  return absl::PermissionDeniedError(absl::StrCat(
+      "this token may not manage league \"", league_id,
+      "\" (admins, and organisers whose token names the league, only)"));
+}
+
+v1::LeaderboardRow ToRow(int64_t rank, const league_service::RatingRow& row) {
+  v1::LeaderboardRow out;
+  out.set_rank(rank);
+  out.set_player(row.player);
+  out.set_display_rating(row.display);
+  out.set_mu(row.rating.rating.mu);
+  out.set_sigma(row.rating.rating.sigma);
+  out.set_volatility(row.rating.rating.volatility);
+  out.set_games(row.rating.games);
+  *out.mutable_last_played() = ToTimestamp(row.rating.last_played);
+  out.set_last_game(absl::StrCat("games/", row.rating.last_game));
+  out.set_provisional(row.provisional);
+  out.set_virtual_opponent(row.rating.is_virtual);
+  return out;
+}
+
+absl::StatusOr<std::string> LeagueIdOf(const std::string& name, const char* field) {
+  absl::StatusOr<std::string> id = ParseLeagueName(name, field);
+  if (!id.ok()) return WithFieldViolation(id.status(), field, "not a league name");
+  return id;
+}
+
+}  // namespace
+
+absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& league_id) {
+  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(LeagueName(league_id));
+  if (!stream.ok()) {
+    if (absl::IsNotFound(stream.status())) {
+      return absl::NotFoundError(absl::StrCat("league \"", league_id, "\" does not exist"));
+    }
+    return stream.status();
+  }
+  absl::StatusOr<std::vector<store::StreamEvent>> log =
+      streams_.ReadStream(stream->stream_id, 0, 10'000);
+  if (!log.ok()) return log.status();
+  absl::StatusOr<v1::LeagueSettings> settings = league_service::SettingsOf(*log);
+  if (!settings.ok()) return settings.status();
+  v1::League out;
+  out.set_name(stream->stream_id);
+  *out.mutable_settings() = *std::move(settings);
+  out.set_creator(stream->created_by);
+  *out.mutable_create_time() = ToTimestamp(stream->created_at);
+  out.set_last_event(stream->last_sequence);
+  out.set_last_event_hash(stream->last_hash);
+  absl::StatusOr<std::optional<league_service::LeagueProjection>> projection =
+      projections_.Projection(league_id);
+  if (!projection.ok()) return projection.status();
+  if (projection->has_value() && (*projection)->settings_sequence == stream->last_sequence) {
+    out.set_rated_games((*projection)->rated_games);
+    out.set_projected_position(projector_.position());
+  }
+  return out;
+}
+
+absl::Status LeagueServiceImpl::CheckSeason(const std::string& league_id,
+                                            const std::string& season) {
+  absl::StatusOr<v1::League> league = ReadLeague(league_id);
+  if (!league.ok()) return league.status();
+  if (season.empty()) return absl::OkStatus();
+  for (const v1::Season& s : league->settings().seasons()) {
+    if (s.id() == season) return absl::OkStatus();
+  }
+  return absl::NotFoundError(
+      absl::StrCat("league \"", league_id, "\" has no season \"", season.substr(0, 80), "\""));
+}
+
+grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
+                                             const v1::CreateLeagueRequest* request,
+                                             v1::League* response) {
+  return Serve(context, auth_, "CreateLeague", LeagueName(request->league_id()),
+               request->request_id(), [&](const Caller& caller) -> absl::Status {
+                 if (absl::Status s = CheckRequest(request->request_id()); !s.ok()) return s;
+                 if (!league_service::IsValidLeagueId(request->league_id())) {
+                   return FieldError("league_id",
+                                     "league_id must be 1-63 characters of A-Z a-z 0-9 _ . -");
+                 }
+                 if (absl::Status s = RequireManage(caller, request->league_id()); !s.ok()) return s;
+                 absl::StatusOr<league::LeagueConfig> config =
+                     league_service::ConfigFromSettings(request->settings());
+                 if (!config.ok()) {
+                   const std::string message(config.status().message());
+                   return WithFieldViolation(config.status(), message.substr(0, message.find(':')),
+                                             message);
+                 }
+                 v1::LeagueCreated created;
+                 *created.mutable_settings() = request->settings();
+                 store::StreamAppendRequest append;
+                 append.stream_id = LeagueName(request->league_id());
+                 append.kind = league_service::kLeagueKind;
+                 append.expected_sequence = 0;
+                 append.request_id = absl::StrCat("league-create-", caller.principal, "-",
+                                                  request->request_id());
+                 append.recorded_by = caller.principal;
+                 append.type = league_service::kTypeLeagueCreated;
+                 created.SerializeToString(&append.payload);
+                 absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
+                 if (!event.ok()) {
+                   if (absl::IsAlreadyExists(event.status())) {
+                     return absl::AlreadyExistsError(absl::StrCat(
+                         "league \"", request->league_id(), "\" already exists"));
+                   }
+                   return event.status();
+                 }
+                 absl::StatusOr<v1::League> league = ReadLeague(request->league_id());
+                 if (!league.ok()) return league.status();
+                 *response = *std::move(league);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
+                                             const v1::UpdateLeagueRequest* request,
+                                             v1::League* response) {
+  return Serve(context, auth_, "UpdateLeague", request->name(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
+                 if (!league_id.ok()) return league_id.status();
+                 if (absl::Status s = CheckRequest(request->request_id()); !s.ok()) return s;
+                 if (absl::Status s = RequireManage(caller, *league_id); !s.ok()) return s;
+                 if (request->expected_last_event() < 1) {
+                   return FieldError("expected_last_event",
+                                     "expected_last_event is required: the league's last event "
+                                     "as you saw it");
+                 }
+                 absl::StatusOr<league::LeagueConfig> config =
+                     league_service::ConfigFromSettings(request->settings());
+                 if (!config.ok()) {
+                   const std::string message(config.status().message());
+                   return WithFieldViolation(config.status(), message.substr(0, message.find(':')),
+                                             message);
+                 }
+                 if (absl::StatusOr<v1::League> existing = ReadLeague(*league_id); !existing.ok()) {
+                   return existing.status();
+                 }
+                 v1::LeagueSettingsChanged changed;
+                 *changed.mutable_settings() = request->settings();
+                 store::StreamAppendRequest append;
+                 append.stream_id = LeagueName(*league_id);
+                 append.expected_sequence = request->expected_last_event();
+                 append.request_id = absl::StrCat("league-update-", caller.principal, "-",
+                                                  request->request_id());
+                 append.recorded_by = caller.principal;
+                 append.type = league_service::kTypeLeagueSettingsChanged;
+                 changed.SerializeToString(&append.payload);
+                 absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
+                 if (!event.ok()) return event.status();
+                 // The new settings apply to every game: rebuild now, so the
+                 // answer's ratings are those of the new settings.
+                 absl::StatusOr<league_service::RebuildSummary> rebuilt =
+                     projector_.Rebuild(*league_id);
+                 if (!rebuilt.ok()) return rebuilt.status();
+                 absl::StatusOr<v1::League> league = ReadLeague(*league_id);
+                 if (!league.ok()) return league.status();
+                 *response = *std::move(league);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status LeagueServiceImpl::GetLeague(grpc::ServerContext* context,
+                                          const v1::GetLeagueRequest* request,
+                                          v1::League* response) {
+  return Serve(context, auth_, "GetLeague", request->name(), "",
+               [&](const Caller&) -> absl::Status {
+                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
+                 if (!league_id.ok()) return league_id.status();
+                 absl::StatusOr<v1::League> league = ReadLeague(*league_id);
+                 if (!league.ok()) return league.status();
+                 *response = *std::move(league);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
+                                            const v1::ListLeaguesRequest* request,
+                                            v1::ListLeaguesResponse* response) {
+  return Serve(context, auth_, "ListLeagues", "", "", [&](const Caller&) -> absl::Status {
+    absl::StatusOr<int> size = PageSizeOf(request->page_size(), 100);
+    if (!size.ok()) return size.status();
+    std::string after;
+    if (!request->page_token().empty()) {
+      absl::StatusOr<std::string> id = ParseLeagueName(request->page_token(), "page_token");
+      if (!id.ok()) {
+        return FieldError("page_token", "page_token: not a token from a previous page");
+      }
+      after = request->page_token();
+    }
+    absl::StatusOr<std::vector<store::StreamRecord>> streams =
+        streams_.ListStreams(league_service::kLeagueKind, after, *size + 1);
+    if (!streams.ok()) return streams.status();
+    for (int i = 0; i < static_cast<int>(streams->size()); ++i) {
+      if (i == *size) {
+        response->set_next_page_token(response->leagues().rbegin()->name());
+        break;
+      }
+      const std::string id = (*streams)[i].stream_id.substr(std::string_view("leagues/").size());
+      absl::StatusOr<v1::League> league = ReadLeague(id);
+      if (!league.ok()) return league.status();
+      *response->add_leagues() = *std::move(league);
+    }
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status LeagueServiceImpl::GetLeaderboard(grpc::ServerContext* context,
+                                               const v1::GetLeaderboardRequest* request,
+                                               v1::Leaderboard* response) {
+  return Serve(context, auth_, "GetLeaderboard", request->league(), "",
+               [&](const Caller&) -> absl::Status {
+                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
+                 if (!league_id.ok()) return league_id.status();
+                 absl::StatusOr<int> size = PageSizeOf(request->page_size(), 50);
+                 if (!size.ok()) return size.status();
+                 if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
+                 absl::StatusOr<league_service::LeaderboardPage> page = projections_.Leaderboard(
+                     *league_id, request->season(), *size, request->page_token());
+                 if (!page.ok()) {
+                   if (absl::IsInvalidArgument(page.status())) {
+                     return WithFieldViolation(page.status(), "page_token",
+                                               std::string(page.status().message()));
+                   }
+                   return page.status();
+                 }
+                 response->set_league(request->league());
+                 response->set_season(request->season());
+                 for (const auto& [rank, row] : page->rows) *response->add_rows() = ToRow(rank, row);
+                 response->set_next_page_token(page->next_page_token);
+                 response->set_total_players(page->total_players);
+                 response->set_projected_position(projector_.position());
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status LeagueServiceImpl::GetPlayerRating(grpc::ServerContext* context,
+                                                const v1::GetPlayerRatingRequest* request,
+                                                v1::LeaderboardRow* response) {
+  return Serve(context, auth_, "GetPlayerRating", request->league(), "",
+               [&](const Caller&) -> absl::Status {
+                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
+                 if (!league_id.ok()) return league_id.status();
+                 if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
+                 absl::StatusOr<std::optional<league_service::RatingRow>> row =
+                     projections_.Player(*league_id, request->season(), request->player());
+                 if (!row.ok()) return row.status();
+                 if (!row->has_value()) {
+                   return absl::NotFoundError(absl::StrCat(
+                       "player \"", request->player().substr(0, 80), "\" has no rated game in league \"",
+                       *league_id, "\"", request->season().empty() ? "" : " this season"));
+                 }
+                 *response = ToRow(0, **row);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status LeagueServiceImpl::GetRatingHistory(grpc::ServerContext* context,
+                                                 const v1::GetRatingHistoryRequest* request,
+                                                 v1::RatingHistory* response) {
+  return Serve(context, auth_, "GetRatingHistory", request->league(), "",
+               [&](const Caller&) -> absl::Status {
+                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
+                 if (!league_id.ok()) return league_id.status();
+                 absl::StatusOr<int> size = PageSizeOf(request->page_size(), 100);
+                 if (!size.ok()) return size.status();
+                 int64_t after = 0;
+                 if (!request->page_token().empty() &&
+                     (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
+                   return FieldError("page_token", "page_token: not a token from a previous page");
+                 }
+                 if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
+                 absl::StatusOr<std::vector<league_service::HistoryRow>> points =
+                     projections_.History(*league_id, request->season(), request->player(), after,
+                                          *size + 1);
+                 if (!points.ok()) return points.status();
+                 if (points->empty() && after == 0) {
+                   return absl::NotFoundError(absl::StrCat(
+                       "player \"", request->player().substr(0, 80), "\" has no rated game in league \"",
+                       *league_id, "\""));
+                 }
+                 response->set_league(request->league());
+                 response->set_season(request->season());
+                 response->set_player(request->player());
+                 for (int i = 0; i < static_cast<int>(points->size()); ++i) {
+                   if (i == *size) {
+                     response->set_next_page_token(absl::StrCat((*points)[i - 1].point.games));
+                     break;
+                   }
+                   const league_service::HistoryRow& h = (*points)[i];
+                   v1::RatingPoint* point = response->add_points();
+                   point->set_game(absl::StrCat("games/", h.point.game_id));
+                   point->set_position(h.point.position);
+                   *point->mutable_time() = ToTimestamp(h.point.time);
+                   point->set_display_rating(h.display);
+                   point->set_mu(h.point.rating.mu);
+                   point->set_sigma(h.point.rating.sigma);
+                   point->set_volatility(h.point.rating.volatility);
+                   point->set_games(h.point.games);
+                   point->set_place(h.point.place);
+                 }
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status LeagueServiceImpl::RebuildLeague(grpc::ServerContext* context,
+                                              const v1::RebuildLeagueRequest* request,
+                                              v1::RebuildLeagueResponse* response) {
+  return Serve(context, auth_, "RebuildLeague", request->name(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
+                 if (!league_id.ok()) return league_id.status();
+                 if (absl::Status s = RequireManage(caller, *league_id); !s.ok()) return s;
+                 if (absl::StatusOr<v1::League> league = ReadLeague(*league_id); !league.ok()) {
+                   return league.status();
+                 }
+                 absl::StatusOr<league_service::RebuildSummary> summary =
+                     projector_.Rebuild(*league_id);
+                 if (!summary.ok()) return summary.status();
+                 response->set_rated_games(summary->rated_games);
+                 response->set_players(summary->players);
+                 response->set_projected_position(summary->position);
+                 response->set_digest(summary->digest);
+                 return absl::OkStatus();
+               });
+}
+
+}  // namespace arbiter::server

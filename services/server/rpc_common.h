@@ -1,0 +1,68 @@
+// What every RPC handler does around its body: authenticate the caller,
+// stop when the call is cancelled or past its deadline, log one line, and
+// turn an absl::Status into a grpc::Status with its details.
+#ifndef ARBITER_SERVICES_SERVER_RPC_COMMON_H_
+#define ARBITER_SERVICES_SERVER_RPC_COMMON_H_
+
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/time/clock.h"
+#include "services/server/auth.h"
+#include "services/server/game_reader.h"
+#include "services/server/status_mapping.h"
+
+namespace arbiter::server {
+
+inline std::string AuthorizationOf(const grpc::ServerContext* context) {
+  const auto& metadata = context->client_metadata();
+  auto it = metadata.find("authorization");
+  if (it == metadata.end()) return "";
+  return std::string(it->second.data(), it->second.size());
+}
+
+inline CancelCheck CancelOf(grpc::ServerContext* context) {
+  return [context]() -> absl::Status {
+    if (context->IsCancelled()) return absl::CancelledError("the call was cancelled");
+    if (std::chrono::system_clock::now() > context->deadline()) {
+      return absl::DeadlineExceededError("the call's deadline passed; nothing more was done");
+    }
+    return absl::OkStatus();
+  };
+}
+
+// Authenticates, runs `body`, logs one line and maps the status.
+template <typename Body>
+grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char* method,
+                   const std::string& game, const std::string& request_id, Body body) {
+  const absl::Time start = absl::Now();
+  std::string principal = "-";
+  absl::Status status;
+  absl::StatusOr<Caller> caller = auth.Authenticate(AuthorizationOf(context));
+  if (!caller.ok()) {
+    status = caller.status();
+  } else {
+    principal = caller->principal;
+    status = CancelOf(context)();
+    if (status.ok()) status = body(*caller);
+  }
+  const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
+  const std::string code = CodeName(status.code());
+  if (status.ok()) {
+    spdlog::info("{} game={} request_id={} principal={} status=OK time={:.2f}ms", method,
+                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, ms);
+  } else {
+    spdlog::warn("{} game={} request_id={} principal={} status={} time={:.2f}ms: {}", method,
+                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, code,
+                 ms, std::string(status.message()));
+  }
+  return ToGrpcStatus(status);
+}
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_RPC_COMMON_H_
