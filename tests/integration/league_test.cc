@@ -1,0 +1,359 @@
+// Leagues end to end: a real arbiterd server over a private PostgreSQL, games
+// submitted over gRPC, the projector run step by step, and every number on
+// the leaderboard checked against the pure league model fed the same results.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+#include <pqxx/pqxx>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/league_service.grpc.pb.h"
+#include "engine/league/league_ratings.h"
+#include "services/league/league_projector.h"
+#include "services/league/league_settings.h"
+#include "services/league/projection_store.h"
+#include "services/log/log_file.h"
+#include "services/store/postgres_stream_store.h"
+#include "tests/integration/server_fixture.h"
+
+namespace arbiter::server::testing {
+namespace {
+
+class LeagueTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    ASSERT_NE(server_, nullptr);
+    server_->Shutdown(std::chrono::system_clock::now());
+    streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
+    projections_ = std::make_unique<league_service::ProjectionStore>(*events_);
+    projector_ = std::make_unique<league_service::LeagueProjector>(*events_, *streams_, *projections_);
+    parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
+    ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    static const engine::RulesetRegistry* const registry =
+        new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
+    auto server = ArbiterServer::Start(options, *events_, *tokens_, *registry, &parts_);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    stub_ = StubFor(*server_);
+    leagues_ = v1::LeagueService::NewStub(grpc::CreateChannel(
+        absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials()));
+  }
+
+  grpc::Status CreateLeague(const std::string& id, const std::string& system,
+                            std::map<std::string, std::string> params = {},
+                            const std::string& token = "") {
+    v1::CreateLeagueRequest request;
+    request.set_request_id(absl::StrCat("create-", id, "-", system));
+    request.set_league_id(id);
+    request.mutable_settings()->add_game_types("atlantis");
+    request.mutable_settings()->set_rating_system(system);
+    request.mutable_settings()->mutable_parameters()->insert(params.begin(), params.end());
+    v1::League league;
+    return leagues_->CreateLeague(As(token.empty() ? admin_ : token).get(), request, &league);
+  }
+
+  // A simulated atlantis game whose seats are taken by `players`.
+  log::GameLog GameOf(uint64_t seed, const std::vector<std::string>& players) {
+    log::GameLog log = Simulated(seed, static_cast<int>(players.size()));
+    std::map<std::string, std::string> rename;
+    for (int i = 0; i < log.header.players_size(); ++i) {
+      rename[log.header.players(i).id()] = players[i];
+      log.header.mutable_players(i)->set_id(players[i]);
+      log.header.mutable_players(i)->set_name(players[i]);
+    }
+    for (v1::Action& action : log.actions) action.set_player(rename.at(action.player()));
+    return log;
+  }
+
+  // Submits into `league`; returns the standings' result as the model sees it.
+  void SubmitToLeague(const std::string& game_id, const log::GameLog& log,
+                      const std::string& league) {
+    v1::SubmitGameRequest request;
+    request.set_request_id(absl::StrCat("submit-", game_id));
+    request.set_game_id(game_id);
+    request.set_log(log::FormatLog(log));
+    request.set_league(league);
+    v1::SubmitGameResponse response;
+    grpc::Status status = stub_->SubmitGame(As(admin_).get(), request, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+
+  // The league model fed the league's results as the store holds them.
+  league::LeagueRatings Expected(const std::string& league_id, const std::string& system,
+                                 const std::vector<std::pair<std::string, std::string>>& params = {}) {
+    league::LeagueConfig config;
+    config.game_types = {"atlantis"};
+    config.rating = *rating::MakeConfig(*rating::ParseSystem(system), params);
+    config.rating.provisional_games = 5;
+    league::LeagueRatings ratings(config);
+    std::set<std::string> voided;
+    auto results = *events_->ReadResults(0, 0, league_id, 10000);
+    for (const auto& r : results) {
+      if (r.kind == store::GameStatus::kVoided) voided.insert(r.event.game_id);
+    }
+    for (const auto& r : results) {
+      if (r.kind != store::GameStatus::kFinished || voided.contains(r.event.game_id)) continue;
+      EXPECT_TRUE(ratings.Add(*league_service::ResultOf(r), nullptr, nullptr).ok());
+    }
+    return ratings;
+  }
+
+  v1::Leaderboard Board(const std::string& league, int page_size = 0,
+                        const std::string& token = "") {
+    v1::GetLeaderboardRequest request;
+    request.set_league(absl::StrCat("leagues/", league));
+    request.set_page_size(page_size);
+    request.set_page_token(token);
+    v1::Leaderboard board;
+    grpc::Status status = leagues_->GetLeaderboard(As(admin_).get(), request, &board);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return board;
+  }
+
+  void ExpectBoardMatches(const v1::Leaderboard& board, const league::LeagueRatings& expected) {
+    const league::Table& table = expected.table("");
+    int64_t people = 0;
+    for (const auto& [id, r] : table) people += r.is_virtual ? 0 : 1;
+    EXPECT_EQ(board.total_players(), people);
+    ASSERT_EQ(board.rows_size(), people);
+    double previous = 1e300;
+    for (const v1::LeaderboardRow& row : board.rows()) {
+      const league::PlayerRating& want = table.at(row.player());
+      EXPECT_EQ(row.mu(), want.rating.mu) << row.player();  // bit for bit
+      EXPECT_EQ(row.sigma(), want.rating.sigma) << row.player();
+      EXPECT_EQ(row.games(), want.games) << row.player();
+      EXPECT_EQ(row.display_rating(), rating::DisplayRating(expected.config().rating, want.rating));
+      EXPECT_LE(row.display_rating(), previous);
+      previous = row.display_rating();
+    }
+  }
+
+  std::unique_ptr<store::PostgresStreamStore> streams_;
+  std::unique_ptr<league_service::ProjectionStore> projections_;
+  std::unique_ptr<league_service::LeagueProjector> projector_;
+  LeagueParts parts_;
+  std::unique_ptr<v1::LeagueService::Stub> leagues_;
+};
+
+const std::vector<std::vector<std::string>> kTables = {
+    {"ann", "bob", "cy"}, {"bob", "dee", "eve"}, {"ann", "dee", "fay"},
+    {"cy", "eve", "fay"}, {"ann", "bob", "eve", "fay"}, {"dee", "cy"}};
+
+TEST_F(LeagueTest, LeaderboardComesFromTheSubmittedGames) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  for (std::size_t i = 0; i < kTables.size(); ++i) {
+    SubmitToLeague(absl::StrCat("n", i), GameOf(100 + i, kTables[i]), "north");
+  }
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  EXPECT_EQ(expected.rated_games(), 6);
+  ExpectBoardMatches(Board("north"), expected);
+
+  // Every game of a player is in their history, naming the game.
+  v1::GetRatingHistoryRequest request;
+  request.set_league("leagues/north");
+  request.set_player("ann");
+  v1::RatingHistory history;
+  ASSERT_TRUE(leagues_->GetRatingHistory(As(admin_).get(), request, &history).ok());
+  ASSERT_EQ(history.points_size(), 3);
+  EXPECT_EQ(history.points(0).game(), "games/n0");
+  EXPECT_EQ(history.points(2).game(), "games/n4");
+  EXPECT_EQ(history.points(2).mu(), expected.table("").at("ann").rating.mu);
+  EXPECT_EQ(history.points(2).games(), 3);
+}
+
+TEST_F(LeagueTest, PagesCoverEveryPlayerOnceWithSharedRanks) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  for (std::size_t i = 0; i < kTables.size(); ++i) {
+    SubmitToLeague(absl::StrCat("n", i), GameOf(200 + i, kTables[i]), "north");
+  }
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const v1::Leaderboard whole = Board("north");
+  std::vector<std::string> paged;
+  std::string token;
+  do {
+    v1::Leaderboard page = Board("north", 2, token);
+    for (const auto& row : page.rows()) {
+      paged.push_back(row.player());
+      EXPECT_EQ(row.rank(), whole.rows(static_cast<int>(paged.size()) - 1).rank());
+    }
+    token = page.next_page_token();
+  } while (!token.empty());
+  ASSERT_EQ(paged.size(), static_cast<std::size_t>(whole.rows_size()));
+  for (int i = 0; i < whole.rows_size(); ++i) EXPECT_EQ(paged[i], whole.rows(i).player());
+  EXPECT_EQ(whole.rows(0).rank(), 1);
+}
+
+TEST_F(LeagueTest, RebuildGivesTheSameBytesAndVoidingUncountsAGame) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  for (std::size_t i = 0; i < kTables.size(); ++i) {
+    SubmitToLeague(absl::StrCat("n", i), GameOf(300 + i, kTables[i]), "north");
+  }
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const std::string before = *projections_->Digest("north");
+  v1::RebuildLeagueRequest rebuild;
+  rebuild.set_name("leagues/north");
+  v1::RebuildLeagueResponse rebuilt;
+  ASSERT_TRUE(leagues_->RebuildLeague(As(admin_).get(), rebuild, &rebuilt).ok());
+  EXPECT_EQ(rebuilt.digest(), before);
+  EXPECT_EQ(rebuilt.rated_games(), 6);
+
+  v1::VoidGameRequest void_request;
+  void_request.set_name("games/n1");
+  void_request.set_request_id("void-n1");
+  void_request.set_reason("a player used a marked deck");
+  v1::Game voided;
+  grpc::Status status = stub_->VoidGame(As(admin_).get(), void_request, &voided);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(voided.status(), v1::GAME_STATUS_VOIDED);
+  // A retry answers the same; a second void is refused.
+  ASSERT_TRUE(stub_->VoidGame(As(admin_).get(), void_request, &voided).ok());
+  void_request.set_request_id("void-n1-again");
+  EXPECT_EQ(stub_->VoidGame(As(admin_).get(), void_request, &voided).error_code(),
+            grpc::StatusCode::FAILED_PRECONDITION);
+
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  EXPECT_EQ(expected.rated_games(), 5);
+  ExpectBoardMatches(Board("north"), expected);
+  EXPECT_NE(*projections_->Digest("north"), before);
+  ASSERT_TRUE(leagues_->RebuildLeague(As(admin_).get(), rebuild, &rebuilt).ok());
+  EXPECT_EQ(rebuilt.rated_games(), 5);
+  EXPECT_EQ(rebuilt.digest(), *projections_->Digest("north"));
+}
+
+TEST_F(LeagueTest, ChangingTheSystemRebuildsTheLeague) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  for (std::size_t i = 0; i < kTables.size(); ++i) {
+    SubmitToLeague(absl::StrCat("n", i), GameOf(400 + i, kTables[i]), "north");
+  }
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  v1::UpdateLeagueRequest update;
+  update.set_name("leagues/north");
+  update.set_request_id("to-elo");
+  update.set_expected_last_event(1);
+  update.mutable_settings()->add_game_types("atlantis");
+  update.mutable_settings()->set_rating_system("elo");
+  (*update.mutable_settings()->mutable_parameters())["k"] = "24";
+  v1::League league;
+  grpc::Status status = leagues_->UpdateLeague(As(admin_).get(), update, &league);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(league.last_event(), 2);
+  EXPECT_EQ(league.rated_games(), 6);
+  ExpectBoardMatches(Board("north"), Expected("north", "elo", {{"k", "24"}}));
+  // A stale expected event is refused.
+  update.set_request_id("to-glicko");
+  update.mutable_settings()->set_rating_system("glicko2");
+  update.mutable_settings()->clear_parameters();
+  EXPECT_EQ(leagues_->UpdateLeague(As(admin_).get(), update, &league).error_code(),
+            grpc::StatusCode::ABORTED);
+}
+
+TEST_F(LeagueTest, AnInterruptedWriteCountsNothingAndTheNextCountsEverythingOnce) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  for (std::size_t i = 0; i < kTables.size(); ++i) {
+    SubmitToLeague(absl::StrCat("n", i), GameOf(500 + i, kTables[i]), "north");
+  }
+  {
+    // The projector's transaction dies in the middle of writing the history.
+    pqxx::connection conn(conninfo_);
+    pqxx::nontransaction sql(conn);
+    sql.exec(
+        "CREATE FUNCTION die_mid_batch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+        "IF (SELECT count(*) FROM league_rating_history) >= 7 THEN "
+        "RAISE EXCEPTION 'killed mid-batch'; END IF; RETURN NEW; END $$");
+    sql.exec(
+        "CREATE TRIGGER die BEFORE INSERT ON league_rating_history FOR EACH ROW "
+        "EXECUTE FUNCTION die_mid_batch()");
+  }
+  EXPECT_FALSE(projector_->CatchUp().ok());
+  {
+    pqxx::connection conn(conninfo_);
+    pqxx::nontransaction sql(conn);
+    EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_rating_history")[0].as<int>(), 0);
+    EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_ratings")[0].as<int>(), 0);
+    sql.exec("DROP TRIGGER die ON league_rating_history");
+  }
+  // A new projector (a restart) and the old one both catch up: each game
+  // counts once.
+  league_service::LeagueProjector restarted(*events_, *streams_, *projections_);
+  ASSERT_TRUE(restarted.CatchUp().ok());
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  ExpectBoardMatches(Board("north"), expected);
+  pqxx::connection conn(conninfo_);
+  pqxx::nontransaction sql(conn);
+  EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_rating_history WHERE season = ''")[0].as<int>(),
+            18);  // 3+3+3+3+4+2 seats
+}
+
+TEST_F(LeagueTest, BadInputIsRefusedWithTheFieldNamed) {
+  grpc::Status status = CreateLeague("north", "trueskill");
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("settings.rating_system"), std::string::npos)
+      << status.error_message();
+  status = CreateLeague("north", "plackett-luce", {{"sigma", "-1"}});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_NE(status.error_message().find("sigma"), std::string::npos) << status.error_message();
+  status = CreateLeague("north", "elo", {{"k", "0"}});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  status = CreateLeague("bad/id", "elo");
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  // Nothing was created by any of those.
+  v1::ListLeaguesRequest list;
+  v1::ListLeaguesResponse listed;
+  ASSERT_TRUE(leagues_->ListLeagues(As(admin_).get(), list, &listed).ok());
+  EXPECT_EQ(listed.leagues_size(), 0);
+
+  v1::GetLeaderboardRequest request;
+  request.set_league("leagues/nowhere");
+  v1::Leaderboard board;
+  EXPECT_EQ(leagues_->GetLeaderboard(As(admin_).get(), request, &board).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  EXPECT_EQ(CreateLeague("north", "elo").error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  // A game of another type, or of an unknown league, is refused and not stored.
+  v1::SubmitGameRequest submit;
+  submit.set_request_id("wrong-league");
+  submit.set_game_id("wrong-league");
+  submit.set_log(log::FormatLog(GameOf(1, {"ann", "bob"})));
+  submit.set_league("nowhere");
+  v1::SubmitGameResponse response;
+  status = stub_->SubmitGame(As(admin_).get(), submit, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND) << status.error_message();
+  EXPECT_EQ(StoredGames(), 0);
+  // An organiser of another league may not manage this one; public may read.
+  const std::string other = MakeToken(Role::kOrganiser, "olga", {"south"});
+  v1::RebuildLeagueRequest rebuild;
+  rebuild.set_name("leagues/north");
+  v1::RebuildLeagueResponse rebuilt;
+  EXPECT_EQ(leagues_->RebuildLeague(As(other).get(), rebuild, &rebuilt).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  const std::string reader = MakeToken(Role::kPublic, "pat");
+  request.set_league("leagues/north");
+  EXPECT_TRUE(leagues_->GetLeaderboard(As(reader).get(), request, &board).ok());
+  request.set_page_token("zz");
+  EXPECT_EQ(leagues_->GetLeaderboard(As(reader).get(), request, &board).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+}
+
+TEST_F(LeagueTest, IllegalGamesAreNotRated) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  SubmitToLeague("legal", GameOf(600, {"ann", "bob", "cy"}), "north");
+  SubmitToLeague("illegal", WithActionOutOfTurn(GameOf(601, {"ann", "bob", "cy"}), 3), "north");
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  EXPECT_EQ(expected.rated_games(), 1);
+  ExpectBoardMatches(Board("north"), expected);
+  EXPECT_EQ(Get("illegal").status(), v1::GAME_STATUS_FINISHED);
+}
+
+}  // namespace
+}  // namespace arbiter::server::testing
