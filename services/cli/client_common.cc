@@ -57,6 +57,7 @@ absl::StatusOr<Client> Connect(const ClientOptions& options) {
   Client client;
   client.games = v1::ArbiterService::NewStub(channel);
   client.tokens = v1::TokenService::NewStub(channel);
+  client.leagues = v1::LeagueService::NewStub(channel);
   if (!token.empty()) client.authorization = absl::StrCat("Bearer ", token);
   client.timeout_seconds = options.timeout_seconds;
   return client;

@@ -12,6 +12,7 @@
 #include "CLI/CLI.hpp"
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/log.pb.h"
 #include "arbiter/v1/report.pb.h"
 
@@ -34,6 +35,7 @@ void AddClientOptions(CLI::App& cmd, ClientOptions& options);
 struct Client {
   std::unique_ptr<v1::ArbiterService::Stub> games;
   std::unique_ptr<v1::TokenService::Stub> tokens;
+  std::unique_ptr<v1::LeagueService::Stub> leagues;
   std::string authorization;  // "Bearer <token>"
   double timeout_seconds = 60;
 };

@@ -16,6 +16,8 @@ void AddMigrateCommand(CLI::App& app, const GlobalOptions& global, int& exit_cod
 // submit, adjudicate, state, verify, games, token create: clients of arbiterd
 // (client_commands.cc).
 void AddClientCommands(CLI::App& app, int& exit_code);
+// league, leaderboard, rating, void (league_commands.cc).
+void AddLeagueCommands(CLI::App& app, int& exit_code);
 
 }  // namespace arbiter::cli
 

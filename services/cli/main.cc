@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
   AddRulesetsCommand(app, global, exit_code);
   AddMigrateCommand(app, global, exit_code);
   AddClientCommands(app, exit_code);
+  AddLeagueCommands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,179 @@
+// The league model: which results count, seasons, cooperative games against
+// a virtual opponent, Glicko-2 calendar periods, and determinism.
+#include "engine/league/league_ratings.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace arbiter::league {
+namespace {
+
+absl::Time Day(int day, int hour = 12) {
+  return absl::FromCivil(absl::CivilHour(2026, 3, day, hour), absl::UTCTimeZone());
+}
+
+LeagueConfig Config(rating::System system = rating::System::kPlackettLuce,
+                    RatingPeriod period = RatingPeriod::kGame) {
+  LeagueConfig config;
+  config.game_types = {"atlantis", "atlantis-rising"};
+  config.rating = *rating::MakeConfig(system, {});
+  config.period = period;
+  return config;
+}
+
+GameResult Game(int64_t position, std::vector<std::string> players, std::vector<int> places,
+                absl::Time when = Day(1)) {
+  GameResult result;
+  result.position = position;
+  result.game_id = "g" + std::to_string(position);
+  result.finished_at = when;
+  result.game_type = "atlantis";
+  result.legal = true;
+  result.players = std::move(players);
+  result.places = std::move(places);
+  return result;
+}
+
+TEST(LeagueRatingsTest, AGameMovesTheWinnerUpAndTheLoserDownAsRateMatchSays) {
+  LeagueRatings league(Config());
+  std::vector<HistoryPoint> history;
+  std::set<std::pair<std::string, std::string>> changed;
+  ASSERT_TRUE(*league.Add(Game(5, {"ann", "bob"}, {1, 2}), &history, &changed));
+  const rating::RatingConfig& config = league.config().rating;
+  const auto expected = *rating::RateMatch(
+      config, {{{rating::InitialRating(config)}, 1}, {{rating::InitialRating(config)}, 2}});
+  EXPECT_EQ(league.table("").at("ann").rating, expected[0][0]);
+  EXPECT_EQ(league.table("").at("bob").rating, expected[1][0]);
+  EXPECT_GT(league.table("").at("ann").rating.mu, league.table("").at("bob").rating.mu);
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0].player, "ann");
+  EXPECT_EQ(history[0].place, 1);
+  EXPECT_EQ(history[0].position, 5);
+  EXPECT_EQ(changed.size(), 2u);
+  EXPECT_EQ(league.table("").at("bob").last_game, "g5");
+}
+
+TEST(LeagueRatingsTest, SharedPlacesAreTies) {
+  LeagueRatings league(Config());
+  ASSERT_TRUE(*league.Add(Game(1, {"ann", "bob", "cy"}, {1, 1, 3}), nullptr, nullptr));
+  EXPECT_EQ(league.table("").at("ann").rating.mu, league.table("").at("bob").rating.mu);
+  EXPECT_GT(league.table("").at("bob").rating.mu, league.table("").at("cy").rating.mu);
+}
+
+TEST(LeagueRatingsTest, IllegalGamesAndOtherGameTypesDoNotCount) {
+  LeagueRatings league(Config());
+  GameResult illegal = Game(1, {"ann", "bob"}, {1, 2});
+  illegal.legal = false;
+  EXPECT_FALSE(*league.Add(illegal, nullptr, nullptr));
+  GameResult other = Game(2, {"ann", "bob"}, {1, 2});
+  other.game_type = "atlantica";
+  EXPECT_FALSE(*league.Add(other, nullptr, nullptr));
+  EXPECT_EQ(league.rated_games(), 0);
+  EXPECT_TRUE(league.table("").empty());
+}
+
+TEST(LeagueRatingsTest, MalformedResultsAreRefusedAndChangeNothing) {
+  LeagueRatings league(Config());
+  EXPECT_EQ(league.Add(Game(1, {"ann", "bob"}, {1}), nullptr, nullptr).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(league.Add(Game(2, {"ann", "ann"}, {1, 2}), nullptr, nullptr).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(league.Add(Game(3, {}, {}), nullptr, nullptr).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(league.rated_games(), 0);
+  EXPECT_TRUE(league.table("").empty());
+}
+
+TEST(LeagueRatingsTest, ACooperativeTeamPlaysAVirtualOpponentPerDifficulty) {
+  LeagueRatings league(Config());
+  GameResult won = Game(1, {"ann", "bob", "cy"}, {});
+  won.game_type = "atlantis-rising";
+  won.cooperative = true;
+  won.team_won = true;
+  won.difficulty = "hard";
+  ASSERT_TRUE(*league.Add(won, nullptr, nullptr));
+  const Table& table = league.table("");
+  const std::string hard = LeagueRatings::VirtualOpponent("atlantis-rising", "hard");
+  EXPECT_EQ(hard, "game:atlantis-rising:hard");
+  ASSERT_TRUE(table.contains(hard));
+  EXPECT_TRUE(table.at(hard).is_virtual);
+  EXPECT_FALSE(table.at("ann").is_virtual);
+  EXPECT_GT(table.at("ann").rating.mu, table.at(hard).rating.mu);
+  EXPECT_EQ(table.at("ann").rating, table.at("bob").rating);  // one team, one fate
+
+  GameResult lost = won;
+  lost.position = 2;
+  lost.game_id = "g2";
+  lost.team_won = false;
+  lost.difficulty = "";
+  ASSERT_TRUE(*league.Add(lost, nullptr, nullptr));
+  const std::string normal = LeagueRatings::VirtualOpponent("atlantis-rising", "");
+  EXPECT_EQ(normal, "game:atlantis-rising:default");
+  EXPECT_GT(league.table("").at(normal).rating.mu, rating::InitialRating(league.config().rating).mu);
+  EXPECT_EQ(league.table("").at(hard).games, 1);
+}
+
+TEST(LeagueRatingsTest, SeasonsStartAfreshAndAllTimeKeepsEverything) {
+  LeagueConfig config = Config();
+  config.seasons = {{"march", Day(1, 0), Day(15, 0)}, {"late", Day(15, 0), Day(31, 0)}};
+  LeagueRatings league(config);
+  ASSERT_TRUE(*league.Add(Game(1, {"ann", "bob"}, {1, 2}, Day(2)), nullptr, nullptr));
+  ASSERT_TRUE(*league.Add(Game(2, {"ann", "bob"}, {2, 1}, Day(20)), nullptr, nullptr));
+  EXPECT_EQ(league.table("").at("ann").games, 2);
+  EXPECT_EQ(league.table("march").at("ann").games, 1);
+  EXPECT_EQ(league.table("late").at("ann").games, 1);
+  // In the late season bob won the only game, from fresh ratings.
+  EXPECT_GT(league.table("late").at("bob").rating.mu, league.table("late").at("ann").rating.mu);
+  EXPECT_EQ(league.table("late").at("bob").rating, league.table("march").at("ann").rating);
+  EXPECT_EQ(league.table_games("march"), 1);
+  EXPECT_EQ(league.table_games(""), 2);
+}
+
+TEST(LeagueRatingsTest, GlickoCalendarPeriodsRateADayTogetherWhenTheNextDayBegins) {
+  LeagueRatings league(Config(rating::System::kGlicko2, RatingPeriod::kDay));
+  std::vector<HistoryPoint> history;
+  ASSERT_TRUE(*league.Add(Game(1, {"ann", "bob"}, {1, 2}, Day(1, 9)), &history, nullptr));
+  ASSERT_TRUE(*league.Add(Game(2, {"ann", "cy"}, {1, 2}, Day(1, 18)), &history, nullptr));
+  EXPECT_TRUE(league.table("").empty());  // the day is still open
+  EXPECT_TRUE(history.empty());
+  ASSERT_TRUE(*league.Add(Game(3, {"bob", "cy"}, {1, 2}, Day(2)), &history, nullptr));
+  // Day 1 is rated as one period: ann against bob and cy, both from 1500.
+  const rating::RatingConfig& config = league.config().rating;
+  const rating::Rating start = rating::InitialRating(config);
+  const rating::Rating ann = rating::Glicko2Period(config, start, {{start, 1}, {start, 1}});
+  EXPECT_EQ(league.table("").at("ann").rating, ann);
+  EXPECT_EQ(league.table("").at("ann").games, 2);
+  EXPECT_EQ(history.size(), 4u);
+  // A player idle for days has a larger RD at the start of the next period.
+  ASSERT_TRUE(*league.Add(Game(4, {"ann", "bob"}, {1, 2}, Day(9)), nullptr, nullptr));
+  ASSERT_TRUE(*league.Add(Game(5, {"ann", "bob"}, {1, 2}, Day(10)), nullptr, nullptr));
+  EXPECT_EQ(league.table("").at("ann").games, 3);
+}
+
+TEST(LeagueRatingsTest, TheSameResultsGiveTheSameBits) {
+  auto run = [] {
+    LeagueRatings league(Config(rating::System::kThurstoneMostellerFull));
+    for (int i = 0; i < 200; ++i) {
+      const std::vector<std::string> players = {"p" + std::to_string(i % 7),
+                                                "p" + std::to_string((i * 3 + 1) % 7),
+                                                "p" + std::to_string((i * 5 + 2) % 11 + 7)};
+      EXPECT_TRUE(league.Add(Game(i + 1, players, {1 + i % 3, 1 + (i + 1) % 3, 1 + (i + 2) % 3}),
+                             nullptr, nullptr)
+                      .ok());
+    }
+    return league.table("");
+  };
+  const Table a = run();
+  const Table b = run();
+  ASSERT_EQ(a.size(), b.size());
+  for (const auto& [id, r] : a) {
+    EXPECT_EQ(r.rating, b.at(id).rating) << id;
+    EXPECT_EQ(r.games, b.at(id).games);
+  }
+}
+
+}  // namespace
+}  // namespace arbiter::league
