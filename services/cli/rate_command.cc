@@ -16,6 +16,7 @@
 // Glicko-2 period).
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
