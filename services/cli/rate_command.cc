@@ -121,7 +121,9 @@ class Rater {
   // prints what it settles.
   absl::Status Add(const v1::RatingMatchLine& match, int64_t line) {
     const bool glicko = config_.system == rating::System::kGlicko2;
-    if (glicko && (!match.has_period() || !period_ || *period_ != match.period())) FlushPeriod();
+    if (glicko && (!match.has_period() || !period_ || *period_ != match.period())) {
+      if (absl::Status s = FlushPeriod(); !s.ok()) return s;
+    }
     std::vector<rating::Team> teams;
     std::vector<std::vector<std::string>> ids;
     if (absl::Status s = ReadTeams(match, line, teams, ids); !s.ok()) return s;
@@ -155,24 +157,37 @@ class Rater {
     }
     if (match.has_period()) {
       period_ = match.period();
-    } else {
-      FlushPeriod();  // a line without a period is a period of one game
+      return absl::OkStatus();
     }
-    return absl::OkStatus();
+    return FlushPeriod();  // a line without a period is a period of one game
+
   }
 
-  // Rates and prints the open Glicko-2 period, if any.
-  void FlushPeriod() {
+  // Rates and prints the open Glicko-2 period, if any. InvalidArgument if
+  // a new rating would not be finite (ratings too far apart); then nothing
+  // of the period is printed.
+  absl::Status FlushPeriod() {
+    std::vector<rating::Rating> rated;
     for (const std::string& id : period_order_) {
       const PeriodPlayer& entry = period_players_[id];
-      PlayerState& state = players_[id];
-      state.rating = rating::Glicko2Period(config_, entry.start, entry.results);
+      const rating::Rating r = rating::Glicko2Period(config_, entry.start, entry.results);
+      if (!std::isfinite(r.mu) || !std::isfinite(r.sigma) || !std::isfinite(r.volatility)) {
+        return LineError(entry.line, absl::StrCat("player ", JsonString(id),
+                                                  ": the ratings of this period are too far apart to rate"));
+      }
+      rated.push_back(r);
+    }
+    for (std::size_t i = 0; i < period_order_.size(); ++i) {
+      const PeriodPlayer& entry = period_players_[period_order_[i]];
+      PlayerState& state = players_[period_order_[i]];
+      state.rating = rated[i];
       state.games += entry.games;
-      Print(entry.line, id, state);
+      Print(entry.line, period_order_[i], state);
     }
     period_order_.clear();
     period_players_.clear();
     period_.reset();
+    return absl::OkStatus();
   }
 
  private:
@@ -297,7 +312,7 @@ int RunRate(const RateOpts& opts) {
     if (absl::Status s = rater.Add(match, line); !s.ok()) return ReportError(s);
   }
   if (in.bad()) return ReportError(absl::DataLossError(absl::StrCat("reading ", opts.file, " failed")));
-  rater.FlushPeriod();
+  if (absl::Status s = rater.FlushPeriod(); !s.ok()) return ReportError(s);
   std::cout.flush();
   return std::cout ? kExitOk : kExitFailure;
 }
