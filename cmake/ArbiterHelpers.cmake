@@ -19,13 +19,14 @@ function(arbiter_embed_text out symbol input ns)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${input})
 endfunction()
 
-# arbiter_test(<name> SOURCES ... LIBS ...): a GoogleTest program registered with ctest.
+# arbiter_test(<name> SOURCES ... LIBS ... [TEST_PREFIX <prefix>]): a GoogleTest program registered
+# with ctest; TEST_PREFIX goes before every test's name in ctest.
 function(arbiter_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TEST_PREFIX" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
   arbiter_warnings(${name})
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${ARG_TEST_PREFIX}" PROPERTIES TIMEOUT 900)
 endfunction()
 include(GoogleTest)

@@ -56,25 +56,40 @@ absl::StatusOr<std::vector<std::vector<Rating>>> RateMatch(const RatingConfig& c
       }
     }
   }
+  std::vector<std::vector<Rating>> rated;
   switch (config.system) {
     case System::kPlackettLuce:
     case System::kThurstoneMostellerFull:
     case System::kBradleyTerryFull:
-      return internal::RateOpenSkill(config, teams);
+      rated = internal::RateOpenSkill(config, teams);
+      break;
     case System::kGlicko2: {
       const auto results = GlickoResults(teams);
-      std::vector<std::vector<Rating>> out(teams.size());
+      rated.resize(teams.size());
       for (std::size_t t = 0; t < teams.size(); ++t) {
         for (std::size_t p = 0; p < teams[t].players.size(); ++p) {
-          out[t].push_back(Glicko2Period(config, teams[t].players[p], results[t][p]));
+          rated[t].push_back(Glicko2Period(config, teams[t].players[p], results[t][p]));
         }
       }
-      return out;
+      break;
     }
     case System::kElo:
-      return internal::RateElo(config.elo, teams);
+      rated = internal::RateElo(config.elo, teams);
+      break;
   }
-  return absl::InternalError("unknown rating system");
+  // Finite inputs can still overflow (OpenSkill's exp(mu / c) with ratings
+  // hundreds of deviations apart): refuse rather than hand out NaN.
+  for (std::size_t t = 0; t < rated.size(); ++t) {
+    for (std::size_t p = 0; p < rated[t].size(); ++p) {
+      const Rating& r = rated[t][p];
+      if (!std::isfinite(r.mu) || !std::isfinite(r.sigma) || !std::isfinite(r.volatility)) {
+        return absl::InvalidArgumentError(absl::StrCat("team ", t, " player ", p,
+                                                       ": the ratings of this match are too far apart to "
+                                                       "rate (the new rating would not be finite)"));
+      }
+    }
+  }
+  return rated;
 }
 
 }  // namespace arbiter::rating

@@ -143,7 +143,8 @@ struct Team {
 // of teams is a game (team rating = the members' mean; each member moves by
 // the team's change).
 // InvalidArgument (naming the team and player) for fewer than 2 teams, an
-// empty team, or a rating that CheckRating refuses.
+// empty team, a rating that CheckRating refuses, or ratings so far apart
+// that a new rating would overflow (never NaN or infinity).
 absl::StatusOr<std::vector<std::vector<Rating>>> RateMatch(const RatingConfig& config,
                                                             const std::vector<Team>& teams);
 

@@ -13,6 +13,8 @@ void AddReplayCommand(CLI::App& app, const GlobalOptions& global, int& exit_code
 void AddShowCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddRulesetsCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddMigrateCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+// rate: offline rating of a results file (rate_command.cc).
+void AddRateCommand(CLI::App& app, int& exit_code);
 // submit, adjudicate, state, verify, games, token create: clients of arbiterd
 // (client_commands.cc).
 void AddClientCommands(CLI::App& app, int& exit_code);

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   AddShowCommand(app, global, exit_code);
   AddRulesetsCommand(app, global, exit_code);
   AddMigrateCommand(app, global, exit_code);
+  AddRateCommand(app, exit_code);
   AddClientCommands(app, exit_code);
   AddLeagueCommands(app, exit_code);
   try {

@@ -10,6 +10,8 @@
 // reason, and ctest reports it as skipped.
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -142,6 +144,7 @@ class OpenSkillOracleTest : public ::testing::TestWithParam<System> {
     ASSERT_EQ(oracle.version, ARBITER_OPENSKILL_VERSION);
     std::size_t k = 0;
     int compared = 0;
+    double largest = 0;
     for (std::size_t m = 0; m < matches.size(); ++m) {
       const absl::StatusOr<std::vector<std::vector<Rating>>> rated = RateMatch(config, matches[m]);
       ASSERT_TRUE(rated.ok()) << rated.status();
@@ -150,14 +153,16 @@ class OpenSkillOracleTest : public ::testing::TestWithParam<System> {
           ASSERT_LT(k, oracle.ratings.size()) << "the oracle printed too few ratings";
           EXPECT_NEAR(player.mu, oracle.ratings[k].first, 1e-9) << "match " << m << ", player " << k;
           EXPECT_NEAR(player.sigma, oracle.ratings[k].second, 1e-9) << "match " << m << ", player " << k;
+          largest = std::max({largest, std::fabs(player.mu - oracle.ratings[k].first),
+                              std::fabs(player.sigma - oracle.ratings[k].second)});
           ++k;
           ++compared;
         }
       }
     }
     EXPECT_EQ(k, oracle.ratings.size()) << "the oracle printed too many ratings";
-    std::printf("compared %d ratings of %zu matches with npm openskill@%s\n", compared, matches.size(),
-                oracle.version.c_str());
+    std::printf("compared %d ratings of %zu matches with npm openskill@%s; largest difference %g\n", compared,
+                matches.size(), oracle.version.c_str(), largest);
   }
 
   void SetUp() override {

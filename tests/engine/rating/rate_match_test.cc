@@ -81,6 +81,13 @@ TEST(RateMatchInput, NegativeOrNonFiniteRatingsAreInvalidAndNamed) {
   EXPECT_THAT(zero_sigma.message(), HasSubstr("team 0 player 0: sigma is 0; it must be > 0"));
 }
 
+TEST(RateMatchInput, RatingsTooFarApartToRateAreInvalidNotNan) {
+  const RatingConfig config = Config(System::kPlackettLuce);
+  const absl::Status status = RateMatch(config, {{{{1e300, 1, 0}}, 1}, {{{0, 1, 0}}, 2}}).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("too far apart to rate"));
+}
+
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 TEST(RateMatchBehaviour, TheSameMatchGivesTheSameBitsEveryTime) {

@@ -104,6 +104,59 @@ TEST(OpenSkillReference, FourPlayersWithATieMatchTheReadme) {
   EXPECT_EQ(rated[0][0], rated[2][0]);
 }
 
+// The model tests of openskill.js 5.0.1 (src/models/__tests__/*.test.ts) call
+// each model directly, without rate()'s tau step: here that is tau = 0, with
+// teams placed in the order given.
+std::vector<std::vector<Rating>> RateModelTest(System system, const std::vector<int>& team_sizes) {
+  const RatingConfig config = Config(system);
+  const RatingConfig no_tau = *MakeConfig(system, {{"tau", "0"}});
+  std::vector<Team> teams;
+  for (std::size_t t = 0; t < team_sizes.size(); ++t) {
+    teams.push_back({std::vector<Rating>(team_sizes[t], InitialRating(config)), static_cast<int>(t) + 1});
+  }
+  return Rate(no_tau, teams);
+}
+
+TEST(OpenSkillReference, FourPlayerFreeForAllsMatchOpenskillJsModelTests) {
+  ExpectRatings(RateModelTest(System::kPlackettLuce, {1, 1, 1, 1}),
+                {{{27.795084971874736, 8.263160757613477}},
+                 {{26.552824984374855, 8.179213704945203}},
+                 {{24.68943500312503, 8.083731307186588}},
+                 {{20.96265504062538, 8.083731307186588}}},
+                1e-12);
+  ExpectRatings(RateModelTest(System::kThurstoneMostellerFull, {1, 1, 1, 1}),
+                {{{37.69215612697965, 5.983694941648218}},
+                 {{29.230718708993216, 5.983694941648218}},
+                 {{20.769281291006784, 5.983694941648218}},
+                 {{12.307843873020353, 5.983694941648218}}},
+                1e-10);
+  ExpectRatings(RateModelTest(System::kBradleyTerryFull, {1, 1, 1, 1}),
+                {{{32.90569415042095, 7.5012190693964005}},
+                 {{27.63523138347365, 7.5012190693964005}},
+                 {{22.36476861652635, 7.5012190693964005}},
+                 {{17.09430584957905, 7.5012190693964005}}},
+                1e-12);
+}
+
+TEST(OpenSkillReference, TeamsOfThreeOneAndTwoMatchOpenskillJsModelTests) {
+  using P = std::pair<double, double>;
+  auto expected = [](P a, P b, P c) {
+    return std::vector<std::vector<P>>{{a, a, a}, {b}, {c, c}};
+  };
+  ExpectRatings(RateModelTest(System::kPlackettLuce, {3, 1, 2}),
+                expected({25.939870821784513, 8.247641552260456}, {27.21366020491262, 8.274321317985242},
+                         {21.84646897330287, 8.213058173195341}),
+                1e-12);
+  ExpectRatings(RateModelTest(System::kThurstoneMostellerFull, {3, 1, 2}),
+                expected({25.729796801442728, 8.153169236399172}, {34.02513843037207, 7.757460494129447},
+                         {15.245064768185204, 7.372121080126496}),
+                1e-10);
+  ExpectRatings(RateModelTest(System::kBradleyTerryFull, {3, 1, 2}),
+                expected({25.992743915179297, 8.19709997489984}, {28.48909130001799, 8.220848339985736},
+                         {20.518164784802714, 8.127515465304823}),
+                1e-12);
+}
+
 TEST(OpenSkillReference, OrdinalIsMuMinusThreeSigma) {
   const RatingConfig config = Config(System::kPlackettLuce);
   EXPECT_NEAR(DisplayRating(config, {43.07, 2.42, 0}), 35.81, 1e-12);
