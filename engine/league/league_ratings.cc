@@ -117,7 +117,9 @@ absl::StatusOr<bool> LeagueRatings::Add(const GameResult& result,
     ++table_games_[season];
     Table& table = tables_[season];
     if (config_.period == RatingPeriod::kGame || config_.rating.system != rating::System::kGlicko2) {
-      RateNow(season, table, result, history, changed);
+      if (absl::Status status = RateNow(season, table, result, history, changed); !status.ok()) {
+        return status;
+      }
       continue;
     }
     Open& open = open_[season];
@@ -129,8 +131,9 @@ absl::StatusOr<bool> LeagueRatings::Add(const GameResult& result,
   return true;
 }
 
-void LeagueRatings::RateNow(const std::string& season, Table& table, const GameResult& result,
-                            std::vector<HistoryPoint>* history, Changed* changed) {
+absl::Status LeagueRatings::RateNow(const std::string& season, Table& table,
+                                    const GameResult& result, std::vector<HistoryPoint>* history,
+                                    Changed* changed) {
   const Entrants entrants = *EntrantsOf(result);  // checked by Add
   std::vector<rating::Team> teams;
   for (std::size_t t = 0; t < entrants.ids.size(); ++t) {
@@ -145,7 +148,12 @@ void LeagueRatings::RateNow(const std::string& season, Table& table, const GameR
   }
   absl::StatusOr<std::vector<std::vector<rating::Rating>>> rated =
       rating::RateMatch(config_.rating, teams);
-  if (!rated.ok()) return;  // unreachable: every rating came from the system itself
+  // Only ratings too far apart for the arithmetic fail here; nothing of this
+  // table has changed then.
+  if (!rated.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("game \"", result.game_id,
+                                                   "\" cannot be rated: ", rated.status().message()));
+  }
   for (std::size_t t = 0; t < entrants.ids.size(); ++t) {
     for (std::size_t p = 0; p < entrants.ids[t].size(); ++p) {
       const std::string& id = entrants.ids[t][p];
@@ -163,6 +171,7 @@ void LeagueRatings::RateNow(const std::string& season, Table& table, const GameR
       if (changed != nullptr) changed->insert({season, id});
     }
   }
+  return absl::OkStatus();
 }
 
 void LeagueRatings::ClosePeriod(const std::string& season, Table& table, Open& open,

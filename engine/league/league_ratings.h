@@ -96,8 +96,10 @@ class LeagueRatings {
   // Rates `result` if it counts. Appends the new history points to
   // `history` and the (season, player) pairs whose rating changed to
   // `changed` (either may be null). Returns whether the result counted.
-  // InvalidArgument (nothing changed) if the result is malformed (places
-  // and players of different lengths, no players).
+  // InvalidArgument if the result is malformed (places and players of
+  // different lengths, no players, a player seated twice; nothing changed)
+  // or its ratings are too far apart to compute (the tables rated before
+  // the failing one keep the game).
   absl::StatusOr<bool> Add(const GameResult& result, std::vector<HistoryPoint>* history,
                            std::set<std::pair<std::string, std::string>>* changed);
 
@@ -121,9 +123,9 @@ class LeagueRatings {
     std::vector<GameResult> games;
   };
   int64_t PeriodOf(absl::Time time) const;
-  void RateNow(const std::string& season, Table& table, const GameResult& result,
-               std::vector<HistoryPoint>* history,
-               std::set<std::pair<std::string, std::string>>* changed);
+  absl::Status RateNow(const std::string& season, Table& table, const GameResult& result,
+                       std::vector<HistoryPoint>* history,
+                       std::set<std::pair<std::string, std::string>>* changed);
   void ClosePeriod(const std::string& season, Table& table, Open& open,
                    std::vector<HistoryPoint>* history,
                    std::set<std::pair<std::string, std::string>>* changed);
