@@ -336,15 +336,20 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResults(
   if (!lease.ok()) return lease.status();
   try {
     pqxx::read_transaction txn(lease->conn());
-    // Results are few next to actions: game_results lists them by position,
-    // and each is one primary-key look-up in events.
+    // Results are few next to actions: game_results lists them by position
+    // (a result is the last event of its batch, so its position is the
+    // batch's), and each is one primary-key look-up in events. The page is
+    // cut first, so that the look-ups are a nested loop over it alone.
     pqxx::result rows = txn.exec_params(
-        absl::StrCat("SELECT ", kEventColumns, ", x.kind, x.league_id, x.tournament_id "
-                     "FROM game_results x "
-                     "JOIN append_requests r ON r.last_position = x.position "
-                     "JOIN events e ON e.game_id = x.game_id AND e.sequence = x.sequence "
-                     "WHERE x.position > $1::bigint AND ($2::bigint = 0 OR x.position <= $2::bigint) "
-                     "AND ($3::text = '' OR x.league_id = $3::text) ORDER BY x.position LIMIT $4"),
+        "SELECT x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
+        "e.payload_json::text, e.recorded_by, "
+        "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash, "
+        "x.kind, x.league_id, x.tournament_id "
+        "FROM (SELECT * FROM game_results "
+        "      WHERE position > $1::bigint AND ($2::bigint = 0 OR position <= $2::bigint) "
+        "      AND ($3::text = '' OR league_id = $3::text) ORDER BY position LIMIT $4) x "
+        "JOIN events e ON e.game_id = x.game_id AND e.sequence = x.sequence "
+        "ORDER BY x.position",
         after_position, up_to_position, league_id, limit);
     std::vector<ResultEvent> results;
     results.reserve(rows.size());
