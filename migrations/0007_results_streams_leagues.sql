@@ -177,7 +177,7 @@ COMMENT ON TABLE league_rating_history IS 'A player''s rating after each rated g
 GRANT SELECT, INSERT ON game_results, stream_events TO arbiter_service;
 GRANT SELECT, INSERT ON streams TO arbiter_service;
 GRANT UPDATE (last_sequence, last_hash) ON streams TO arbiter_service;
-GRANT SELECT, INSERT, UPDATE, DELETE
+GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE
   ON projector_checkpoints, league_projections, league_tables, league_ratings,
      league_rating_history
   TO arbiter_service;
