@@ -66,6 +66,11 @@ RatingRow RowOf(const std::string& league_id, const std::string& season, const s
   return row;
 }
 
+double LeagueProjector::lag_seconds() const {
+  if (lag_.load() == 0) return 0;
+  return absl::ToDoubleSeconds(absl::Now() - absl::FromUnixMicros(caught_up_micros_.load()));
+}
+
 void LeagueProjector::Start(absl::Duration interval) {
   thread_ = std::thread([this, interval] {
     while (true) {
@@ -292,6 +297,8 @@ absl::Status LeagueProjector::CatchUpLocked() {
   position_ = checkpoint_;
   absl::StatusOr<int64_t> now = events_.HeadPosition();
   lag_ = now.ok() ? *now - checkpoint_ : 0;
+  if (lag_ == 0) caught_up_micros_ = absl::ToUnixMicros(absl::Now());
+  if (lag_ > 100'000) spdlog::warn("league projector: {} events behind the store", lag_.load());
   return absl::OkStatus();
 }
 
