@@ -123,6 +123,16 @@ TYPED_TEST(EventStoreTest, ABadGameIsRefusedWithTheField) {
   EXPECT_EQ(this->store().GetGame("g1").status().code(), absl::StatusCode::kNotFound);
 }
 
+TYPED_TEST(EventStoreTest, ABatchOfExactlyFourMebibytesIsAccepted) {
+  this->CreateGame("g1");
+  std::vector<NewEvent> heavy = Events("heavy", 16);
+  for (NewEvent& event : heavy) {
+    event.payload.assign(kMaxPayloadBytes, 'x');
+    event.json.clear();
+  }
+  EXPECT_EQ(this->AppendOk(Append("g1", 0, "r1", heavy)).last_sequence, 16);
+}
+
 TYPED_TEST(EventStoreTest, IdsOfTwoHundredBytesAreStoredAndLongerOnesAreRefusedByName) {
   const std::string longest(kMaxIdBytes, 'x');
   const std::string one_more(kMaxIdBytes + 1, 'x');
@@ -136,6 +146,7 @@ TYPED_TEST(EventStoreTest, IdsOfTwoHundredBytesAreStoredAndLongerOnesAreRefusedB
   EXPECT_EQ(this->ReadGame(longest).at(0).type, longest);
 
   request = CreateRequest(one_more);
+  request.request_id = "create-long";
   EXPECT_EQ(this->store().CreateGame(request).status().message(),
             "game_id is 201 bytes; the limit is 200");
   request = CreateRequest("g2");
