@@ -19,13 +19,22 @@ function(arbiter_embed_text out symbol input ns)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${input})
 endfunction()
 
-# arbiter_test(<name> SOURCES ... LIBS ...): a GoogleTest program registered with ctest.
+# arbiter_test(<name> [ONE_PROCESS] SOURCES ... LIBS ...): a GoogleTest program
+# registered with ctest, one ctest test per test case. With ONE_PROCESS the
+# whole program is one ctest test run in one process, for programs whose
+# cases share an expensive set-up (a PostgreSQL cluster per process); run one
+# of its cases with `build/bin/<name> --gtest_filter=Suite.Case`.
 function(arbiter_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "ONE_PROCESS" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
   arbiter_warnings(${name})
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+  if(ARG_ONE_PROCESS)
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 900)
+  else()
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 900)
+  endif()
 endfunction()
 include(GoogleTest)
