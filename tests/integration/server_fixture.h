@@ -54,6 +54,9 @@ class ServerTest : public ::testing::Test {
                       v1::AppendActionsResponse* out);
   v1::Game Get(const std::string& game_id);
   int64_t StoredGames();
+  // The tables of the database (any schema but PostgreSQL's own) with a row
+  // whose text form contains `text`, read as the superuser.
+  std::vector<std::string> TablesHolding(const std::string& text);
 
   static google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status);
   static google::rpc::BadRequest BadRequestOf(const grpc::Status& status);
