@@ -71,9 +71,9 @@ std::unique_ptr<grpc::ClientContext> ServerTest::As(const std::string& token) {
   return context;
 }
 
-log::GameLog ServerTest::Simulated(uint64_t seed, int players) {
+log::GameLog ServerTest::Simulated(uint64_t seed, int players, const std::string& game) {
   replay::SimulationRequest request;
-  request.game = "atlantis";
+  request.game = game;
   request.players = players;
   request.seed = seed;
   absl::StatusOr<log::GameLog> log = replay::SimulateGame(request, Registry());

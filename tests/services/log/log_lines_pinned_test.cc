@@ -78,11 +78,11 @@ TEST(LogLineFormat, AtlanticaHeaderWritesTheLargestSeedAsADecimalString) {
 TEST(LogLineFormat, AtlantisRisingHeaderWritesOptionsInSortedKeyOrder) {
   // With two keys protobuf's printer may write either order; Arbiter sorts.
   ExpectHeaderLinePinned(
-      {R"pb(game: "atlantis_rising" ruleset_id: "atlantis-rising-elf-creek-2019"
+      {R"pb(game: "atlantis-rising" ruleset_id: "atlantis-rising-elf-creek-2019"
             ruleset_hash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
             seed: 0 players { id: "solo" name: "Solo" }
             options { key: "z" value: "1" } options { key: "blueprint" value: "hard" })pb",
-       R"({"game":"atlantis_rising","rulesetId":"atlantis-rising-elf-creek-2019","rulesetHash":)"
+       R"({"game":"atlantis-rising","rulesetId":"atlantis-rising-elf-creek-2019","rulesetHash":)"
        R"("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","players":[{"id":)"
        R"("solo","name":"Solo"}],"options":{"blueprint":"hard","z":"1"}})"},
       /*protobuf_writes_the_same=*/false);
