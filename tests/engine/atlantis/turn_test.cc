@@ -142,7 +142,7 @@ TEST(AtlantisLegalActions, FiguresOnOnePositionAreListedOnce) {
 TEST(AtlantisLegalActions, OnePaymentPerValuesAndCardCount) {
   // Toll 3; tiles of values 2, 1, 1 (two items for the 1) and cards O, S.
   auto s = PositionBuilder(2).Path("C7 . S3 R2").Figure(1, 1, 1).Hand(0, "SOS")
-               .Tiles(0, "A2 H1 F1").Build();
+               .Tiles(0, "A2 H1 F1").Bridges(0, 0).Build();
   std::vector<std::string> moves;
   for (const Move& m : s->LegalActions()) {
     if (m.action.atlantis().has_move() && m.action.atlantis().move().cards(0) == v1::Atlantis::STATUE) {
