@@ -12,6 +12,7 @@ void AddSimulateCommand(CLI::App& app, const GlobalOptions& global, int& exit_co
 void AddReplayCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddShowCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddRulesetsCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void AddOptionsCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddMigrateCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 // submit, adjudicate, state, verify, games, token create: clients of arbiterd
 // (client_commands.cc).
