@@ -141,9 +141,9 @@ std::vector<OptionSpec> AtlantisGame::Options(const v1::Ruleset& /*ruleset*/) co
                                "\"Pokud hráč nemá přesný počet karet nebo destiček, zaplatí víc\")"}}},
       {"bought_cards_pay_tolls",
        "whether cards bought at the start of this turn may pay its tolls",
-       {{"yes", "yes: the rulebooks allow what the player held at the start of the turn, and buying is part "
-                "of that start"},
-        {"no", "no: only cards held before the turn began (a strict reading of \"na začátku tohoto tahu\" / "
+       {{"yes", "the rulebooks allow what the player held at the start of the turn, and buying is part of "
+                "that start"},
+        {"no", "only cards held before the turn began (a strict reading of \"na začátku tohoto tahu\" / "
                "\"all'inizio del turno\")"}}},
   };
 }

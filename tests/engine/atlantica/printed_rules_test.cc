@@ -84,3 +84,53 @@ TEST(AtlanticaNames, ViolationsNamePlayersByNameAndId) {
 
 }  // namespace
 }  // namespace arbiter::engine::atlantica::testing
+
+namespace arbiter::engine::atlantica::testing {
+namespace {
+
+// One card of a research type with the given holding; its points.
+int ResearchPoints(const std::string& type, std::initializer_list<std::pair<std::string, int>> treasures,
+                   std::initializer_list<int> ships, int extra_research = 0) {
+  Holding h;
+  for (const auto& [kind, n] : treasures) h.treasures[KindOf(kind)] += n;
+  for (int crates : ships) {
+    ++h.ships;
+    h.crates += crates;
+  }
+  h.research[ResearchOf(type)] = 1;
+  h.research[ResearchOf("R1")] += extra_research;
+  const Score s = ScoreHolding(*DefaultRules(), h);
+  return s.research_card_points[ResearchOf(type)];
+}
+
+// "The research cards" (002_e8451cea96dac620.txt), card by card, in the
+// rulebook's order; R11, the joker, is in AtlanticaScoring.Joker* tests.
+TEST(AtlanticaRulebookExamples, EachResearchCardScoresAsItsPassageSays) {
+  EXPECT_EQ(ResearchPoints("R1", {}, {}), 2);  // "worth 2 VPs"
+  EXPECT_EQ(ResearchPoints("R2", {}, {}), 3);  // "worth 3 VPs"
+  EXPECT_EQ(ResearchPoints("R3", {}, {}), 4);  // "worth 4 VPs"
+  // "5 VPs if its holder has collected treasure in at least 3 different
+  // colours and if they also have a wooden crate available for them".
+  EXPECT_EQ(ResearchPoints("R4", {{"gold", 1}, {"statues", 1}, {"weapons", 1}}, {3}), 5);
+  EXPECT_EQ(ResearchPoints("R4", {{"gold", 1}, {"statues", 1}, {"weapons", 1}}, {2}), 0);
+  // "7 VPs ... at least 4 different colours".
+  EXPECT_EQ(ResearchPoints("R5", {{"gold", 1}, {"statues", 1}, {"weapons", 1}, {"amphorae", 1}}, {4}), 7);
+  EXPECT_EQ(ResearchPoints("R5", {{"gold", 1}, {"statues", 1}, {"weapons", 1}}, {4}), 0);
+  // "1 VP for any collected treasure cards of one kind. They can choose the
+  // kind ... stored in wooden crates".
+  EXPECT_EQ(ResearchPoints("R6", {{"gold", 3}, {"weapons", 1}}, {4}), 3);
+  // "1 VP for every blue architecture treasure card collected if there is a
+  // wooden crate available".
+  EXPECT_EQ(ResearchPoints("R7", {{"architecture", 3}}, {2}), 2);
+  // "1 VP for all the research cards collected during the game and for this
+  // card too".
+  EXPECT_EQ(ResearchPoints("R8", {}, {}, /*extra_research=*/2), 3);
+  // "1 VP for every ship card collected".
+  EXPECT_EQ(ResearchPoints("R9", {}, {1, 2, 3}), 3);
+  // "6 VPs if they have chartered ships with 12 or more wooden crates".
+  EXPECT_EQ(ResearchPoints("R10", {}, {5, 4, 3}), 6);
+  EXPECT_EQ(ResearchPoints("R10", {}, {5, 4, 2}), 0);
+}
+
+}  // namespace
+}  // namespace arbiter::engine::atlantica::testing

@@ -164,6 +164,9 @@ TEST(AtlantisBridge, ABridgeStaysWhenItsGapGrowsOrMerges) {
 
 // Example 2 of the rulebook: Pino (seat 0) plays a ring and crosses four gaps,
 // paying 1 + 4 + 3 = 8 for the first three; the fourth has a bridge.
+// Rulebooks: 003_4cb24d7ca1c7eb6e.txt, "Esempio 2" (Pino, "1+4+3=8 e supera
+// gratuitamente la quarta utilizzando il Ponte presente"); the same in
+// 001_412b213e84fff6ab.txt, "Příklad 2" (Ivana).
 TEST(AtlantisBridge, RulebookExampleTwo) {
   auto s = PositionBuilder(2)
                .Path("H1 . F5 . A4 . S3 ~ C5 R2 O7")
