@@ -119,7 +119,7 @@ std::optional<v1::Standings> AtlantisState::Final() const {
   return FinalStandings(board_);
 }
 
-std::string AtlantisState::ToString() const { return RenderBoard(board_, deck_size(), discard_size()); }
+std::string AtlantisState::ToString() const { return RenderBoard(board_, deck_size(), discard_size(), players()); }
 
 void AtlantisState::DoApply(Seat /*seat*/, const v1::Action& action) {
   const v1::AtlantisAction& a = action.atlantis();

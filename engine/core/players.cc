@@ -21,6 +21,12 @@ std::string Players::Who(int seat) const {
   return absl::StrCat(p.name, " (", p.id, ")");
 }
 
+std::string Players::SeatLabel(int seat) const {
+  const std::string who = Who(seat);
+  const std::string number = absl::StrCat("Seat ", seat + 1);
+  return who == absl::StrCat("seat ", seat + 1) ? number : absl::StrCat(number, ", ", who);
+}
+
 std::string Players::Whose(int seat) const {
   if (seat < 0 || static_cast<std::size_t>(seat) >= players_.size() || players_[static_cast<std::size_t>(seat)].id.empty()) {
     return absl::StrCat("seat ", seat + 1, "'s");

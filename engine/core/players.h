@@ -29,6 +29,9 @@ class Players {
   std::string Who(int seat) const;
   // The possessive: "Ann's (ann)", "ann's", "seat 2's".
   std::string Whose(int seat) const;
+  // A seat's heading in a description of the position: "Seat 1, Ann (ann)",
+  // "Seat 1, ann", or "Seat 1" when the setup names no players.
+  std::string SeatLabel(int seat) const;
 
  private:
   std::vector<PlayerName> players_;

@@ -15,6 +15,13 @@ TEST(Players, NameAPlayerByDisplayNameAndId) {
   EXPECT_EQ(players.Whose(2), "James' (james)");
 }
 
+TEST(Players, SeatHeadingsAddTheName) {
+  const Players players({{"ann", "Ann"}, {"bob", ""}});
+  EXPECT_EQ(players.SeatLabel(0), "Seat 1, Ann (ann)");
+  EXPECT_EQ(players.SeatLabel(1), "Seat 2, bob");
+  EXPECT_EQ(Players().SeatLabel(2), "Seat 3");
+}
+
 TEST(Players, FallBackToSeatNumbersWithoutAHeader) {
   const Players none;
   EXPECT_EQ(none.Who(1), "seat 2");
