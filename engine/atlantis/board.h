@@ -75,12 +75,6 @@ struct Board {
     const int bought_now = bought_cards_pay_tolls ? 0 : bought_cards[i];
     return me().cards[i] - std::max(used, bought_now);
   }
-  int BoughtCardCount() const {
-    if (bought_cards_pay_tolls) return 0;
-    int n = 0;
-    for (uint8_t c : bought_cards) n += c;
-    return n;
-  }
   int figure(int seat, int f) const {
     return figures[static_cast<std::size_t>(seat)][static_cast<std::size_t>(f)];
   }
