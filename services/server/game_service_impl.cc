@@ -44,12 +44,42 @@ absl::StatusOr<store::GameStatus> StoreStatus(v1::GameStatus status) {
   return FieldError("status", absl::StrCat("unknown status value ", static_cast<int>(status)));
 }
 
+// The game row if the caller may read it. Permission before existence
+// (AIP-211): a public token gets the same PERMISSION_DENIED for a game that
+// does not exist as for one that is not finished.
+absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const Caller& caller,
+                                                 const std::string& game_id) {
+  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
+  if (!record.ok()) {
+    if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
+      return ReadDenied(caller, game_id);
+    }
+    return record.status();
+  }
+  if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+  return record;
+}
+
+// Removes from a page of events what only callers who see the seed may see:
+// the seed in event 1's header and the stored bytes that encode it, and the
+// body and bytes of a seed_revealed event. Hashes and ids stay, so the chain
+// can be checked once the game is finished.
+void HideSeed(v1::Event& event) {
+  if (event.has_game_created() && event.game_created().header().seed() != 0) {
+    event.mutable_game_created()->mutable_header()->clear_seed();
+    event.clear_payload();
+  }
+  if (event.has_seed_revealed()) {
+    event.mutable_seed_revealed()->Clear();
+    event.clear_payload();
+  }
+}
+
 // The game row and its creation event, for answers about one game.
 absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller,
                                   const std::string& game_id) {
-  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
+  absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, game_id);
   if (!record.ok()) return record.status();
-  if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
   absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
   if (!first.ok()) return first.status();
   if (first->empty()) return ToGame(*record, nullptr, SeesSeed(caller, *record));
@@ -58,10 +88,18 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller
   return ToGame(*record, &created->game_created(), SeesSeed(caller, *record));
 }
 
+// The whole game if the caller may read it (and, with `seen_state`, see its
+// positions); checked before the game's events are read.
 absl::StatusOr<LoadedGame> LoadReadable(store::EventStore& store, const Caller& caller,
-                                        const std::string& name, const CancelCheck& cancel) {
+                                        const std::string& name, const CancelCheck& cancel,
+                                        bool seen_state = false) {
   absl::StatusOr<std::string> game_id = ParseGameName(name, "name");
   if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not a game name");
+  absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, *game_id);
+  if (!record.ok()) return record.status();
+  if (seen_state) {
+    if (absl::Status s = RequireReadState(caller, *record); !s.ok()) return s;
+  }
   absl::StatusOr<LoadedGame> game = LoadGame(store, *game_id, cancel);
   if (!game.ok()) return game.status();
   if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
@@ -202,14 +240,16 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
                    return FieldError("page_token", "not a token of ListEvents");
                  }
-                 absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+                 absl::StatusOr<store::GameRecord> record =
+                     ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+                 const bool sees_seed = SeesSeed(caller, *record);
                  auto events = store_.ReadGameEvents(*game_id, after, *size + 1);
                  if (!events.ok()) return events.status();
                  for (int i = 0; i < static_cast<int>(events->size()) && i < *size; ++i) {
                    absl::StatusOr<v1::Event> event = DecodeEvent((*events)[i]);
                    if (!event.ok()) return event.status();
+                   if (!sees_seed) HideSeed(*event);
                    *response->add_events() = *std::move(event);
                  }
                  if (static_cast<int>(events->size()) > *size) {
@@ -243,9 +283,8 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                [&](const Caller& caller) -> absl::Status {
                  const CancelCheck cancel = CancelOf(context);
                  absl::StatusOr<LoadedGame> game =
-                     LoadReadable(store_, caller, request->name(), cancel);
+                     LoadReadable(store_, caller, request->name(), cancel, true);
                  if (!game.ok()) return game.status();
-                 if (absl::Status s = RequireReadState(caller, game->record); !s.ok()) return s;
                  const int64_t last = game->record.last_sequence;
                  const int64_t event = request->event() == 0 ? last : request->event();
                  if (event < 1 || event > last) {
@@ -268,9 +307,9 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+                 absl::StatusOr<store::GameRecord> record =
+                     ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
                  auto report = VerifyStoredGame(store_, registry_, *game_id, CancelOf(context));
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);

@@ -5,6 +5,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "services/server/auth.h"
+#include "services/server/log_text.h"
 #include "services/server/event_codec.h"
 #include "services/server/status_mapping.h"
 
@@ -90,12 +91,16 @@ TEST(Permissions, FollowTheRoles) {
   const Caller north{"carol", Role::kOrganiser, {"north"}, {}, "3"};
   const Caller auditor{"dan", Role::kAuditor, {}, {}, "4"};
   const Caller reader{"site", Role::kPublic, {}, {}, "5"};
-  EXPECT_TRUE(RequireWrite(alice, game).ok());
-  EXPECT_EQ(RequireWrite(bob, game).code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_TRUE(RequireWrite(north, game).ok());
-  EXPECT_EQ(RequireWrite(auditor, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(RequireWrite(alice, game, "1").ok());
+  EXPECT_EQ(RequireWrite(bob, game, "1").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(RequireWrite(north, game, "1").ok());
+  EXPECT_EQ(RequireWrite(auditor, game, "1").code(), absl::StatusCode::kPermissionDenied);
   EXPECT_TRUE(RequireReadState(auditor, game).ok());
   EXPECT_EQ(RequireReadState(bob, game).code(), absl::StatusCode::kPermissionDenied);
+  // Positions are derived from the seed: the organiser who may write sees
+  // them only once the game is finished, like the seed.
+  EXPECT_EQ(RequireReadState(alice, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(RequireReadState(north, game).code(), absl::StatusCode::kPermissionDenied);
   EXPECT_EQ(RequireRead(reader, game).code(), absl::StatusCode::kPermissionDenied);
   EXPECT_FALSE(SeesSeed(bob, game));
   game.status = store::GameStatus::kFinished;
@@ -103,6 +108,62 @@ TEST(Permissions, FollowTheRoles) {
   EXPECT_TRUE(SeesSeed(reader, game));
   EXPECT_EQ(RequireCreate(north, "south", "").code(), absl::StatusCode::kPermissionDenied);
   EXPECT_TRUE(RequireCreate(north, "north", "").ok());
+}
+
+TEST(Permissions, WriteRightsFollowTheTokenNotItsPrincipal) {
+  store::GameRecord game;
+  game.game_id = "g";
+  game.created_by = "admin";
+  game.status = store::GameStatus::kActive;
+  const Caller impostor{"admin", Role::kOrganiser, {}, {}, "other-token"};
+  const Caller creator{"someone", Role::kOrganiser, {}, {}, "creator-token"};
+  EXPECT_EQ(RequireWrite(impostor, game, "creator-token").code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(RequireWrite(creator, game, "creator-token").ok());
+  // A game without a recorded creator token: scope only.
+  EXPECT_EQ(RequireWrite(impostor, game, "").code(), absl::StatusCode::kPermissionDenied);
+}
+
+TEST(Permissions, DenialsNameNoPerson) {
+  store::GameRecord game;
+  game.game_id = "g";
+  game.created_by = "alice-the-creator";
+  game.status = store::GameStatus::kActive;
+  const Caller bob{"bob-the-caller", Role::kOrganiser, {}, {}, "2"};
+  const Caller site{"site-of-the-league", Role::kPublic, {}, {}, "5"};
+  for (const absl::Status& denied :
+       {RequireWrite(bob, game, "1"), RequireReadState(bob, game), RequireRead(site, game),
+        RequireAdmin(bob), RequireCreate(bob, "north", "")}) {
+    EXPECT_EQ(denied.code(), absl::StatusCode::kPermissionDenied);
+    const std::string message(denied.message());
+    EXPECT_EQ(message.find("alice"), std::string::npos) << message;
+    EXPECT_EQ(message.find("bob"), std::string::npos) << message;
+    EXPECT_EQ(message.find("site-of"), std::string::npos) << message;
+  }
+}
+
+TEST(LogText, EscapesControlCharactersAndCutsLongText) {
+  EXPECT_EQ(LogSafe("games/a\nINFO forged line"), "games/a\\nINFO forged line");
+  EXPECT_EQ(LogSafe("\x1b[31mred"), "\\x1b[31mred");
+  EXPECT_EQ(LogSafe(""), "-");
+  const std::string cut = LogSafe(std::string(100'000, 'a'));
+  EXPECT_EQ(cut, std::string(kMaxLoggedBytes, 'a') + "...");
+  // Never ends inside an escape sequence.
+  const std::string escapes = LogSafe(std::string(1000, '\x1b'), 10);
+  EXPECT_EQ(escapes, "\\x1b\\x1b...");
+  EXPECT_EQ(LogSafe(std::string(1000, '\n'), 8).find('\n'), std::string::npos);
+}
+
+TEST(LogText, ServerSideFailuresReachClientsAsACorrelationId) {
+  const std::string id = NewCorrelationId();
+  EXPECT_EQ(id.size(), 16u);
+  EXPECT_NE(id, NewCorrelationId());
+  EXPECT_TRUE(IsServerSide(absl::StatusCode::kInternal));
+  EXPECT_TRUE(IsServerSide(absl::StatusCode::kUnavailable));
+  EXPECT_FALSE(IsServerSide(absl::StatusCode::kNotFound));
+  const absl::Status safe = ClientSafe(absl::StatusCode::kInternal, id);
+  EXPECT_EQ(safe.code(), absl::StatusCode::kInternal);
+  EXPECT_NE(safe.message().find(id), std::string::npos);
 }
 
 }  // namespace
