@@ -376,8 +376,13 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
       }
       return answer(*retried);
     }
-    // Not a retry: the caller's view is stale (the game may also have ended
-    // since, which the store reports first).
+    // Not a retry: a game that is over says so; otherwise the caller's view
+    // is stale.
+    if (record->status != store::GameStatus::kActive) {
+      return absl::FailedPreconditionError(absl::StrCat("game \"", *game_id, "\" is ",
+                                                        store::GameStatusName(record->status),
+                                                        " and accepts no more actions"));
+    }
     if (retried.status().code() == absl::StatusCode::kAborted ||
         retried.status().code() == absl::StatusCode::kFailedPrecondition) {
       return Stale(request.expected_last_event(), record->last_sequence);
@@ -448,10 +453,10 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
                                           ToAdjudication(*game_id, referee, result->last_sequence),
                                           result->last_sequence);
           !s.ok()) {
-        live->Forget();
         return s;
       }
-      live->Forget();
+      // The cached referee is now one event behind the store (the result):
+      // the next call that refreshes it reloads the game.
       out.set_status(v1::GAME_STATUS_FINISHED);
       if (std::optional<v1::Standings> standings = referee.Standings()) {
         *out.mutable_standings() = *std::move(standings);

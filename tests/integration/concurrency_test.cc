@@ -69,14 +69,17 @@ TEST_F(ServerTest, ManyClientsAppendingToOneGameLoseAndDoubleNothing) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(accepted.load(), static_cast<int>(log.actions.size()));
   const v1::Game final_game = Get("crowded");
-  EXPECT_EQ(final_game.last_event(), static_cast<int64_t>(log.actions.size()) + 1);
+  // The header, the actions, and the result the last append led to.
+  EXPECT_EQ(final_game.last_event(), static_cast<int64_t>(log.actions.size()) + 2);
   EXPECT_EQ(final_game.status(), v1::GAME_STATUS_FINISHED);
 
   // The stored actions are the log's, in order, each once.
   absl::StatusOr<std::vector<store::StoredEvent>> stored =
       events_->ReadGameEvents("crowded", 1, 10000);
   ASSERT_TRUE(stored.ok());
-  ASSERT_EQ(stored->size(), log.actions.size());
+  ASSERT_EQ(stored->size(), log.actions.size() + 1);
+  EXPECT_EQ(stored->back().type, "game_finished");
+  EXPECT_EQ(stored->back().recorded_by, "arbiter");
   for (std::size_t i = 0; i < log.actions.size(); ++i) {
     v1::Action action;
     ASSERT_TRUE(action.ParseFromString((*stored)[i].payload));

@@ -116,7 +116,8 @@ class PythonClientTest(unittest.TestCase):
         self.assertEqual(response.game.name, "games/py-game")
         self.assertEqual(response.adjudication.verdict, api.VERDICT_LEGAL)
         self.assertEqual(len(response.adjudication.standings.players), 3)
-        self.assertEqual(response.game.last_event, len(self.log_text.splitlines()))
+        # One event per line, then the game's result (game_finished).
+        self.assertEqual(response.game.last_event, len(self.log_text.splitlines()) + 1)
         adjudication = call(self.channel, "ArbiterService", "AdjudicateGame",
                             api.AdjudicateGameRequest(name="games/py-game"), api.Adjudication,
                             self.token)
