@@ -212,7 +212,6 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   if (absl::Status s = CheckScopeId(game.league(), "game.league"); !s.ok()) return s;
   if (absl::Status s = CheckScopeId(game.tournament(), "game.tournament"); !s.ok()) return s;
   if (absl::Status s = RequireCreate(caller, game.league(), game.tournament()); !s.ok()) return s;
-
   if (absl::Status s = CheckLeague(game.league(), game.game_type(), "game.league"); !s.ok()) {
     return s;
   }
@@ -483,7 +482,18 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   }
   log::LogLimits log_limits;
   log_limits.max_file_bytes = static_cast<std::size_t>(limits_.max_log_bytes);
+  // Parsing stops at the first action the game could not hold (the header
+  // is event 1), so a long log costs no more than the server's limit.
+  log_limits.max_actions =
+      static_cast<std::size_t>(std::max<int64_t>(0, limits_.max_events_per_game - 1));
   absl::StatusOr<log::GameLog> parsed = log::ParseLog(request.log(), log_limits);
+  if (!parsed.ok() && absl::StrContains(parsed.status().message(), "actions, the limit")) {
+    return WithErrorInfo(
+        absl::ResourceExhaustedError(absl::StrCat(
+            "the log has more than ", log_limits.max_actions, " actions; this server allows ",
+            limits_.max_events_per_game, " events per game, the header included")),
+        "EVENT_LIMIT", {{"limit", absl::StrCat(limits_.max_events_per_game)}});
+  }
   if (!parsed.ok()) {
     return WithFieldViolation(parsed.status(), "log", std::string(parsed.status().message()));
   }

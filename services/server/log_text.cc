@@ -26,8 +26,7 @@ std::string LogSafe(absl::string_view text, std::size_t max_bytes) {
 std::string NewCorrelationId() {
   unsigned char raw[8] = {};
   if (RAND_bytes(raw, sizeof(raw)) != 1) return "0000000000000000";
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(raw), sizeof(raw)));
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(raw), sizeof(raw)));
 }
 
 bool IsServerSide(absl::StatusCode code) {

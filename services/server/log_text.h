@@ -6,9 +6,9 @@
 
 #include <cstddef>
 #include <string>
-#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 
 namespace arbiter::server {
 

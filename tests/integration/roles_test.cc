@@ -11,9 +11,9 @@
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <spdlog/spdlog.h>
 
-#include <pqxx/pqxx>
 #include <functional>
 #include <map>
+#include <pqxx/pqxx>
 #include <string>
 #include <vector>
 
@@ -128,8 +128,7 @@ class RolesTest : public ServerTest {
   }
 
   template <typename Response>
-  static Answer Take(const std::string& rpc, const grpc::Status& status,
-                     const Response& response) {
+  static Answer Take(const std::string& rpc, const grpc::Status& status, const Response& response) {
     return Answer{rpc, status, response.SerializeAsString()};
   }
 
@@ -187,8 +186,8 @@ class RolesTest : public ServerTest {
     }
     {
       v1::AppendActionsResponse a;
-      out.push_back(Take("AppendActions",
-                         Append(token, "live", 99, {log_ptr_->actions[2]}, "stale", &a), a));
+      out.push_back(
+          Take("AppendActions", Append(token, "live", 99, {log_ptr_->actions[2]}, "stale", &a), a));
     }
     {
       v1::SubmitGameRequest r;
@@ -244,8 +243,7 @@ class RolesTest : public ServerTest {
       r.set_league("leagues/north");
       r.set_player(log_ptr_->header.players(0).id());
       v1::LeaderboardRow a;
-      out.push_back(
-          Take("GetPlayerRating", leagues_->GetPlayerRating(As(token).get(), r, &a), a));
+      out.push_back(Take("GetPlayerRating", leagues_->GetPlayerRating(As(token).get(), r, &a), a));
     }
     {
       v1::GetRatingHistoryRequest r;
@@ -331,7 +329,8 @@ TEST_F(RolesTest, ListEventsOmitsTheSeedAndItsBytesButKeepsTheChain) {
 
 TEST_F(RolesTest, APublicTokenCannotTellAnUnknownGameFromALiveOne) {
   const std::string& site = roles_[4].second;
-  for (const char* rpc : {"GetGame", "ListEvents", "AdjudicateGame", "GetGameState", "VerifyGame"}) {
+  for (const char* rpc :
+       {"GetGame", "ListEvents", "AdjudicateGame", "GetGameState", "VerifyGame"}) {
     std::vector<grpc::Status> answers;
     for (const char* name : {"games/live", "games/no-such-game"}) {
       grpc::Status status;

@@ -6,6 +6,8 @@
 #include "google/rpc/status.pb.h"
 #include "services/server/auth.h"
 #include "services/server/log_text.h"
+#include "services/server/server.h"
+#include "services/store/memory_event_store.h"
 #include "services/server/event_codec.h"
 #include "services/server/status_mapping.h"
 
@@ -140,6 +142,35 @@ TEST(Permissions, DenialsNameNoPerson) {
     EXPECT_EQ(message.find("bob"), std::string::npos) << message;
     EXPECT_EQ(message.find("site-of"), std::string::npos) << message;
   }
+}
+
+TEST(Transport, OnlyLoopbackAddressesCountAsLocal) {
+  for (const char* local : {"127.0.0.1:50051", "127.1.2.3:0", "localhost:50051", "[::1]:50051",
+                            "unix:/run/arbiterd.sock"}) {
+    EXPECT_TRUE(IsLoopbackAddress(local)) << local;
+  }
+  for (const char* remote : {"0.0.0.0:50051", "[::]:50051", "10.0.0.1:50051", "example.org:50051",
+                             "127.0.0.1.example.org:50051", "128.0.0.1:1", ":50051"}) {
+    EXPECT_FALSE(IsLoopbackAddress(remote)) << remote;
+  }
+}
+
+TEST(Transport, PlaintextOnANonLoopbackAddressIsRefusedUnlessInsecure) {
+  MemoryTokenStore tokens;
+  store::MemoryEventStore events;
+  auto registry = engine::RulesetRegistry::WithBuiltins();
+  ASSERT_TRUE(registry.ok());
+  ServerOptions options;
+  options.listen = "0.0.0.0:0";
+  absl::StatusOr<std::unique_ptr<ArbiterServer>> refused =
+      ArbiterServer::Start(options, events, tokens, *registry);
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("--insecure"), std::string::npos);
+  options.insecure = true;
+  absl::StatusOr<std::unique_ptr<ArbiterServer>> allowed =
+      ArbiterServer::Start(options, events, tokens, *registry);
+  ASSERT_TRUE(allowed.ok()) << allowed.status();
+  (*allowed)->Shutdown(std::chrono::system_clock::now());
 }
 
 TEST(LogText, EscapesControlCharactersAndCutsLongText) {
