@@ -375,9 +375,11 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
       }
       return answer(*retried);
     }
-    // Not a retry: a game that is over says so; otherwise the caller's view
-    // is stale.
-    if (record->status != store::GameStatus::kActive) {
+    // Not a retry. A caller who saw every action of a game that is over
+    // (all but its result event) is told it is over; otherwise its view is
+    // stale: it should read the new events first.
+    if (record->status != store::GameStatus::kActive &&
+        request.expected_last_event() >= record->last_sequence - 1) {
       return absl::FailedPreconditionError(absl::StrCat("game \"", *game_id, "\" is ",
                                                         store::GameStatusName(record->status),
                                                         " and accepts no more actions"));
