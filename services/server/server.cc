@@ -15,6 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "services/server/early_auth.h"
 
 namespace arbiter::server {
 namespace {
@@ -69,6 +70,7 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
     const engine::RulesetRegistry& registry, const LeagueParts* leagues) {
   std::shared_ptr<grpc::ServerCredentials> credentials;
+  bool secure = true;  // credentials that take an AuthMetadataProcessor
   if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
     return absl::InvalidArgumentError("TLS needs both a certificate and a key file");
   }
@@ -88,13 +90,22 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
           "--tls-key, listen on a loopback address, or pass --insecure (e.g. behind a proxy "
           "that terminates TLS)"));
     }
-    credentials = grpc::InsecureServerCredentials();
+    // Local credentials: plaintext on the wire, but they accept an
+    // AuthMetadataProcessor (and only loopback peers).
+    secure = !options.insecure || IsLoopbackAddress(options.listen);
+    credentials = secure ? grpc::experimental::LocalServerCredentials(
+                               absl::StartsWith(options.listen, "unix") ? UDS : LOCAL_TCP)
+                         : grpc::InsecureServerCredentials();
   }
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
       new ArbiterServer(store, tokens, registry, options.limits, leagues));
+  if (secure) {
+    server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
+    credentials->SetAuthMetadataProcessor(server->early_auth_);
+  }
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);

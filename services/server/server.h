@@ -82,6 +82,7 @@ class ArbiterServer {
                 const LeagueParts* leagues);
 
   Authenticator auth_;
+  std::shared_ptr<grpc::AuthMetadataProcessor> early_auth_;
   ArbiterServiceImpl arbiter_service_;
   TokenServiceImpl token_service_;
   std::unique_ptr<LeagueServiceImpl> league_service_;  // with LeagueParts

@@ -11,7 +11,9 @@ TEST_F(ServerTest, ACallWithoutATokenIsUnauthenticated) {
   v1::ListGamesResponse response;
   grpc::Status status = stub_->ListGames(As("").get(), request, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(ErrorInfoOf(status).reason(), "UNAUTHENTICATED");
+  // Refused from its metadata before the message was read (early_auth.h):
+  // gRPC's auth processors answer with a code and a message, no details.
+  EXPECT_NE(status.error_message().find("no token"), std::string::npos);
 }
 
 TEST_F(ServerTest, AnUnknownTokenIsUnauthenticated) {
