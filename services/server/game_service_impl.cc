@@ -265,13 +265,25 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
   return Serve(context, auth_, "AdjudicateGame", request->name(), "",
                [&](const Caller& caller) -> absl::Status {
                  const CancelCheck cancel = CancelOf(context);
-                 absl::StatusOr<LoadedGame> game =
-                     LoadReadable(store_, caller, request->name(), cancel);
+                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+                 if (!game_id.ok()) {
+                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                 }
+                 absl::StatusOr<store::GameRecord> record =
+                     ReadableRecord(store_, caller, *game_id);
+                 if (!record.ok()) return record.status();
+                 if (auto cached = judgements_.Find(*game_id, record->last_hash)) {
+                   *response = *std::move(cached);
+                   return absl::OkStatus();
+                 }
+                 absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
                  if (!game.ok()) return game.status();
+                 if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
                  absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
                  if (!referee.ok()) return referee.status();
                  *response = ToAdjudication(game->record.game_id, *referee,
                                             game->record.last_sequence);
+                 judgements_.Store(*game_id, game->record.last_hash, *response);
                  return absl::OkStatus();
                });
 }

@@ -13,6 +13,7 @@
 #include "engine/core/ruleset_registry.h"
 #include "services/server/auth.h"
 #include "services/server/game_writer.h"
+#include "services/server/judgement_cache.h"
 #include "services/server/token_store.h"
 #include "services/store/event_store.h"
 
@@ -57,6 +58,7 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   const engine::RulesetRegistry& registry_;
   Authenticator& auth_;
   GameWriter writer_;
+  JudgementCache judgements_;
 };
 
 }  // namespace arbiter::server

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <pqxx/pqxx>
 #include <string>
 #include <vector>
@@ -313,6 +314,25 @@ TEST_F(RolesTest, ALiveGamesSeedReachesOnlyAdminsAndAuditorsThroughAnyRpc) {
   EXPECT_EQ(Get("live").last_event(), 3);
 }
 
+TEST_F(RolesTest, AnOrganiserOfAnotherLeagueWritesNothingThroughAnyRpc) {
+  const std::string& south = roles_[3].second;
+  const std::set<std::string> writes = {"CreateGame",   "AppendActions", "SubmitGame",
+                                        "RevealSeed",   "CreateToken",   "CreateLeague",
+                                        "UpdateLeague", "RebuildLeague"};
+  for (const Answer& answer : CallEverything(south)) {
+    if (writes.count(answer.rpc) > 0) {
+      EXPECT_EQ(answer.status.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+          << answer.rpc << ": " << answer.status.error_message();
+    }
+    if (answer.rpc == "VoidGame") {
+      // Refused as malformed (no reason) or as not its game: never done.
+      EXPECT_FALSE(answer.status.ok());
+    }
+  }
+  EXPECT_EQ(Get("live").last_event(), 3);
+  EXPECT_EQ(Get("live").status(), v1::GAME_STATUS_ACTIVE);
+}
+
 TEST_F(RolesTest, ListEventsOmitsTheSeedAndItsBytesButKeepsTheChain) {
   v1::ListEventsRequest request;
   request.set_parent("games/live");
@@ -430,6 +450,27 @@ TEST_F(RolesTest, UnknownFieldsOfAnActionAreDroppedBeforeHashing) {
   ASSERT_EQ(page.events_size(), 4);
   EXPECT_EQ(page.events(3).payload(), log_ptr_->actions[2].SerializeAsString());
   EXPECT_EQ(page.events(3).payload().find("smuggled"), std::string::npos);
+}
+
+TEST_F(RolesTest, ARepeatedAdjudicationIsNeverStale) {
+  v1::AdjudicateGameRequest request;
+  request.set_name("games/live");
+  v1::Adjudication first;
+  v1::Adjudication again;
+  ASSERT_TRUE(stub_->AdjudicateGame(As(admin_).get(), request, &first).ok());
+  ASSERT_TRUE(stub_->AdjudicateGame(As(admin_).get(), request, &again).ok());
+  EXPECT_EQ(again.SerializeAsString(), first.SerializeAsString());
+  EXPECT_EQ(first.last_event(), 3);
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "live", 3, {log_ptr_->actions[2]}, "more", &appended).ok());
+  v1::Adjudication after;
+  ASSERT_TRUE(stub_->AdjudicateGame(As(admin_).get(), request, &after).ok());
+  EXPECT_EQ(after.last_event(), 4);
+  EXPECT_EQ(after.actions(), 3);
+  // Permission is checked on every call, cached answer or not.
+  const std::string site = roles_[4].second;
+  EXPECT_EQ(stub_->AdjudicateGame(As(site).get(), request, &after).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
 }
 
 TEST_F(RolesTest, DatabaseTextStaysInTheServersLog) {
