@@ -7,6 +7,7 @@
 #include "services/server/auth.h"
 #include "services/server/log_text.h"
 #include "services/server/server.h"
+#include "absl/time/clock.h"
 #include "services/store/memory_event_store.h"
 #include "services/server/event_codec.h"
 #include "services/server/status_mapping.h"
@@ -171,6 +172,69 @@ TEST(Transport, PlaintextOnANonLoopbackAddressIsRefusedUnlessInsecure) {
       ArbiterServer::Start(options, events, tokens, *registry);
   ASSERT_TRUE(allowed.ok()) << allowed.status();
   (*allowed)->Shutdown(std::chrono::system_clock::now());
+}
+
+// A token store that counts look-ups.
+class CountingTokenStore final : public TokenStore {
+ public:
+  absl::Status Insert(const TokenRecord& token) override { return inner.Insert(token); }
+  absl::StatusOr<std::optional<TokenRecord>> FindByHash(const std::string& hash) override {
+    ++lookups;
+    return inner.FindByHash(hash);
+  }
+  absl::StatusOr<int64_t> Count() override { return inner.Count(); }
+  absl::StatusOr<TokenRecord> Revoke(const std::string& id, const std::string& by,
+                                     absl::Time now) override {
+    return inner.Revoke(id, by, now);
+  }
+  absl::StatusOr<std::vector<TokenRecord>> List(const std::string& after, int limit) override {
+    return inner.List(after, limit);
+  }
+  MemoryTokenStore inner;
+  int lookups = 0;
+};
+
+std::string Bearer(const std::string& token) { return "Bearer " + token; }
+
+TEST(Authenticator, MalformedTokensCostNoLookUpAndUnknownOnesOneAWhile) {
+  CountingTokenStore store;
+  Authenticator auth(store);
+  for (const std::string& bad : {std::string("arb_0000_1111"), std::string(10'000, 'x')}) {
+    EXPECT_EQ(auth.Authenticate(Bearer(bad)).status().code(),
+              absl::StatusCode::kUnauthenticated);
+  }
+  EXPECT_EQ(store.lookups, 0);
+  const std::string unknown = "arb_" + std::string(32, 'a') + "_" + std::string(64, 'b');
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_EQ(auth.Authenticate(Bearer(unknown)).status().code(),
+              absl::StatusCode::kUnauthenticated);
+  }
+  EXPECT_EQ(store.lookups, 1);
+}
+
+TEST(Authenticator, ExpiryAndRevocationEndATokenThatIsCached) {
+  CountingTokenStore store;
+  Authenticator auth(store);
+  absl::StatusOr<NewToken> token = GenerateToken();
+  ASSERT_TRUE(token.ok());
+  token->record.role = Role::kAuditor;
+  token->record.principal = "a";
+  token->record.expires_at = absl::Now() + absl::Milliseconds(300);
+  ASSERT_TRUE(store.Insert(token->record).ok());
+  ASSERT_TRUE(auth.Authenticate(Bearer(token->token)).ok());
+  absl::SleepFor(absl::Milliseconds(350));
+  EXPECT_EQ(auth.Authenticate(Bearer(token->token)).status().message(), "the token is expired");
+
+  absl::StatusOr<NewToken> other = GenerateToken();
+  ASSERT_TRUE(other.ok());
+  other->record.role = Role::kAuditor;
+  other->record.principal = "b";
+  ASSERT_TRUE(store.Insert(other->record).ok());
+  ASSERT_TRUE(auth.Authenticate(Bearer(other->token)).ok());
+  // Revoked elsewhere (another server): this cache notices within its TTL.
+  ASSERT_TRUE(store.Revoke(other->record.token_id, "root", absl::Now()).ok());
+  absl::SleepFor(kTokenCacheTtl + absl::Milliseconds(50));
+  EXPECT_EQ(auth.Authenticate(Bearer(other->token)).status().message(), "the token is revoked");
 }
 
 TEST(LogText, EscapesControlCharactersAndCutsLongText) {
