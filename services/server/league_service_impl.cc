@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/sha256.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/league/league_settings.h"
 #include "services/server/rpc_common.h"
@@ -62,6 +63,14 @@ v1::LeaderboardRow ToRow(int64_t rank, const league_service::RatingRow& row) {
   return out;
 }
 
+// The stream's request id for a client's request: the same client request
+// is the same stream request (a retry); another caller's is another one.
+std::string StreamRequestId(const char* kind, const Caller& caller, const std::string& request_id) {
+  return absl::StrCat("league-", kind, "-",
+                      engine::Sha256Hex(absl::StrCat(caller.principal.size(), ":", caller.principal,
+                                                     request_id)));
+}
+
 absl::StatusOr<std::string> LeagueIdOf(const std::string& name, const char* field) {
   absl::StatusOr<std::string> id = ParseLeagueName(name, field);
   if (!id.ok()) return WithFieldViolation(id.status(), field, "not a league name");
@@ -97,6 +106,8 @@ absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& leag
     out.set_rated_games((*projection)->rated_games);
     out.set_projected_position(projector_.position());
   }
+  out.set_projector_lag_events(projector_.lag());
+  out.set_projector_lag_seconds(projector_.lag_seconds());
   return out;
 }
 
@@ -136,8 +147,7 @@ grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
                  append.stream_id = LeagueName(request->league_id());
                  append.kind = league_service::kLeagueKind;
                  append.expected_sequence = 0;
-                 append.request_id = absl::StrCat("league-create-", caller.principal, "-",
-                                                  request->request_id());
+                 append.request_id = StreamRequestId("create", caller, request->request_id());
                  append.recorded_by = caller.principal;
                  append.type = league_service::kTypeLeagueCreated;
                  created.SerializeToString(&append.payload);
@@ -185,8 +195,7 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                  store::StreamAppendRequest append;
                  append.stream_id = LeagueName(*league_id);
                  append.expected_sequence = request->expected_last_event();
-                 append.request_id = absl::StrCat("league-update-", caller.principal, "-",
-                                                  request->request_id());
+                 append.request_id = StreamRequestId("update", caller, request->request_id());
                  append.recorded_by = caller.principal;
                  append.type = league_service::kTypeLeagueSettingsChanged;
                  changed.SerializeToString(&append.payload);

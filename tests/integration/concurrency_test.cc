@@ -149,9 +149,28 @@ TEST_F(ServerTest, AGracefulShutdownKeepsEveryAcknowledgedAppend) {
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  // Shut down once writing is well under way: some appends acknowledged,
+  // none of the games complete.
+  const auto acknowledged_so_far = [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    int64_t total = 0;
+    for (const auto& [id, last] : acknowledged) total += last - 1;
+    return total;
+  };
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (acknowledged_so_far() < kGames * 2 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   for (std::thread& t : writers) t.join();
+  // Writes were in flight: at least one writer was stopped before its game
+  // ended, so the shutdown, not the end of the work, ended the writing.
+  int interrupted = 0;
+  for (int g = 0; g < kGames; ++g) {
+    const int64_t all = static_cast<int64_t>(logs[static_cast<std::size_t>(g)].actions.size()) + 1;
+    if (acknowledged[absl::StrCat("busy", g)] < all) ++interrupted;
+  }
+  EXPECT_GT(interrupted, 0) << "every game was complete before the shutdown";
   for (const auto& [id, last] : acknowledged) {
     absl::StatusOr<store::GameRecord> record = events_->GetGame(id);
     ASSERT_TRUE(record.ok());

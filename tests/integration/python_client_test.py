@@ -147,8 +147,11 @@ class PythonClientTest(unittest.TestCase):
         details = error_details(raised.exception)
         self.assertEqual(details["ErrorInfo"].reason, "ILLEGAL_ACTION")
         self.assertEqual(details["ErrorInfo"].metadata["event"], "2")
-        self.assertTrue(details["ErrorInfo"].metadata["rule"])
+        self.assertEqual(details["ErrorInfo"].metadata["rule"], "not_your_turn")
+        self.assertEqual(details["ErrorInfo"].metadata["player"], wrong.player)
         self.assertEqual(details["BadRequest"].field_violations[0].field, "actions[0]")
+        self.assertTrue(details["BadRequest"].field_violations[0].description.startswith(
+            "not_your_turn: "))
         appended = call(self.channel, "ArbiterService", "AppendActions", api.AppendActionsRequest(
             game="games/py-live", request_id="py-good", expected_last_event=1,
             actions=[actions[0]]), api.AppendActionsResponse, self.token)
