@@ -19,5 +19,7 @@ USER arbiter
 WORKDIR /var/lib/arbiter
 EXPOSE 50051
 # The database comes from ARBITER_DATABASE_URL; the admin token of the first
-# start is written to /var/lib/arbiter/admin.token.
-ENTRYPOINT ["arbiterd", "--listen", "0.0.0.0:50051", "--data-dir", "/var/lib/arbiter"]
+# start is written to /var/lib/arbiter/admin.token. Plaintext inside the
+# container's network (--insecure): publish the port on the host's loopback
+# only (docker-compose.yml does), or give --tls-cert and --tls-key.
+ENTRYPOINT ["arbiterd", "--listen", "0.0.0.0:50051", "--insecure", "--data-dir", "/var/lib/arbiter"]

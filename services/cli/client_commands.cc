@@ -3,8 +3,11 @@
 #include <iostream>
 #include <memory>
 
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/time/time.h"
 #include "engine/core/sha256.h"
 #include "services/cli/client_common.h"
 #include "services/cli/cli_common.h"
@@ -211,7 +214,85 @@ struct TokenOpts {
   std::vector<std::string> leagues;
   std::vector<std::string> tournaments;
   std::string request_id;
+  std::string ttl;       // "90d", "12h", "30m", "45s"; empty: never expires
+  std::string token_id;  // revoke
 };
+
+// "90d", "12h", "30m" or "45s" as seconds; InvalidArgument otherwise.
+absl::StatusOr<int64_t> ParseTtl(const std::string& text) {
+  int64_t n = 0;
+  if (text.size() < 2 || !absl::SimpleAtoi(text.substr(0, text.size() - 1), &n) || n < 1) {
+    return absl::InvalidArgumentError("--ttl is a count and a unit: 90d, 12h, 30m or 45s");
+  }
+  switch (text.back()) {
+    case 'd':
+      return n * 86400;
+    case 'h':
+      return n * 3600;
+    case 'm':
+      return n * 60;
+    case 's':
+      return n;
+    default:
+      break;
+  }
+  return absl::InvalidArgumentError("--ttl is a count and a unit: 90d, 12h, 30m or 45s");
+}
+
+std::string TimeText(const google::protobuf::Timestamp& t) {
+  return absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", absl::FromUnixSeconds(t.seconds()),
+                          absl::UTCTimeZone());
+}
+
+int RunTokenList(const TokenOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::ListTokensRequest request;
+  request.set_page_size(1000);
+  if (!opts.client.json) {
+    std::cout << absl::StrFormat("%-32s  %-9s  %-10s  %-20s  %s\n", "token_id", "role",
+                                 "principal", "expires", "revoked");
+  }
+  while (true) {
+    v1::ListTokensResponse page;
+    grpc::Status status = client->tokens->ListTokens(NewContext(*client).get(), request, &page);
+    if (!status.ok()) return ReportRpcError(status);
+    for (const v1::TokenInfo& token : page.tokens()) {
+      if (opts.client.json) {
+        std::cout << log::ToJsonLine(token) << "\n";
+        continue;
+      }
+      std::string role = v1::Role_Name(token.role());
+      role = absl::AsciiStrToLower(role.substr(role.find('_') + 1));
+      std::cout << absl::StrFormat(
+          "%-32s  %-9s  %-10s  %-20s  %s\n", token.token_id(), role, token.principal(),
+          token.has_expire_time() ? TimeText(token.expire_time()) : "never",
+          token.has_revoke_time()
+              ? absl::StrCat(TimeText(token.revoke_time()), " by ", token.revoker())
+              : "-");
+    }
+    if (page.next_page_token().empty()) break;
+    request.set_page_token(page.next_page_token());
+  }
+  return kExitOk;
+}
+
+int RunTokenRevoke(const TokenOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::RevokeTokenRequest request;
+  request.set_token_id(opts.token_id);
+  v1::TokenInfo response;
+  grpc::Status status = client->tokens->RevokeToken(NewContext(*client).get(), request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(response) << "\n";
+  } else {
+    std::cout << "revoked " << response.token_id() << " (" << response.principal() << ") at "
+              << TimeText(response.revoke_time()) << "\n";
+  }
+  return kExitOk;
+}
 
 int RunTokenCreate(const TokenOpts& opts) {
   auto client = Connect(opts.client);
@@ -227,6 +308,11 @@ int RunTokenCreate(const TokenOpts& opts) {
   request.set_request_id(opts.request_id.empty()
                              ? absl::StrCat("token-", opts.role, "-", opts.principal)
                              : opts.request_id);
+  if (!opts.ttl.empty()) {
+    absl::StatusOr<int64_t> seconds = ParseTtl(opts.ttl);
+    if (!seconds.ok()) return ReportError(seconds.status());
+    request.mutable_ttl()->set_seconds(*seconds);
+  }
   v1::CreateTokenResponse response;
   grpc::Status status =
       client->tokens->CreateToken(NewContext(*client).get(), request, &response);
@@ -303,8 +389,18 @@ void AddClientCommands(CLI::App& app, int& exit_code) {
   cmd->add_option("--tournament", token->tournaments, "An organiser's tournament (repeatable)");
   cmd->add_option("--request-id", token->request_id,
                   "Request id (default: token-<role>-<principal>)");
+  cmd->add_option("--ttl", token->ttl,
+                  "How long the token works: 90d, 12h, 30m or 45s (default: until revoked)");
   AddClientOptions(*cmd, token->client);
   cmd->callback([token, &exit_code] { exit_code = RunTokenCreate(*token); });
+  cmd = token_cmd->add_subcommand("list",
+                                  "List tokens (ids, roles, expiry, revocation; no secrets)");
+  AddClientOptions(*cmd, token->client);
+  cmd->callback([token, &exit_code] { exit_code = RunTokenList(*token); });
+  cmd = token_cmd->add_subcommand("revoke", "Revoke a token by its id (effective within a second)");
+  cmd->add_option("token_id", token->token_id, "The token's id (from token list)")->required();
+  AddClientOptions(*cmd, token->client);
+  cmd->callback([token, &exit_code] { exit_code = RunTokenRevoke(*token); });
 }
 
 }  // namespace arbiter::cli

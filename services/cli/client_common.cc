@@ -20,8 +20,11 @@ void AddClientOptions(CLI::App& cmd, ClientOptions& options) {
   options.server = server != nullptr ? server : "127.0.0.1:50051";
   cmd.add_option("--server", options.server, "arbiterd address (env ARBITER_SERVER)")
       ->capture_default_str();
-  cmd.add_option("--token", options.token, "Bearer token")->envname("ARBITER_TOKEN");
-  cmd.add_option("--token-file", options.token_file, "Read the bearer token from this file")
+  cmd.add_option("--token", options.token,
+                 "Bearer token (other users of this machine can read a command line: prefer "
+                 "--token-file or the environment variable ARBITER_TOKEN)");
+  cmd.add_option("--token-file", options.token_file,
+                 "Read the bearer token from this file (preferred)")
       ->check(CLI::ExistingFile);
   cmd.add_flag("--tls", options.tls, "Connect with TLS");
   cmd.add_option("--ca-cert", options.ca_file, "Root certificates (PEM) for --tls")
@@ -31,8 +34,19 @@ void AddClientOptions(CLI::App& cmd, ClientOptions& options) {
   cmd.add_flag("--json", options.json, "Print the answer as JSON");
 }
 
+std::string TokenFrom(const ClientOptions& options, std::ostream& warnings) {
+  if (!options.token_file.empty()) return "";  // Connect reads the file
+  if (!options.token.empty()) {
+    warnings << "arbiter: warning: a token given with --token can be read from the process "
+                "list by other users of this machine; use --token-file or ARBITER_TOKEN\n";
+    return options.token;
+  }
+  const char* env = std::getenv("ARBITER_TOKEN");
+  return env != nullptr ? env : "";
+}
+
 absl::StatusOr<Client> Connect(const ClientOptions& options) {
-  std::string token = options.token;
+  std::string token = TokenFrom(options, std::cerr);
   if (!options.token_file.empty()) {
     absl::StatusOr<std::string> text = ReadFile(options.token_file, 4096);
     if (!text.ok()) return text.status();

@@ -7,6 +7,7 @@
 #include <grpcpp/client_context.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 
 #include "CLI/CLI.hpp"
@@ -20,8 +21,8 @@ namespace arbiter::cli {
 
 struct ClientOptions {
   std::string server;      // host:port; default $ARBITER_SERVER or 127.0.0.1:50051
-  std::string token;       // default $ARBITER_TOKEN
-  std::string token_file;  // read the token from this file instead
+  std::string token;       // --token (warned about: argv is readable by others)
+  std::string token_file;  // read the token from this file instead (preferred)
   bool tls = false;
   std::string ca_file;     // PEM roots for TLS; empty: the system's
   double timeout_seconds = 60;
@@ -30,6 +31,10 @@ struct ClientOptions {
 
 // Adds --server, --token, --token-file, --tls, --ca-cert, --timeout, --json.
 void AddClientOptions(CLI::App& cmd, ClientOptions& options);
+
+// The token to send: none if --token-file is given (Connect reads it), else
+// --token with a warning on `warnings`, else $ARBITER_TOKEN.
+std::string TokenFrom(const ClientOptions& options, std::ostream& warnings);
 
 // A connected stub, or InvalidArgument for an unreadable token or CA file.
 struct Client {

@@ -43,10 +43,21 @@ int Run(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   app.add_option("--tls-key", options.tls_key_file, "TLS private key (PEM)")
       ->check(CLI::ExistingFile);
+  app.add_flag("--insecure", options.insecure,
+               "Allow plaintext on a non-loopback --listen address (only behind a proxy that "
+               "terminates TLS: tokens would otherwise cross the network in clear)");
   app.add_option("--max-message-bytes", options.max_message_bytes,
                  "Largest request or answer, in bytes")
       ->capture_default_str()
       ->check(CLI::Range(1024, 1 << 30));
+  app.add_option("--memory-quota-bytes", options.memory_quota_bytes,
+                 "Memory gRPC may use for calls in flight (a grpc::ResourceQuota)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{64} << 20, int64_t{1} << 40));
+  app.add_option("--max-threads", options.max_threads,
+                 "Threads serving calls at most; further calls are refused (RESOURCE_EXHAUSTED)")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 100'000));
   app.add_option("--max-events-per-game", options.limits.max_events_per_game,
                  "Most events one game may hold")
       ->capture_default_str()

@@ -27,10 +27,11 @@ bool Contains(const std::vector<std::string>& list, const std::string& value) {
   return !value.empty() && std::find(list.begin(), list.end(), value) != list.end();
 }
 
+// Denials name the caller's role and what was refused, never a person: not
+// the caller's principal (logs have it) and not a game's creator.
 absl::Status Denied(const Caller& caller, const std::string& what) {
   return absl::PermissionDeniedError(
-      absl::StrCat("the ", RoleName(caller.role), " token of \"", caller.principal, "\" may not ",
-                   what));
+      absl::StrCat("this ", RoleName(caller.role), " token may not ", what));
 }
 
 }  // namespace
@@ -57,6 +58,19 @@ bool IsValidPrincipal(const std::string& principal) {
   return true;
 }
 
+bool IsWellFormedToken(const std::string& token) {
+  // "arb_" + 32 hex + "_" + 64 hex.
+  if (token.size() != 4 + 32 + 1 + 64 || !absl::StartsWith(token, "arb_") || token[36] != '_') {
+    return false;
+  }
+  for (std::size_t i = 4; i < token.size(); ++i) {
+    if (i == 36) continue;
+    const char c = token[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
 absl::StatusOr<Caller> Authenticator::Authenticate(const std::string& authorization) {
   if (authorization.empty()) {
     return absl::UnauthenticatedError(
@@ -66,21 +80,61 @@ absl::StatusOr<Caller> Authenticator::Authenticate(const std::string& authorizat
     return absl::UnauthenticatedError("the authorization metadata must be \"Bearer <token>\"");
   }
   const std::string token = authorization.substr(sizeof(kBearer) - 1);
+  if (!IsWellFormedToken(token)) return absl::UnauthenticatedError("unknown token");
   const std::string hash = engine::Sha256Hex(token);
+  const absl::Time now = absl::Now();
+  bool known = false;
   {
     absl::MutexLock lock(&mu_);
-    if (auto it = cache_.find(hash); it != cache_.end()) return it->second;
+    if (auto it = cache_.find(hash); it != cache_.end()) {
+      if (it->second.expires_at.has_value() && now >= *it->second.expires_at) {
+        return absl::UnauthenticatedError("the token is expired");
+      }
+      if (now - it->second.fetched < kTokenCacheTtl) return it->second.caller;
+      known = true;  // refresh it: it may have been revoked on another server
+    } else if (auto bad = unknown_.find(hash); bad != unknown_.end()) {
+      if (now - bad->second < kUnknownTokenTtl) return absl::UnauthenticatedError("unknown token");
+      unknown_.erase(bad);
+    }
+    if (!known) {
+      auto free_slot = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+        return first_lookups_ < kMaxFirstLookups;
+      };
+      mu_.Await(absl::Condition(&free_slot));
+      ++first_lookups_;
+    }
   }
   absl::StatusOr<std::optional<TokenRecord>> found = tokens_.FindByHash(hash);
+  absl::MutexLock lock(&mu_);
+  if (!known) --first_lookups_;
   if (!found.ok()) return found.status();
-  if (!found->has_value()) return absl::UnauthenticatedError("unknown token");
+  if (!found->has_value()) {
+    cache_.erase(hash);
+    if (unknown_.size() >= kMaxCachedTokens) unknown_.clear();
+    unknown_[hash] = now;
+    return absl::UnauthenticatedError("unknown token");
+  }
   const TokenRecord& record = **found;
+  if (std::optional<std::string> refusal = record.Refusal(now)) {
+    cache_.erase(hash);
+    return absl::UnauthenticatedError(absl::StrCat("the token is ", *refusal));
+  }
   Caller caller{record.principal, record.role, record.leagues, record.tournaments,
                 record.token_id};
-  absl::MutexLock lock(&mu_);
   if (cache_.size() >= kMaxCachedTokens) cache_.clear();
-  cache_[hash] = caller;
+  cache_[hash] = Entry{caller, record.expires_at, now};
   return caller;
+}
+
+void Authenticator::Forget(const std::string& token_id) {
+  absl::MutexLock lock(&mu_);
+  for (auto it = cache_.begin(); it != cache_.end();) {
+    if (it->second.caller.token_id == token_id) {
+      cache_.erase(it++);
+    } else {
+      ++it;
+    }
+  }
 }
 
 absl::Status RequireAdmin(const Caller& caller) {
@@ -103,35 +157,49 @@ absl::Status RequireCreate(const Caller& caller, const std::string& league,
   return absl::OkStatus();
 }
 
-absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game) {
+absl::Status RequireWriteRole(const Caller& caller) {
+  if (caller.role == Role::kAdmin || caller.role == Role::kOrganiser) return absl::OkStatus();
+  return Denied(caller, "write to games (admins and organisers only)");
+}
+
+absl::Status WriteDenied(const Caller& caller, const std::string& game_id) {
+  return Denied(caller, absl::StrCat("write to game \"", game_id,
+                                     "\" (games of its scope, and games it created, only)"));
+}
+
+absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game,
+                          const std::string& creator_token_id) {
+  if (absl::Status s = RequireWriteRole(caller); !s.ok()) return s;
   if (caller.role == Role::kAdmin) return absl::OkStatus();
-  if (caller.role != Role::kOrganiser) {
-    return Denied(caller, "write to games (admins and organisers only)");
-  }
-  if (game.created_by == caller.principal || Contains(caller.leagues, game.league_id) ||
-      Contains(caller.tournaments, game.tournament_id)) {
+  if (InScope(caller, game) ||
+      (!creator_token_id.empty() && creator_token_id == caller.token_id)) {
     return absl::OkStatus();
   }
-  return Denied(caller, absl::StrCat("write to game \"", game.game_id, "\", which belongs to \"",
-                                     game.created_by, "\""));
+  return WriteDenied(caller, game.game_id);
+}
+
+bool InScope(const Caller& caller, const store::GameRecord& game) {
+  return caller.role == Role::kOrganiser &&
+         (Contains(caller.leagues, game.league_id) ||
+          Contains(caller.tournaments, game.tournament_id));
+}
+
+absl::Status ReadDenied(const Caller& caller, const std::string& game_id) {
+  return Denied(caller, absl::StrCat("read game \"", game_id,
+                                     "\" (public tokens read finished games only)"));
 }
 
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game) {
   if (caller.role != Role::kPublic || game.status == store::GameStatus::kFinished) {
     return absl::OkStatus();
   }
-  return Denied(caller, absl::StrCat("read game \"", game.game_id,
-                                     "\" before it is finished (public tokens read results only)"));
+  return ReadDenied(caller, game.game_id);
 }
 
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game) {
-  if (caller.role == Role::kAdmin || caller.role == Role::kAuditor ||
-      game.status == store::GameStatus::kFinished) {
-    return absl::OkStatus();
-  }
-  if (caller.role == Role::kOrganiser && RequireWrite(caller, game).ok()) return absl::OkStatus();
+  if (SeesSeed(caller, game)) return absl::OkStatus();
   return Denied(caller, absl::StrCat("see the position of game \"", game.game_id,
-                                     "\" before it is finished"));
+                                     "\" before it is finished (positions show hidden cards)"));
 }
 
 bool SeesSeed(const Caller& caller, const store::GameRecord& game) {

@@ -4,6 +4,8 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/time_util.h>
 
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
 #include "services/log/json_lines.h"
@@ -27,13 +29,19 @@ absl::StatusOr<store::NewEvent> Encode(const std::string& game_id, int64_t numbe
   store::NewEvent event;
   event.event_id = EventId(game_id, number);
   event.type = type;
-  event.payload = Deterministic(body);
+  // Fields this server does not know (a newer client's, or junk) are
+  // dropped before the payload is hashed: what is stored is what the
+  // referee judged.
+  std::unique_ptr<google::protobuf::Message> known(body.New());
+  known->CopyFrom(body);
+  known->DiscardUnknownFields();
+  event.payload = Deterministic(*known);
   if (static_cast<int64_t>(event.payload.size()) > store::kMaxPayloadBytes) {
     return absl::InvalidArgumentError(absl::StrCat("event ", number, " is ", event.payload.size(),
                                                    " bytes; the limit is ",
                                                    store::kMaxPayloadBytes));
   }
-  event.json = log::ToJsonLine(body);
+  event.json = log::ToJsonLine(*known);
   return event;
 }
 

@@ -75,6 +75,15 @@ absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, const std::string&
   return game;
 }
 
+absl::StatusOr<std::string> CreatorTokenOf(store::EventStore& store, const std::string& game_id) {
+  absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
+  if (!first.ok()) return first.status();
+  if (first->empty()) return std::string();
+  absl::StatusOr<v1::Event> created = DecodeEvent(first->front());
+  if (!created.ok()) return created.status();
+  return created->game_created().creator_token_id();
+}
+
 v1::LogHeader HeaderOf(const LoadedGame& game) {
   v1::LogHeader header = game.created.header();
   if (game.seed.has_value()) header.set_seed(*game.seed);

@@ -40,6 +40,11 @@ struct LoadedGame {
 absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, const std::string& game_id,
                                     const CancelCheck& cancel);
 
+// The id of the token that created `game_id`, from its creation event
+// (empty for games created before it was recorded, or whose creation was
+// interrupted). DataLoss if event 1 does not decode.
+absl::StatusOr<std::string> CreatorTokenOf(store::EventStore& store, const std::string& game_id);
+
 // The game's header with the known seed filled in.
 v1::LogHeader HeaderOf(const LoadedGame& game);
 

@@ -44,12 +44,42 @@ absl::StatusOr<store::GameStatus> StoreStatus(v1::GameStatus status) {
   return FieldError("status", absl::StrCat("unknown status value ", static_cast<int>(status)));
 }
 
+// The game row if the caller may read it. Permission before existence
+// (AIP-211): a public token gets the same PERMISSION_DENIED for a game that
+// does not exist as for one that is not finished.
+absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const Caller& caller,
+                                                 const std::string& game_id) {
+  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
+  if (!record.ok()) {
+    if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
+      return ReadDenied(caller, game_id);
+    }
+    return record.status();
+  }
+  if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+  return record;
+}
+
+// Removes from a page of events what only callers who see the seed may see:
+// the seed in event 1's header and the stored bytes that encode it, and the
+// body and bytes of a seed_revealed event. Hashes and ids stay, so the chain
+// can be checked once the game is finished.
+void HideSeed(v1::Event& event) {
+  if (event.has_game_created() && event.game_created().header().seed() != 0) {
+    event.mutable_game_created()->mutable_header()->clear_seed();
+    event.clear_payload();
+  }
+  if (event.has_seed_revealed()) {
+    event.mutable_seed_revealed()->Clear();
+    event.clear_payload();
+  }
+}
+
 // The game row and its creation event, for answers about one game.
 absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller,
                                   const std::string& game_id) {
-  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
+  absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, game_id);
   if (!record.ok()) return record.status();
-  if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
   absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
   if (!first.ok()) return first.status();
   if (first->empty()) return ToGame(*record, nullptr, SeesSeed(caller, *record));
@@ -58,10 +88,18 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller
   return ToGame(*record, &created->game_created(), SeesSeed(caller, *record));
 }
 
+// The whole game if the caller may read it (and, with `seen_state`, see its
+// positions); checked before the game's events are read.
 absl::StatusOr<LoadedGame> LoadReadable(store::EventStore& store, const Caller& caller,
-                                        const std::string& name, const CancelCheck& cancel) {
+                                        const std::string& name, const CancelCheck& cancel,
+                                        bool seen_state = false) {
   absl::StatusOr<std::string> game_id = ParseGameName(name, "name");
   if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not a game name");
+  absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, *game_id);
+  if (!record.ok()) return record.status();
+  if (seen_state) {
+    if (absl::Status s = RequireReadState(caller, *record); !s.ok()) return s;
+  }
   absl::StatusOr<LoadedGame> game = LoadGame(store, *game_id, cancel);
   if (!game.ok()) return game.status();
   if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
@@ -202,14 +240,16 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
                    return FieldError("page_token", "not a token of ListEvents");
                  }
-                 absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+                 absl::StatusOr<store::GameRecord> record =
+                     ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+                 const bool sees_seed = SeesSeed(caller, *record);
                  auto events = store_.ReadGameEvents(*game_id, after, *size + 1);
                  if (!events.ok()) return events.status();
                  for (int i = 0; i < static_cast<int>(events->size()) && i < *size; ++i) {
                    absl::StatusOr<v1::Event> event = DecodeEvent((*events)[i]);
                    if (!event.ok()) return event.status();
+                   if (!sees_seed) HideSeed(*event);
                    *response->add_events() = *std::move(event);
                  }
                  if (static_cast<int>(events->size()) > *size) {
@@ -225,13 +265,25 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
   return Serve(context, auth_, "AdjudicateGame", request->name(), "",
                [&](const Caller& caller) -> absl::Status {
                  const CancelCheck cancel = CancelOf(context);
-                 absl::StatusOr<LoadedGame> game =
-                     LoadReadable(store_, caller, request->name(), cancel);
+                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+                 if (!game_id.ok()) {
+                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                 }
+                 absl::StatusOr<store::GameRecord> record =
+                     ReadableRecord(store_, caller, *game_id);
+                 if (!record.ok()) return record.status();
+                 if (auto cached = judgements_.Find(*game_id, record->last_hash)) {
+                   *response = *std::move(cached);
+                   return absl::OkStatus();
+                 }
+                 absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
                  if (!game.ok()) return game.status();
+                 if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
                  absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
                  if (!referee.ok()) return referee.status();
                  *response = ToAdjudication(game->record.game_id, *referee,
                                             game->record.last_sequence);
+                 judgements_.Store(*game_id, game->record.last_hash, *response);
                  return absl::OkStatus();
                });
 }
@@ -243,9 +295,8 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                [&](const Caller& caller) -> absl::Status {
                  const CancelCheck cancel = CancelOf(context);
                  absl::StatusOr<LoadedGame> game =
-                     LoadReadable(store_, caller, request->name(), cancel);
+                     LoadReadable(store_, caller, request->name(), cancel, true);
                  if (!game.ok()) return game.status();
-                 if (absl::Status s = RequireReadState(caller, game->record); !s.ok()) return s;
                  const int64_t last = game->record.last_sequence;
                  const int64_t event = request->event() == 0 ? last : request->event();
                  if (event < 1 || event > last) {
@@ -268,81 +319,14 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+                 absl::StatusOr<store::GameRecord> record =
+                     ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
                  auto report = VerifyStoredGame(store_, registry_, *game_id, CancelOf(context));
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);
                  return absl::OkStatus();
                });
-}
-
-grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
-                                           const v1::CreateTokenRequest* request,
-                                           v1::CreateTokenResponse* response) {
-  return Serve(
-      context, auth_, "CreateToken", "", request->request_id(),
-      [&](const Caller& caller) -> absl::Status {
-        if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
-        if (request->request_id().empty() ||
-            static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
-          return FieldError("request_id", "request_id is required (1-200 bytes)");
-        }
-        Role role;
-        switch (request->role()) {
-          case v1::ROLE_ADMIN:
-            role = Role::kAdmin;
-            break;
-          case v1::ROLE_ORGANISER:
-            role = Role::kOrganiser;
-            break;
-          case v1::ROLE_AUDITOR:
-            role = Role::kAuditor;
-            break;
-          case v1::ROLE_PUBLIC:
-            role = Role::kPublic;
-            break;
-          default:
-            return FieldError("role", absl::StrCat("role must be admin, organiser, auditor or "
-                                                   "public, not the value ",
-                                                   static_cast<int>(request->role())));
-        }
-        if (!IsValidPrincipal(request->principal())) {
-          return FieldError("principal",
-                            "principal must be 1-100 characters of A-Z a-z 0-9 _ . @ -");
-        }
-        for (const std::string& id : request->leagues()) {
-          if (!IsValidPrincipal(id)) return FieldError("leagues", "a league id is malformed");
-        }
-        for (const std::string& id : request->tournaments()) {
-          if (!IsValidPrincipal(id)) {
-            return FieldError("tournaments", "a tournament id is malformed");
-          }
-        }
-        absl::StatusOr<NewToken> token = GenerateToken();
-        if (!token.ok()) return token.status();
-        token->record.role = role;
-        token->record.principal = request->principal();
-        token->record.leagues.assign(request->leagues().begin(), request->leagues().end());
-        token->record.tournaments.assign(request->tournaments().begin(),
-                                         request->tournaments().end());
-        token->record.request_id = request->request_id();
-        token->record.created_by = caller.principal;
-        if (absl::Status s = tokens_.Insert(token->record); !s.ok()) {
-          if (s.code() == absl::StatusCode::kAlreadyExists) {
-            return absl::AlreadyExistsError(absl::StrCat(
-                "a token was already created for request_id \"", request->request_id(),
-                "\"; its secret was shown once and is not stored"));
-          }
-          return s;
-        }
-        response->set_token(token->token);
-        response->set_token_id(token->record.token_id);
-        response->set_role(request->role());
-        response->set_principal(request->principal());
-        return absl::OkStatus();
-      });
 }
 
 }  // namespace arbiter::server

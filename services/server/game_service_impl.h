@@ -1,4 +1,4 @@
-// The gRPC services: ArbiterService and TokenService, implemented thinly.
+// The gRPC service ArbiterService, implemented thinly.
 //
 // Each RPC authenticates the caller, hands the request to GameWriter (writes)
 // or game_reader.h (reads), turns the result into a grpc::Status
@@ -13,6 +13,7 @@
 #include "engine/core/ruleset_registry.h"
 #include "services/server/auth.h"
 #include "services/server/game_writer.h"
+#include "services/server/judgement_cache.h"
 #include "services/server/token_store.h"
 #include "services/store/event_store.h"
 
@@ -57,18 +58,7 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   const engine::RulesetRegistry& registry_;
   Authenticator& auth_;
   GameWriter writer_;
-};
-
-class TokenServiceImpl final : public v1::TokenService::Service {
- public:
-  TokenServiceImpl(TokenStore& tokens, Authenticator& auth) : tokens_(tokens), auth_(auth) {}
-
-  grpc::Status CreateToken(grpc::ServerContext* context, const v1::CreateTokenRequest* request,
-                           v1::CreateTokenResponse* response) override;
-
- private:
-  TokenStore& tokens_;
-  Authenticator& auth_;
+  JudgementCache judgements_;
 };
 
 }  // namespace arbiter::server

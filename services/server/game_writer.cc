@@ -136,6 +136,25 @@ absl::Status GameWriter::RecordFinished(const std::string& game_id,
   return result.status();
 }
 
+absl::StatusOr<store::GameRecord> GameWriter::Writable(const Caller& caller,
+                                                        const std::string& game_id) {
+  // Permission before existence (AIP-211): a caller who could not write to
+  // the game gets the same answer whether or not it exists.
+  if (absl::Status s = RequireWriteRole(caller); !s.ok()) return s;
+  absl::StatusOr<store::GameRecord> record = store_.GetGame(game_id);
+  if (!record.ok()) {
+    if (absl::IsNotFound(record.status()) && caller.role != Role::kAdmin) {
+      return WriteDenied(caller, game_id);
+    }
+    return record.status();
+  }
+  if (caller.role == Role::kAdmin || InScope(caller, *record)) return record;
+  absl::StatusOr<std::string> creator = CreatorTokenOf(store_, game_id);
+  if (!creator.ok()) return creator.status();
+  if (absl::Status s = RequireWrite(caller, *record, *creator); !s.ok()) return s;
+  return record;
+}
+
 absl::StatusOr<v1::Game> GameWriter::Void(const Caller& caller, const v1::VoidGameRequest& request) {
   absl::StatusOr<std::string> game_id = ParseGameName(request.name(), "name");
   if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not a game name");
@@ -144,9 +163,8 @@ absl::StatusOr<v1::Game> GameWriter::Void(const Caller& caller, const v1::VoidGa
     return FieldError("reason", "reason is required: 1-1000 bytes saying why the game is voided");
   }
   LiveGames::Locked live = live_.Lock(*game_id);
-  absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+  absl::StatusOr<store::GameRecord> record = Writable(caller, *game_id);
   if (!record.ok()) return record.status();
-  if (absl::Status s = RequireWrite(caller, *record); !s.ok()) return s;
   v1::GameVoided voided;
   voided.set_reason(request.reason());
   voided.set_league(record->league_id);
@@ -235,6 +253,7 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   if (!referee.ok()) return HeaderError(referee.status(), kGameField, false);
   created.set_league(game.league());
   created.set_tournament(game.tournament());
+  created.set_creator_token_id(caller.token_id);
   absl::StatusOr<store::NewEvent> event = EncodeCreated(game_id, created);
   if (!event.ok()) return event.status();
 
@@ -305,9 +324,8 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
   }
 
   LiveGames::Locked live = live_.Lock(*game_id);
-  absl::StatusOr<store::GameRecord> record = store_.GetGame(*game_id);
+  absl::StatusOr<store::GameRecord> record = Writable(caller, *game_id);
   if (!record.ok()) return record.status();
-  if (absl::Status s = RequireWrite(caller, *record); !s.ok()) return s;
 
   store::AppendRequest append;
   append.game_id = *game_id;
@@ -466,7 +484,18 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   }
   log::LogLimits log_limits;
   log_limits.max_file_bytes = static_cast<std::size_t>(limits_.max_log_bytes);
+  // Parsing stops at the first action the game could not hold (the header
+  // is event 1), so a long log costs no more than the server's limit.
+  log_limits.max_actions =
+      static_cast<std::size_t>(std::max<int64_t>(0, limits_.max_events_per_game - 1));
   absl::StatusOr<log::GameLog> parsed = log::ParseLog(request.log(), log_limits);
+  if (!parsed.ok() && absl::StrContains(parsed.status().message(), "actions, the limit")) {
+    return WithErrorInfo(
+        absl::ResourceExhaustedError(absl::StrCat(
+            "the log has more than ", log_limits.max_actions, " actions; this server allows ",
+            limits_.max_events_per_game, " events per game, the header included")),
+        "EVENT_LIMIT", {{"limit", absl::StrCat(limits_.max_events_per_game)}});
+  }
   if (!parsed.ok()) {
     return WithFieldViolation(parsed.status(), "log", std::string(parsed.status().message()));
   }
@@ -501,6 +530,7 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   *created.mutable_header() = parsed->header;
   created.set_league(request.league());
   created.set_tournament(request.tournament());
+  created.set_creator_token_id(caller.token_id);
   std::vector<store::NewEvent> stored_events;
   stored_events.reserve(static_cast<std::size_t>(events));
   absl::StatusOr<store::NewEvent> first = EncodeCreated(game_id, created);
@@ -583,9 +613,11 @@ absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
   }
 
   LiveGames::Locked live = live_.Lock(*game_id);
+  if (absl::StatusOr<store::GameRecord> writable = Writable(caller, *game_id); !writable.ok()) {
+    return writable.status();
+  }
   absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
   if (!game.ok()) return game.status();
-  if (absl::Status s = RequireWrite(caller, game->record); !s.ok()) return s;
   if (game->record.seed_commitment.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("game \"", *game_id, "\" was created with its seed; there is nothing to reveal"));
@@ -593,7 +625,7 @@ absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
   if (*commitment != game->record.seed_commitment) {
     absl::Status status = absl::InvalidArgumentError(absl::StrCat(
         "the seed and nonce do not match the commitment of game \"", *game_id,
-        "\": SHA-256(\"arbiter-seed-v1:", request.seed(), ":<nonce>\") is ", *commitment,
+        "\": SHA-256(\"arbiter-seed-v1:<seed>:<nonce>\") is ", *commitment,
         ", the commitment is ", game->record.seed_commitment));
     status = WithErrorInfo(std::move(status), "SEED_MISMATCH",
                            {{"commitment", game->record.seed_commitment}, {"computed", *commitment}});

@@ -52,6 +52,10 @@ class GameWriter {
   absl::StatusOr<v1::Game> Void(const Caller& caller, const v1::VoidGameRequest& request);
 
  private:
+  // The game `game_id` if the caller may write to it; PERMISSION_DENIED if
+  // not, and for a game that does not exist unless the caller is an admin
+  // (NOT_FOUND then).
+  absl::StatusOr<store::GameRecord> Writable(const Caller& caller, const std::string& game_id);
   // Brings the cached referee of a locked game up to the store's last event.
   absl::Status Refresh(LiveGame& live, const store::GameRecord& record, const CancelCheck& cancel);
   // Stores the "game_finished" event of a game whose last event is

@@ -14,6 +14,7 @@
 #include "absl/time/clock.h"
 #include "services/server/auth.h"
 #include "services/server/game_reader.h"
+#include "services/server/log_text.h"
 #include "services/server/status_mapping.h"
 
 namespace arbiter::server {
@@ -35,7 +36,10 @@ inline CancelCheck CancelOf(grpc::ServerContext* context) {
   };
 }
 
-// Authenticates, runs `body`, logs one line and maps the status.
+// Authenticates, runs `body`, logs one line and maps the status. Caller
+// text in the line is escaped and cut (log_text.h); a server-side failure
+// reaches the client as a generic message with a correlation id, and the log
+// line keeps the detail under that id.
 template <typename Body>
 grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char* method,
                    const std::string& game, const std::string& request_id, Body body) {
@@ -54,12 +58,16 @@ grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char
   const std::string code = CodeName(status.code());
   if (status.ok()) {
     spdlog::info("{} game={} request_id={} principal={} status=OK time={:.2f}ms", method,
-                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, ms);
-  } else {
-    spdlog::warn("{} game={} request_id={} principal={} status={} time={:.2f}ms: {}", method,
-                 game.empty() ? "-" : game, request_id.empty() ? "-" : request_id, principal, code,
-                 ms, std::string(status.message()));
+                 LogSafe(game), LogSafe(request_id), LogSafe(principal), ms);
+    return grpc::Status::OK;
   }
+  std::string correlation;
+  if (IsServerSide(status.code())) correlation = NewCorrelationId();
+  spdlog::warn("{} game={} request_id={} principal={} status={} time={:.2f}ms{}{}: {}", method,
+               LogSafe(game), LogSafe(request_id), LogSafe(principal), code, ms,
+               correlation.empty() ? "" : " correlation_id=", correlation,
+               LogSafe(status.message(), 1000));
+  if (!correlation.empty()) return ToGrpcStatus(ClientSafe(status.code(), correlation));
   return ToGrpcStatus(status);
 }
 

@@ -2,14 +2,20 @@
 
 #include <grpcpp/ext/proto_server_reflection_plugin.h>
 #include <grpcpp/health_check_service_interface.h>
+#include <grpcpp/resource_quota.h>
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "services/server/early_auth.h"
 
 namespace arbiter::server {
 namespace {
@@ -23,6 +29,25 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, const char* what) 
 }
 
 }  // namespace
+
+bool IsLoopbackAddress(const std::string& listen) {
+  if (absl::StartsWith(listen, "unix:") || absl::StartsWith(listen, "unix-abstract:")) return true;
+  std::string host = listen.substr(0, listen.rfind(':'));
+  if (absl::StartsWith(host, "[") && absl::EndsWith(host, "]")) {
+    host = host.substr(1, host.size() - 2);
+  }
+  if (host == "localhost" || host == "::1") return true;
+  // 127.0.0.0/8, written as a dotted quad.
+  std::vector<std::string> parts = absl::StrSplit(host, '.');
+  if (parts.size() != 4 || parts[0] != "127") return false;
+  for (const std::string& part : parts) {
+    int n = 0;
+    if (part.empty() || part.size() > 3 || !absl::SimpleAtoi(part, &n) || n < 0 || n > 255) {
+      return false;
+    }
+  }
+  return true;
+}
 
 ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
                              const engine::RulesetRegistry& registry, const WriteLimits& limits,
@@ -45,6 +70,7 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
     const engine::RulesetRegistry& registry, const LeagueParts* leagues) {
   std::shared_ptr<grpc::ServerCredentials> credentials;
+  bool secure = true;  // credentials that take an AuthMetadataProcessor
   if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
     return absl::InvalidArgumentError("TLS needs both a certificate and a key file");
   }
@@ -57,19 +83,40 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     ssl.pem_key_cert_pairs.push_back({*key, *cert});
     credentials = grpc::SslServerCredentials(ssl);
   } else {
-    credentials = grpc::InsecureServerCredentials();
+    if (!options.insecure && !IsLoopbackAddress(options.listen)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "refusing to listen on ", options.listen,
+          " without TLS: bearer tokens would cross the network in clear. Give --tls-cert and "
+          "--tls-key, listen on a loopback address, or pass --insecure (e.g. behind a proxy "
+          "that terminates TLS)"));
+    }
+    // Local credentials: plaintext on the wire, but they accept an
+    // AuthMetadataProcessor (and only loopback peers).
+    secure = !options.insecure || IsLoopbackAddress(options.listen);
+    credentials = secure ? grpc::experimental::LocalServerCredentials(
+                               absl::StartsWith(options.listen, "unix") ? UDS : LOCAL_TCP)
+                         : grpc::InsecureServerCredentials();
   }
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
       new ArbiterServer(store, tokens, registry, options.limits, leagues));
+  if (secure) {
+    server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
+    credentials->SetAuthMetadataProcessor(server->early_auth_);
+  }
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
                               std::max(1, options.idle_threads));
+  grpc::ResourceQuota quota("arbiterd");
+  quota.Resize(static_cast<std::size_t>(
+      std::max<int64_t>(int64_t{64} << 20, options.memory_quota_bytes)));
+  quota.SetMaxThreads(std::max(options.max_threads, options.idle_threads + 2));
+  builder.SetResourceQuota(quota);
   builder.RegisterService(&server->arbiter_service_);
   builder.RegisterService(&server->token_service_);
   if (server->league_service_ != nullptr) builder.RegisterService(server->league_service_.get());

@@ -18,6 +18,7 @@
 #include "services/server/auth.h"
 #include "services/server/game_service_impl.h"
 #include "services/server/game_writer.h"
+#include "services/server/token_service_impl.h"
 #include "services/server/token_store.h"
 #include "services/store/event_store.h"
 
@@ -26,9 +27,12 @@ namespace arbiter::server {
 struct ServerOptions {
   // host:port; port 0 picks a free port (see ArbiterServer::port()).
   std::string listen = "127.0.0.1:50051";
-  // PEM files; both empty: plaintext.
+  // PEM files; both empty: plaintext, which Start refuses on an address
+  // other than loopback unless `insecure` is set (bearer tokens would cross
+  // the network in clear).
   std::string tls_cert_file;
   std::string tls_key_file;
+  bool insecure = false;
   // Largest request the server accepts (RESOURCE_EXHAUSTED beyond).
   int max_message_bytes = 64 << 20;
   // Threads that wait for calls between calls. gRPC's synchronous server
@@ -37,8 +41,17 @@ struct ServerOptions {
   // makes a server with more concurrent calls than that start and end a
   // thread for about every other call.
   int idle_threads = 16;
+  // A grpc::ResourceQuota over the whole server: memory for buffers and
+  // messages in flight, and threads. Beyond them calls wait or fail with
+  // RESOURCE_EXHAUSTED instead of exhausting the machine.
+  int64_t memory_quota_bytes = int64_t{1} << 30;
+  int max_threads = 256;
   WriteLimits limits;
 };
+
+// True if `listen` ("host:port", "[v6]:port" or "unix:path") can only be
+// reached from this machine: a Unix socket, localhost, 127.0.0.0/8 or ::1.
+bool IsLoopbackAddress(const std::string& listen);
 
 // What the LeagueService needs; all owned by the caller.
 struct LeagueParts {
@@ -49,7 +62,8 @@ struct LeagueParts {
 
 class ArbiterServer {
  public:
-  // Builds and starts the server. InvalidArgument for unreadable TLS files;
+  // Builds and starts the server. InvalidArgument for unreadable TLS files
+  // and for plaintext on a non-loopback address without `insecure`;
   // Unavailable if the address cannot be bound.
   static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
       const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
@@ -68,6 +82,7 @@ class ArbiterServer {
                 const LeagueParts* leagues);
 
   Authenticator auth_;
+  std::shared_ptr<grpc::AuthMetadataProcessor> early_auth_;
   ArbiterServiceImpl arbiter_service_;
   TokenServiceImpl token_service_;
   std::unique_ptr<LeagueServiceImpl> league_service_;  // with LeagueParts

@@ -2,8 +2,10 @@
 //
 // A token is the string "arb_<token_id>_<secret>"; only its SHA-256 is
 // stored (migrations/0003_tokens.sql), so reading the table does not let
-// anyone log in. Implementations: PostgresTokenStore and MemoryTokenStore
-// (tests). Both are thread-safe.
+// anyone log in. Tokens may expire and be revoked (0008_token_life_cycle.sql);
+// rows are never deleted. Implementations: PostgresTokenStore (a small pool
+// of connections, so that token look-ups do not queue behind one another)
+// and MemoryTokenStore (tests). Both are thread-safe.
 #ifndef ARBITER_SERVICES_SERVER_TOKEN_STORE_H_
 #define ARBITER_SERVICES_SERVER_TOKEN_STORE_H_
 
@@ -16,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/time.h"
 
 namespace arbiter::server {
 
@@ -35,6 +38,14 @@ struct TokenRecord {
   std::vector<std::string> tournaments;
   std::string request_id;  // empty for the bootstrap token
   std::string created_by;
+  absl::Time created_at = absl::UnixEpoch();      // set by the store
+  std::optional<absl::Time> expires_at;           // nullopt: never
+  std::optional<absl::Time> revoked_at;           // nullopt: not revoked
+  std::string revoked_by;
+
+  // Why the token no longer works at `now` ("expired", "revoked"), or
+  // nullopt if it works.
+  std::optional<std::string> Refusal(absl::Time now) const;
 };
 
 class TokenStore {
@@ -47,6 +58,13 @@ class TokenStore {
   virtual absl::StatusOr<std::optional<TokenRecord>> FindByHash(const std::string& hash) = 0;
   // Number of stored tokens.
   virtual absl::StatusOr<int64_t> Count() = 0;
+  // Marks the token revoked by `by` at `now` and returns it; a token already
+  // revoked keeps its first revocation. NotFound for an unknown id.
+  virtual absl::StatusOr<TokenRecord> Revoke(const std::string& token_id, const std::string& by,
+                                             absl::Time now) = 0;
+  // Up to `limit` tokens with ids greater than `after`, by id (hashes left
+  // empty).
+  virtual absl::StatusOr<std::vector<TokenRecord>> List(const std::string& after, int limit) = 0;
 };
 
 class MemoryTokenStore final : public TokenStore {
@@ -54,6 +72,9 @@ class MemoryTokenStore final : public TokenStore {
   absl::Status Insert(const TokenRecord& token) override;
   absl::StatusOr<std::optional<TokenRecord>> FindByHash(const std::string& hash) override;
   absl::StatusOr<int64_t> Count() override;
+  absl::StatusOr<TokenRecord> Revoke(const std::string& token_id, const std::string& by,
+                                     absl::Time now) override;
+  absl::StatusOr<std::vector<TokenRecord>> List(const std::string& after, int limit) override;
 
  private:
   absl::Mutex mu_;
@@ -63,24 +84,32 @@ class MemoryTokenStore final : public TokenStore {
 class PostgresTokenStore final : public TokenStore {
  public:
   // `role`: SET ROLE after connecting (empty: none), as PostgresEventStore.
-  PostgresTokenStore(std::string conninfo, std::string role);
+  // At most `connections` connections, opened when first needed; further
+  // calls wait for one.
+  PostgresTokenStore(std::string conninfo, std::string role, int connections = 4);
   ~PostgresTokenStore() override;
 
   absl::Status Insert(const TokenRecord& token) override;
   absl::StatusOr<std::optional<TokenRecord>> FindByHash(const std::string& hash) override;
   absl::StatusOr<int64_t> Count() override;
+  absl::StatusOr<TokenRecord> Revoke(const std::string& token_id, const std::string& by,
+                                     absl::Time now) override;
+  absl::StatusOr<std::vector<TokenRecord>> List(const std::string& after, int limit) override;
 
  private:
   struct Connection;  // a pqxx::connection (a typedef, so not declarable here)
 
-  // Runs `body` on the (re)connected connection; exceptions become Status.
+  // Runs `body` on a pooled, (re)connected connection; exceptions become
+  // Status (the connection is dropped if it broke).
   template <typename R, typename F>
   R WithConnection(const char* doing, F body);
 
   const std::string conninfo_;
   const std::string role_;
+  const int max_connections_;
   absl::Mutex mu_;
-  std::unique_ptr<Connection> connection_ ABSL_GUARDED_BY(mu_);
+  std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
+  int open_ ABSL_GUARDED_BY(mu_) = 0;  // idle and in use
 };
 
 }  // namespace arbiter::server

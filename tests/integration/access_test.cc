@@ -11,7 +11,9 @@ TEST_F(ServerTest, ACallWithoutATokenIsUnauthenticated) {
   v1::ListGamesResponse response;
   grpc::Status status = stub_->ListGames(As("").get(), request, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
-  EXPECT_EQ(ErrorInfoOf(status).reason(), "UNAUTHENTICATED");
+  // Refused from its metadata before the message was read (early_auth.h):
+  // gRPC's auth processors answer with a code and a message, no details.
+  EXPECT_NE(status.error_message().find("no token"), std::string::npos);
 }
 
 TEST_F(ServerTest, AnUnknownTokenIsUnauthenticated) {
@@ -74,14 +76,16 @@ TEST_F(ServerTest, AnOrganiserCannotWriteToAnotherOrganisersGame) {
   const std::string bob = MakeToken(Role::kOrganiser, "bob");
   const log::GameLog log = Simulated(34);
   v1::Game game;
-  ASSERT_TRUE(Create(alice, log, "alices", &game).ok());
+  ASSERT_TRUE(Create(alice, log, "first-game", &game).ok());
   EXPECT_EQ(game.creator(), "alice");
   v1::AppendActionsResponse appended;
-  grpc::Status status = Append(bob, "alices", 1, {log.actions[0]}, "b", &appended);
+  grpc::Status status = Append(bob, "first-game", 1, {log.actions[0]}, "b", &appended);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
-  EXPECT_NE(status.error_message().find("alice"), std::string::npos);
-  EXPECT_EQ(Get("alices").last_event(), 1);
-  EXPECT_TRUE(Append(alice, "alices", 1, {log.actions[0]}, "a", &appended).ok());
+  // The denial names no one: not the game's creator, not the caller.
+  EXPECT_EQ(status.error_message().find("alice"), std::string::npos);
+  EXPECT_EQ(status.error_message().find("bob"), std::string::npos);
+  EXPECT_EQ(Get("first-game").last_event(), 1);
+  EXPECT_TRUE(Append(alice, "first-game", 1, {log.actions[0]}, "a", &appended).ok());
 }
 
 TEST_F(ServerTest, AnOrganiserIsScopedToTheirLeagues) {

@@ -107,6 +107,9 @@ TEST_F(ServerTest, AGameBeyondTheEventLimitIsResourceExhausted) {
   grpc::Status status = stub->SubmitGame(As(admin_).get(), request, &response);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED);
   EXPECT_EQ(ErrorInfoOf(status).reason(), "EVENT_LIMIT");
+  // Parsing stopped at the limit instead of reading the whole log first.
+  EXPECT_NE(status.error_message().find("the log has more than 9 actions"), std::string::npos)
+      << status.error_message();
   EXPECT_EQ(StoredGames(), 0);
   small->Shutdown(std::chrono::system_clock::now());
 }

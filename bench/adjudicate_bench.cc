@@ -1,0 +1,147 @@
+// AdjudicateGame over gRPC against a server in this process on a private
+// embedded PostgreSQL: a stored 51-event game (simulated atlantis, 3 players,
+// seed 1) adjudicated again and again while it does not change (answered by
+// the judgement cache), and first reads (a different stored game each call).
+// Counters: calls per second and the median call in milliseconds.
+//
+//   build/bin/adjudicate_bench
+#include <benchmark/benchmark.h>
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "services/log/log_file.h"
+#include "services/replay/simulate.h"
+#include "services/server/auth.h"
+#include "services/server/server.h"
+#include "services/store/embedded_postgres.h"
+#include "services/store/migrations.h"
+#include "services/store/postgres_event_store.h"
+
+namespace {
+
+constexpr int kFirstReadGames = 2000;
+
+struct World {
+  std::unique_ptr<arbiter::store::EmbeddedPostgres> pg;
+  std::unique_ptr<arbiter::store::PostgresEventStore> store;
+  std::unique_ptr<arbiter::server::PostgresTokenStore> tokens;
+  std::unique_ptr<arbiter::engine::RulesetRegistry> registry;
+  std::unique_ptr<arbiter::server::ArbiterServer> server;
+  std::unique_ptr<arbiter::v1::ArbiterService::Stub> stub;
+  std::string token;
+  int64_t target_events = 0;
+};
+
+std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
+  return context;
+}
+
+void Fail(const std::string& what) {
+  std::fprintf(stderr, "adjudicate_bench: %s\n", what.c_str());
+  std::exit(1);
+}
+
+World& TheWorld() {
+  static World* const world = [] {
+    spdlog::set_level(spdlog::level::warn);
+    auto* w = new World;
+    auto pg = arbiter::store::EmbeddedPostgres::Start({});
+    if (!pg.ok()) Fail(std::string(pg.status().message()));
+    w->pg = *std::move(pg);
+    if (!arbiter::store::ApplyMigrations(w->pg->conninfo()).ok()) Fail("migrations");
+    arbiter::store::PostgresOptions options;
+    options.conninfo = w->pg->conninfo();
+    w->store = *arbiter::store::PostgresEventStore::Open(options);
+    w->tokens =
+        std::make_unique<arbiter::server::PostgresTokenStore>(w->pg->conninfo(), options.role);
+    auto token = arbiter::server::GenerateToken();
+    token->record.role = arbiter::server::Role::kAdmin;
+    token->record.principal = "bench";
+    token->record.created_by = "bench";
+    if (!w->tokens->Insert(token->record).ok()) Fail("token");
+    w->token = token->token;
+    w->registry = std::make_unique<arbiter::engine::RulesetRegistry>(
+        *arbiter::engine::RulesetRegistry::WithBuiltins());
+    arbiter::server::ServerOptions server_options;
+    server_options.listen = "127.0.0.1:0";
+    auto server =
+        arbiter::server::ArbiterServer::Start(server_options, *w->store, *w->tokens, *w->registry);
+    if (!server.ok()) Fail(std::string(server.status().message()));
+    w->server = *std::move(server);
+    w->stub = arbiter::v1::ArbiterService::NewStub(grpc::CreateChannel(
+        absl::StrCat("127.0.0.1:", w->server->port()), grpc::InsecureChannelCredentials()));
+    for (int i = 0; i <= kFirstReadGames; ++i) {
+      arbiter::replay::SimulationRequest request{"atlantis", 3, static_cast<uint64_t>(1 + i % 200),
+                                                 "", {}};
+      auto log = arbiter::replay::SimulateGame(request, *w->registry);
+      if (!log.ok()) Fail("simulate");
+      arbiter::v1::SubmitGameRequest submit;
+      submit.set_request_id(absl::StrCat("g", i));
+      submit.set_game_id(i == 0 ? "target" : absl::StrCat("first-", i));
+      submit.set_log(arbiter::log::FormatLog(*log));
+      arbiter::v1::SubmitGameResponse response;
+      grpc::Status status = w->stub->SubmitGame(Context(w->token).get(), submit, &response);
+      if (!status.ok()) Fail(status.error_message());
+      if (i == 0) w->target_events = response.game().last_event();
+    }
+    return w;
+  }();
+  return *world;
+}
+
+// One AdjudicateGame of `name`, in milliseconds.
+double Adjudicate(World& w, const std::string& name) {
+  arbiter::v1::AdjudicateGameRequest request;
+  request.set_name(name);
+  arbiter::v1::Adjudication response;
+  const absl::Time start = absl::Now();
+  grpc::Status status = w.stub->AdjudicateGame(Context(w.token).get(), request, &response);
+  const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
+  if (!status.ok()) Fail(status.error_message());
+  return ms;
+}
+
+void Report(benchmark::State& state, std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  state.counters["p50_ms"] = ms.empty() ? 0 : ms[ms.size() / 2];
+  state.counters["p99_ms"] = ms.empty() ? 0 : ms[ms.size() * 99 / 100];
+  state.counters["calls"] = benchmark::Counter(static_cast<double>(ms.size()),
+                                               benchmark::Counter::kIsRate);
+}
+
+void BM_AdjudicateUnchangedGame(benchmark::State& state) {
+  World& w = TheWorld();
+  state.counters["events"] = static_cast<double>(w.target_events);
+  Adjudicate(w, "games/target");  // the first read fills the cache
+  std::vector<double> ms;
+  for (auto _ : state) ms.push_back(Adjudicate(w, "games/target"));
+  Report(state, std::move(ms));
+}
+BENCHMARK(BM_AdjudicateUnchangedGame)->UseRealTime()->MinTime(3);
+
+void BM_AdjudicateFirstRead(benchmark::State& state) {
+  World& w = TheWorld();
+  std::vector<double> ms;
+  int next = 1;
+  for (auto _ : state) {
+    ms.push_back(Adjudicate(w, absl::StrCat("games/first-", next)));
+    ++next;
+  }
+  Report(state, std::move(ms));
+}
+BENCHMARK(BM_AdjudicateFirstRead)->UseRealTime()->Iterations(kFirstReadGames);
+
+}  // namespace
+
+BENCHMARK_MAIN();

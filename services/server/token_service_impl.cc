@@ -1,0 +1,181 @@
+#include "services/server/token_service_impl.h"
+
+#include <google/protobuf/util/time_util.h>
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "services/server/rpc_common.h"
+#include "services/server/status_mapping.h"
+#include "services/store/internal/store_rules.h"
+
+namespace arbiter::server {
+namespace {
+
+constexpr int kDefaultPageSize = 100;
+constexpr int kMaxPageSize = 1000;
+
+google::protobuf::Timestamp Timestamp(absl::Time t) {
+  return google::protobuf::util::TimeUtil::NanosecondsToTimestamp(absl::ToUnixNanos(t));
+}
+
+v1::Role ToRole(Role role) {
+  switch (role) {
+    case Role::kAdmin:
+      return v1::ROLE_ADMIN;
+    case Role::kOrganiser:
+      return v1::ROLE_ORGANISER;
+    case Role::kAuditor:
+      return v1::ROLE_AUDITOR;
+    case Role::kPublic:
+      return v1::ROLE_PUBLIC;
+  }
+  return v1::ROLE_UNSPECIFIED;
+}
+
+}  // namespace
+
+v1::TokenInfo ToTokenInfo(const TokenRecord& token) {
+  v1::TokenInfo out;
+  out.set_token_id(token.token_id);
+  out.set_role(ToRole(token.role));
+  out.set_principal(token.principal);
+  for (const std::string& id : token.leagues) out.add_leagues(id);
+  for (const std::string& id : token.tournaments) out.add_tournaments(id);
+  out.set_creator(token.created_by);
+  *out.mutable_create_time() = Timestamp(token.created_at);
+  if (token.expires_at.has_value()) *out.mutable_expire_time() = Timestamp(*token.expires_at);
+  if (token.revoked_at.has_value()) {
+    *out.mutable_revoke_time() = Timestamp(*token.revoked_at);
+    out.set_revoker(token.revoked_by);
+  }
+  return out;
+}
+
+grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
+                                           const v1::CreateTokenRequest* request,
+                                           v1::CreateTokenResponse* response) {
+  return Serve(
+      context, auth_, "CreateToken", "", request->request_id(),
+      [&](const Caller& caller) -> absl::Status {
+        if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+        if (request->request_id().empty() ||
+            static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
+          return FieldError("request_id", "request_id is required (1-200 bytes)");
+        }
+        Role role;
+        switch (request->role()) {
+          case v1::ROLE_ADMIN:
+            role = Role::kAdmin;
+            break;
+          case v1::ROLE_ORGANISER:
+            role = Role::kOrganiser;
+            break;
+          case v1::ROLE_AUDITOR:
+            role = Role::kAuditor;
+            break;
+          case v1::ROLE_PUBLIC:
+            role = Role::kPublic;
+            break;
+          default:
+            return FieldError("role", absl::StrCat("role must be admin, organiser, auditor or "
+                                                   "public, not the value ",
+                                                   static_cast<int>(request->role())));
+        }
+        if (!IsValidPrincipal(request->principal())) {
+          return FieldError("principal",
+                            "principal must be 1-100 characters of A-Z a-z 0-9 _ . @ -");
+        }
+        for (const std::string& id : request->leagues()) {
+          if (!IsValidPrincipal(id)) return FieldError("leagues", "a league id is malformed");
+        }
+        for (const std::string& id : request->tournaments()) {
+          if (!IsValidPrincipal(id)) {
+            return FieldError("tournaments", "a tournament id is malformed");
+          }
+        }
+        absl::StatusOr<NewToken> token = GenerateToken();
+        if (!token.ok()) return token.status();
+        token->record.role = role;
+        token->record.principal = request->principal();
+        token->record.leagues.assign(request->leagues().begin(), request->leagues().end());
+        token->record.tournaments.assign(request->tournaments().begin(),
+                                         request->tournaments().end());
+        token->record.request_id = request->request_id();
+        token->record.created_by = caller.principal;
+        if (request->has_ttl()) {
+          const absl::Duration ttl =
+              absl::Seconds(request->ttl().seconds()) + absl::Nanoseconds(request->ttl().nanos());
+          if (ttl < absl::Seconds(1) || ttl > absl::Hours(24 * 3660)) {
+            return FieldError("ttl", "ttl must be 1 second to 10 years");
+          }
+          token->record.expires_at = absl::Now() + ttl;
+        }
+        if (absl::Status s = tokens_.Insert(token->record); !s.ok()) {
+          if (s.code() == absl::StatusCode::kAlreadyExists) {
+            return absl::AlreadyExistsError(
+                absl::StrCat("a token was already created for request_id \"", request->request_id(),
+                             "\"; its secret was shown once and is not stored"));
+          }
+          return s;
+        }
+        response->set_token(token->token);
+        response->set_token_id(token->record.token_id);
+        response->set_role(request->role());
+        response->set_principal(request->principal());
+        if (token->record.expires_at.has_value()) {
+          *response->mutable_expire_time() = Timestamp(*token->record.expires_at);
+        }
+        return absl::OkStatus();
+      });
+}
+
+grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* context,
+                                           const v1::RevokeTokenRequest* request,
+                                           v1::TokenInfo* response) {
+  return Serve(context, auth_, "RevokeToken", "", request->token_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+                 if (request->token_id().empty() || request->token_id().size() > 200) {
+                   return FieldError("token_id", "token_id is required (the part after \"arb_\")");
+                 }
+                 absl::StatusOr<TokenRecord> revoked =
+                     tokens_.Revoke(request->token_id(), caller.principal, absl::Now());
+                 if (!revoked.ok()) {
+                   if (absl::IsNotFound(revoked.status())) {
+                     return WithFieldViolation(
+                         absl::NotFoundError(
+                             absl::StrCat("no token has the id \"", request->token_id(), "\"")),
+                         "token_id", "unknown token id");
+                   }
+                   return revoked.status();
+                 }
+                 auth_.Forget(request->token_id());
+                 *response = ToTokenInfo(*revoked);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TokenServiceImpl::ListTokens(grpc::ServerContext* context,
+                                          const v1::ListTokensRequest* request,
+                                          v1::ListTokensResponse* response) {
+  return Serve(context, auth_, "ListTokens", "", "", [&](const Caller& caller) -> absl::Status {
+    if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+    int size = request->page_size() == 0 ? kDefaultPageSize : request->page_size();
+    if (size < 1 || size > kMaxPageSize) {
+      return FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
+    }
+    absl::StatusOr<std::vector<TokenRecord>> tokens = tokens_.List(request->page_token(), size + 1);
+    if (!tokens.ok()) return tokens.status();
+    for (int i = 0; i < static_cast<int>(tokens->size()) && i < size; ++i) {
+      *response->add_tokens() = ToTokenInfo((*tokens)[i]);
+    }
+    if (static_cast<int>(tokens->size()) > size) {
+      response->set_next_page_token((*tokens)[size - 1].token_id);
+    }
+    return absl::OkStatus();
+  });
+}
+
+}  // namespace arbiter::server

@@ -1,0 +1,38 @@
+// TokenService: creates, lists and revokes bearer tokens (admins only).
+//
+// A revocation takes effect at once on this server (the Authenticator's
+// cache entry is dropped) and within auth.h's kTokenCacheTtl on every other
+// server. Secrets are shown once, by CreateToken; ListTokens and
+// RevokeToken answer without secrets or hashes.
+// Thread-safe: gRPC calls these from many threads.
+#ifndef ARBITER_SERVICES_SERVER_TOKEN_SERVICE_IMPL_H_
+#define ARBITER_SERVICES_SERVER_TOKEN_SERVICE_IMPL_H_
+
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "services/server/auth.h"
+#include "services/server/token_store.h"
+
+namespace arbiter::server {
+
+class TokenServiceImpl final : public v1::TokenService::Service {
+ public:
+  TokenServiceImpl(TokenStore& tokens, Authenticator& auth) : tokens_(tokens), auth_(auth) {}
+
+  grpc::Status CreateToken(grpc::ServerContext* context, const v1::CreateTokenRequest* request,
+                           v1::CreateTokenResponse* response) override;
+  grpc::Status RevokeToken(grpc::ServerContext* context, const v1::RevokeTokenRequest* request,
+                           v1::TokenInfo* response) override;
+  grpc::Status ListTokens(grpc::ServerContext* context, const v1::ListTokensRequest* request,
+                          v1::ListTokensResponse* response) override;
+
+ private:
+  TokenStore& tokens_;
+  Authenticator& auth_;
+};
+
+// The API's view of a stored token (no secret, no hash).
+v1::TokenInfo ToTokenInfo(const TokenRecord& token);
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_TOKEN_SERVICE_IMPL_H_
