@@ -432,11 +432,11 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
         live->Forget();
         return s;
       }
+      // `referee` belongs to `live`: read it before Forget destroys it.
+      std::optional<v1::Standings> standings = referee.Standings();
       live->Forget();
       out.set_status(v1::GAME_STATUS_FINISHED);
-      if (std::optional<v1::Standings> standings = referee.Standings()) {
-        *out.mutable_standings() = *std::move(standings);
-      }
+      if (standings.has_value()) *out.mutable_standings() = *std::move(standings);
     }
   }
   return answer(*result);
