@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
 #include "engine/tournament/pairing.h"
 #include "services/league/league_projector.h"
@@ -51,6 +52,7 @@ class TournamentTest : public ServerTest {
                                        grpc::InsecureChannelCredentials());
     tournaments_ = v1::TournamentService::NewStub(channel);
     disputes_ = v1::DisputeService::NewStub(channel);
+    leagues_ = v1::LeagueService::NewStub(channel);
     organiser_ = Organiser("olga", {"cup", "late", "bad"});
     reader_ = MakeToken(Role::kPublic, "reader");
   }
@@ -131,9 +133,9 @@ class TournamentTest : public ServerTest {
   }
 
   // Starts `round`, plays and confirms every table.
-  v1::TournamentRound PlayRound(const std::string& id, int round) {
+  v1::TournamentRound PlayRound(const std::string& id, int round, const std::string& token = "") {
     v1::TournamentRound started;
-    grpc::Status status = Start(id, round, &started);
+    grpc::Status status = Start(id, round, &started, token);
     EXPECT_TRUE(status.ok()) << status.error_message();
     v1::TournamentRound last;
     for (const v1::TournamentTable& table : started.tables()) {
@@ -196,6 +198,7 @@ class TournamentTest : public ServerTest {
   LeagueParts parts_;
   std::unique_ptr<v1::TournamentService::Stub> tournaments_;
   std::unique_ptr<v1::DisputeService::Stub> disputes_;
+  std::unique_ptr<v1::LeagueService::Stub> leagues_;
   std::string organiser_;
   std::string reader_;  // a public token: everyone reads
 };
@@ -341,6 +344,34 @@ TEST_F(TournamentTest, RulingsVoidOrCorrectAResultAndReportWhatChanged) {
   v1::ListDisputesResponse listed;
   ASSERT_TRUE(disputes_->ListDisputes(As(reader_).get(), list, &listed).ok());
   EXPECT_EQ(listed.disputes_size(), 2);
+}
+
+TEST_F(TournamentTest, AVoidRulingReachesTheLeagueRatings) {
+  v1::CreateLeagueRequest league;
+  league.set_request_id("north");
+  league.set_league_id("north");
+  league.mutable_settings()->add_game_types("atlantis");
+  league.mutable_settings()->set_rating_system("plackett-luce");
+  v1::League created;
+  ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), league, &created).ok());
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_league("north");
+  ASSERT_TRUE(Create("cup", settings, Names(8), organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1, admin_);  // games in the league
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  v1::GetLeagueRequest get;
+  get.set_name("leagues/north");
+  v1::League north;
+  ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
+  EXPECT_EQ(north.rated_games(), 2);
+
+  v1::Dispute dispute;
+  ASSERT_TRUE(OpenDispute("d1", "cup", 1, 2, organiser_, &dispute).ok());
+  ASSERT_TRUE(Rule("d1", v1::RULING_KIND_VOID, &dispute).ok());
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
+  EXPECT_EQ(north.rated_games(), 1);
+  EXPECT_EQ(round.tables(1).game(), dispute.game());
 }
 
 TEST_F(TournamentTest, ADisputeAfterItsWindowIsRefused) {
