@@ -25,7 +25,9 @@ std::string FormatPoints(Points points) {
   if ((rest * 10) % kPointUnit == 0) return absl::StrCat(out, ".", rest * 10 / kPointUnit);
   const uint64_t thousandths = rest * 1000 / kPointUnit;  // truncated
   std::string digits = absl::StrCat(thousandths);
-  return absl::StrCat(out, ".", std::string(3 - digits.size(), '0'), digits);
+  digits = std::string(3 - digits.size(), '0') + digits;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  return absl::StrCat(out, ".", digits);
 }
 
 std::string_view TieBreakName(TieBreak criterion) {

@@ -25,7 +25,8 @@ inline constexpr int kMinTableSize = 2;
 inline constexpr int kMaxTableSize = 8;
 inline constexpr int kMaxRounds = 100;
 
-// "3", "2.5", "2.333" (three decimals when not exact in tenths).
+// "3", "2.5", "3.25", "2.333": at most three decimals (truncated), no
+// trailing zeros.
 std::string FormatPoints(Points points);
 inline double PointsToDouble(Points points) {
   return static_cast<double>(points) / static_cast<double>(kPointUnit);

@@ -34,7 +34,7 @@ const char* RulingName(v1::RulingKind kind) {
   }
 }
 
-// Every player whose rank or points differ between two standings.
+// Every player whose rank, points or game points differ between two standings.
 std::vector<v1::StandingChange> Changes(const std::vector<tournament::StandingRow>& before,
                                         const std::vector<tournament::StandingRow>& after) {
   std::map<std::string, const tournament::StandingRow*> old_rows;
@@ -42,13 +42,18 @@ std::vector<v1::StandingChange> Changes(const std::vector<tournament::StandingRo
   std::vector<v1::StandingChange> out;
   for (const auto& row : after) {
     const tournament::StandingRow* old = old_rows[row.player];
-    if (old != nullptr && old->rank == row.rank && old->points == row.points) continue;
+    if (old != nullptr && old->rank == row.rank && old->points == row.points &&
+        old->game_points == row.game_points) {
+      continue;
+    }
     v1::StandingChange& change = out.emplace_back();
     change.set_player(row.player);
     change.set_rank_before(old == nullptr ? 0 : old->rank);
     change.set_rank_after(row.rank);
     change.set_points_before(tournament::FormatPoints(old == nullptr ? 0 : old->points));
     change.set_points_after(tournament::FormatPoints(row.points));
+    change.set_game_points_before(old == nullptr ? 0 : old->game_points);
+    change.set_game_points_after(row.game_points);
   }
   return out;
 }

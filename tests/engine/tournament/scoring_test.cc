@@ -42,6 +42,7 @@ TEST(TournamentPoints, FormatExactlyOrToThreeDecimals) {
   EXPECT_EQ(FormatPoints(3 * kPointUnit + kPointUnit / 2), "3.5");
   EXPECT_EQ(FormatPoints(7 * kPointUnit / 3), "2.333");
   EXPECT_EQ(FormatPoints(kPointUnit / 40), "0.025");
+  EXPECT_EQ(FormatPoints(3 * kPointUnit + kPointUnit / 4), "3.25");
   EXPECT_EQ(FormatPoints(-kPointUnit / 2), "-0.5");
 }
 
