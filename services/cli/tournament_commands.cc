@@ -390,7 +390,8 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   auto confirm = std::make_shared<Opts>();
   cmd = Command(*group, "confirm", "Count a table's finished game", confirm);
   cmd->add_option("round", confirm->round, "Round")->required();
-  cmd->add_option("table", confirm->table, "Table")->required();
+  cmd->add_option("table", confirm->table, "Table (0: every finished table of the round)")
+      ->required();
   cmd->add_option("--request-id", confirm->request_id, "Request id (default: from the table)");
   cmd->callback([confirm, &exit_code] {
     exit_code = Run<v1::TournamentRound>(

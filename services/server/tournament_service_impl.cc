@@ -1,5 +1,6 @@
 #include "services/server/tournament_service_impl.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -80,6 +81,36 @@ absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool
     return absl::FailedPreconditionError(absl::StrCat("round ", round, " is closed"));
   }
   return absl::OkStatus();
+}
+
+constexpr int kConfirmationsPerEvent = 500;
+
+// The confirmation of one table: its game finished legally.
+absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(store::EventStore& events, int round,
+                                                   const tournament_service::TableState& table) {
+  const std::string game_id = table.table.game().substr(6);
+  absl::StatusOr<tournament_service::GameOutcome> outcome =
+      tournament_service::ReadOutcome(events, game_id);
+  if (!outcome.ok()) return outcome.status();
+  if (outcome->status == store::GameStatus::kVoided) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" is voided"));
+  }
+  if (!outcome->finished.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" has not finished"));
+  }
+  absl::StatusOr<tournament::TableResult> result = tournament_service::ResultOf(
+      *outcome->finished,
+      std::vector<std::string>(table.table.players().begin(), table.table.players().end()));
+  if (!result.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game \"", game_id, "\": ", result.status().message()));
+  }
+  v1::ResultConfirmed confirmed;
+  confirmed.set_round(round);
+  confirmed.set_table(table.table.number());
+  confirmed.set_game(table.table.game());
+  confirmed.set_game_event(outcome->finished_event);
+  return confirmed;
 }
 
 // The checks every write makes before reading the tournament.
@@ -281,10 +312,10 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                    t->set_number(table.number);
                    for (const std::string& p : table.players) t->add_players(p);
                    t->set_seed(table.game_seed);
-                   t->set_game(GameName(tournament_service::TableGameId(*id, next, table.number)));
                  }
                  for (const std::string& bye : round->byes) started.add_byes(bye);
-                 for (const v1::TournamentTable& table : started.tables()) {
+                 for (v1::TournamentTable table : started.tables()) {
+                   table.set_game(GameName(tournament_service::TableGameId(*id, next, table.number())));
                    if (absl::Status s = CreateTableGame(caller, *log, next, table); !s.ok()) {
                      return s;
                    }
@@ -328,44 +359,50 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                      ForWrite(caller, request->name(), request->request_id(), streams_);
                  if (!log.ok()) return log.status();
                  const std::string* const id = &log->id;
-                 if (absl::Status s = CheckOpenTable(*log, request->round(), request->table(),
-                                                     false);
+                 const bool all = request->table() == 0;
+                 if (absl::Status s = CheckOpenTable(*log, request->round(),
+                                                     all ? 1 : request->table(), false);
                      !s.ok()) {
                    return s;
                  }
-                 const tournament_service::TableState& table =
-                     log->rounds[static_cast<size_t>(request->round() - 1)]
-                         .tables[static_cast<size_t>(request->table() - 1)];
-                 if (!table.confirmed.has_value() && !table.ruling.has_value()) {
-                   const std::string game_id = table.table.game().substr(6);
-                   absl::StatusOr<tournament_service::GameOutcome> outcome =
-                       tournament_service::ReadOutcome(events_, game_id);
-                   if (!outcome.ok()) return outcome.status();
-                   if (outcome->status == store::GameStatus::kVoided) {
-                     return absl::FailedPreconditionError(
-                         absl::StrCat("game \"", game_id, "\" is voided"));
+                 const auto& tables = log->rounds[static_cast<size_t>(request->round() - 1)].tables;
+                 v1::ResultsConfirmed batch;
+                 for (const tournament_service::TableState& table : tables) {
+                   if (!all && table.table.number() != request->table()) continue;
+                   if (table.confirmed.has_value() || table.ruling.has_value()) continue;
+                   absl::StatusOr<v1::ResultConfirmed> confirmed =
+                       ConfirmationOf(events_, request->round(), table);
+                   if (!confirmed.ok()) {
+                     if (all && absl::IsFailedPrecondition(confirmed.status())) continue;
+                     return confirmed.status();
                    }
-                   if (!outcome->finished.has_value()) {
-                     return absl::FailedPreconditionError(
-                         absl::StrCat("game \"", game_id, "\" has not finished"));
-                   }
-                   absl::StatusOr<tournament::TableResult> result = tournament_service::ResultOf(
-                       *outcome->finished,
-                       std::vector<std::string>(table.table.players().begin(),
-                                                table.table.players().end()));
-                   if (!result.ok()) {
-                     return absl::FailedPreconditionError(
-                         absl::StrCat("game \"", game_id, "\": ", result.status().message()));
-                   }
-                   v1::ResultConfirmed confirmed;
-                   confirmed.set_round(request->round());
-                   confirmed.set_table(request->table());
-                   confirmed.set_game(table.table.game());
-                   confirmed.set_game_event(outcome->finished_event);
+                   *batch.add_results() = *std::move(confirmed);
+                 }
+                 if (batch.results_size() == 1 && !all) {
                    absl::StatusOr<store::StreamEvent> event = streams_.Append(
                        AppendTo(*log, caller, "confirm", request->request_id(),
-                                tournament_service::kTypeResultConfirmed, confirmed));
+                                tournament_service::kTypeResultConfirmed, batch.results(0)));
                    if (!event.ok()) return event.status();
+                 } else {
+                   // Events of at most kConfirmationsPerEvent tables, to stay
+                   // well within a stream event's size.
+                   for (int first = 0; first < batch.results_size();
+                        first += kConfirmationsPerEvent) {
+                     v1::ResultsConfirmed part;
+                     for (int i = first;
+                          i < std::min(batch.results_size(), first + kConfirmationsPerEvent); ++i) {
+                       *part.add_results() = batch.results(i);
+                     }
+                     store::StreamAppendRequest append =
+                         AppendTo(*log, caller, "confirm", request->request_id(),
+                                  tournament_service::kTypeResultsConfirmed, part);
+                     append.expected_sequence += first / kConfirmationsPerEvent;
+                     append.request_id += absl::StrCat("-", first / kConfirmationsPerEvent);
+                     absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
+                     if (!event.ok()) return event.status();
+                   }
+                 }
+                 if (batch.results_size() > 0) {
                    log = ReadTournament(streams_, *id);
                    if (!log.ok()) return log.status();
                  }

@@ -33,6 +33,19 @@ absl::Status Corrupt(const std::string& id, int64_t sequence, const std::string&
       absl::StrCat("tournament \"", id, "\" event ", sequence, ": ", why));
 }
 
+// The table an event names; DataLoss if there is no such round or table.
+absl::StatusOr<TableState*> TableOf(TournamentLog& log, int round_number, int table_number,
+                                    const std::string& id, int64_t sequence) {
+  if (round_number < 1 || round_number > static_cast<int>(log.rounds.size())) {
+    return Corrupt(id, sequence, "no such round");
+  }
+  RoundState& round = log.rounds[static_cast<size_t>(round_number - 1)];
+  if (table_number < 1 || table_number > static_cast<int>(round.tables.size())) {
+    return Corrupt(id, sequence, "no such table");
+  }
+  return &round.tables[static_cast<size_t>(table_number - 1)];
+}
+
 }  // namespace
 
 bool IsValidTournamentId(const std::string& id) { return IsIdOf(id, 40); }
@@ -126,41 +139,34 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
       RoundState& round = log.rounds.emplace_back();
       round.number = started.round();
       for (const v1::TournamentTable& table : started.tables()) {
-        round.tables.emplace_back().table = table;
+        v1::TournamentTable& t = round.tables.emplace_back().table;
+        t = table;
+        t.set_game(absl::StrCat("games/", TableGameId(id, round.number, table.number())));
       }
       round.byes.assign(started.byes().begin(), started.byes().end());
-    } else if (event.type == kTypeResultConfirmed || event.type == kTypeRulingRecorded) {
-      int round_number = 0;
-      int table_number = 0;
-      v1::ResultConfirmed confirmed;
+    } else if (event.type == kTypeResultConfirmed || event.type == kTypeResultsConfirmed) {
+      v1::ResultsConfirmed batch;
+      if (event.type == kTypeResultConfirmed) {
+        if (!batch.add_results()->ParseFromString(event.payload)) {
+          return Corrupt(id, event.sequence, "undecodable");
+        }
+      } else if (!batch.ParseFromString(event.payload)) {
+        return Corrupt(id, event.sequence, "undecodable");
+      }
+      for (const v1::ResultConfirmed& confirmed : batch.results()) {
+        absl::StatusOr<TableState*> table =
+            TableOf(log, confirmed.round(), confirmed.table(), id, event.sequence);
+        if (!table.ok()) return table.status();
+        (*table)->confirmed = confirmed;
+        (*table)->confirmed_at = event.recorded_at;
+      }
+    } else if (event.type == kTypeRulingRecorded) {
       v1::RulingRecorded ruling;
-      if (event.type == kTypeResultConfirmed) {
-        if (!confirmed.ParseFromString(event.payload)) {
-          return Corrupt(id, event.sequence, "undecodable");
-        }
-        round_number = confirmed.round();
-        table_number = confirmed.table();
-      } else {
-        if (!ruling.ParseFromString(event.payload)) {
-          return Corrupt(id, event.sequence, "undecodable");
-        }
-        round_number = ruling.round();
-        table_number = ruling.table();
-      }
-      if (round_number < 1 || round_number > static_cast<int>(log.rounds.size())) {
-        return Corrupt(id, event.sequence, "no such round");
-      }
-      RoundState& round = log.rounds[static_cast<size_t>(round_number - 1)];
-      if (table_number < 1 || table_number > static_cast<int>(round.tables.size())) {
-        return Corrupt(id, event.sequence, "no such table");
-      }
-      TableState& table = round.tables[static_cast<size_t>(table_number - 1)];
-      if (event.type == kTypeResultConfirmed) {
-        table.confirmed = confirmed;
-        table.confirmed_at = event.recorded_at;
-      } else {
-        table.ruling = ruling;
-      }
+      if (!ruling.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      absl::StatusOr<TableState*> table =
+          TableOf(log, ruling.round(), ruling.table(), id, event.sequence);
+      if (!table.ok()) return table.status();
+      (*table)->ruling = ruling;
     } else {
       return Corrupt(id, event.sequence, absl::StrCat("unknown type \"", event.type, "\""));
     }

@@ -25,6 +25,7 @@ inline constexpr char kTypeTournamentCreated[] = "tournament_created";
 inline constexpr char kTypePlayersRegistered[] = "players_registered";
 inline constexpr char kTypeRoundStarted[] = "round_started";
 inline constexpr char kTypeResultConfirmed[] = "result_confirmed";
+inline constexpr char kTypeResultsConfirmed[] = "results_confirmed";
 inline constexpr char kTypeRulingRecorded[] = "ruling_recorded";
 inline constexpr char kTypeDisputeOpened[] = "dispute_opened";
 inline constexpr char kTypeDisputeRuled[] = "dispute_ruled";

@@ -133,14 +133,21 @@ class TournamentTest : public ServerTest {
   }
 
   // Starts `round`, plays and confirms every table.
-  v1::TournamentRound PlayRound(const std::string& id, int round, const std::string& token = "") {
+  // With `at_once`, one ConfirmResult (table 0) counts every table.
+  v1::TournamentRound PlayRound(const std::string& id, int round, const std::string& token = "",
+                                bool at_once = false) {
     v1::TournamentRound started;
     grpc::Status status = Start(id, round, &started, token);
     EXPECT_TRUE(status.ok()) << status.error_message();
     v1::TournamentRound last;
     for (const v1::TournamentTable& table : started.tables()) {
       Play(table);
+      if (at_once) continue;
       status = Confirm(id, round, table.number(), &last);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+    }
+    if (at_once) {
+      status = Confirm(id, round, 0, &last);
       EXPECT_TRUE(status.ok()) << status.error_message();
     }
     return last;
@@ -215,7 +222,7 @@ TEST_F(TournamentTest, ATournamentRunsFromRegistrationToFinalStandings) {
   EXPECT_EQ(registered.players_size(), 10);
 
   for (int round = 1; round <= 3; ++round) {
-    const v1::TournamentRound played = PlayRound("cup", round);
+    const v1::TournamentRound played = PlayRound("cup", round, "", round == 3);
     EXPECT_TRUE(played.closed()) << "round " << round;
     ASSERT_EQ(played.tables_size(), 3);  // 4 + 3 + 3
     EXPECT_EQ(played.tables(0).players_size(), 4);
