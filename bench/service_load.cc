@@ -6,7 +6,12 @@
 // PostgreSQL cluster (durable commits, as arbiterd runs). With --server and
 // --token it loads a running arbiterd instead.
 //
-//   build/bin/service_load [--seconds 5] [--clients 1,8,32] [--server H:P --token T]
+// With --league, every game is submitted into a league whose ratings the
+// server's projector keeps up to date, and the projector's lag (how long
+// after the store held a result the ratings included it) is printed too.
+//
+//   build/bin/service_load [--seconds 5] [--clients 1,8,32] [--league]
+//                          [--server H:P --token T]
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
@@ -32,11 +37,17 @@
 #include "services/server/server.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/migrations.h"
+#include "services/league/league_projector.h"
+#include "services/league/league_settings.h"
 #include "services/store/postgres_event_store.h"
+#include "services/store/postgres_stream_store.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The league games are submitted into; empty: none.
+std::string g_league;
 
 struct Figures {
   double per_second = 0;
@@ -136,6 +147,7 @@ Figures LoadSubmit(const std::string& address, const std::string& token,
         arbiter::v1::SubmitGameRequest request;
         request.set_request_id(absl::StrCat(run, "-c", c, "-", i));
         request.set_log(logs[static_cast<std::size_t>(c * 7919 + i) % logs.size()]);
+        request.set_league(g_league);
         arbiter::v1::SubmitGameResponse response;
         const Clock::time_point t0 = Clock::now();
         grpc::Status status = stub->SubmitGame(Context(token).get(), request, &response);
@@ -197,6 +209,9 @@ int main(int argc, char** argv) {
   app.add_option("--db-connections", db_connections,
                  "Connections the in-process server's store opens at most (arbiterd --db-connections)")
       ->capture_default_str();
+  bool league = false;
+  app.add_flag("--league", league,
+               "Submit into a league and measure the league projector's lag (own server only)");
   app.add_option("--pg-config", pg_config,
                  "Extra postgresql.conf lines for the private cluster (diagnosis only, e.g. "
                  "\"synchronous_commit = off\" to see what durable commits cost)");
@@ -222,6 +237,10 @@ int main(int argc, char** argv) {
   std::unique_ptr<arbiter::store::PostgresEventStore> store;
   std::unique_ptr<arbiter::server::PostgresTokenStore> tokens;
   std::unique_ptr<arbiter::server::ArbiterServer> local;
+  std::unique_ptr<arbiter::store::PostgresStreamStore> streams;
+  std::unique_ptr<arbiter::league_service::ProjectionStore> projections;
+  std::unique_ptr<arbiter::league_service::LeagueProjector> projector;
+  arbiter::server::LeagueParts parts;
   if (server.empty()) {
     arbiter::store::EmbeddedPostgresOptions pg_options;
     pg_options.extra_config = pg_config;
@@ -245,7 +264,27 @@ int main(int argc, char** argv) {
     token = new_token->token;
     arbiter::server::ServerOptions server_options;
     server_options.listen = "127.0.0.1:0";
-    local = *arbiter::server::ArbiterServer::Start(server_options, *store, *tokens, *registry);
+    if (league) {
+      streams = std::make_unique<arbiter::store::PostgresStreamStore>(*store);
+      projections = std::make_unique<arbiter::league_service::ProjectionStore>(*store);
+      projector = std::make_unique<arbiter::league_service::LeagueProjector>(*store, *streams,
+                                                                              *projections);
+      arbiter::v1::LeagueCreated created;
+      created.mutable_settings()->add_game_types("atlantis");
+      arbiter::store::StreamAppendRequest append;
+      append.stream_id = "leagues/load";
+      append.kind = arbiter::league_service::kLeagueKind;
+      append.request_id = "create-load";
+      append.recorded_by = "load";
+      append.type = arbiter::league_service::kTypeLeagueCreated;
+      created.SerializeToString(&append.payload);
+      if (!streams->Append(append).ok()) return 1;
+      parts = arbiter::server::LeagueParts{streams.get(), projections.get(), projector.get()};
+      projector->Start();
+      g_league = "load";
+    }
+    local = *arbiter::server::ArbiterServer::Start(server_options, *store, *tokens, *registry,
+                                                   league ? &parts : nullptr);
     server = absl::StrCat("127.0.0.1:", local->port());
   }
 
@@ -258,12 +297,46 @@ int main(int argc, char** argv) {
   for (int clients : client_counts) {
     const double process_before = ProcessCpuSeconds();
     const std::map<int, double> postgres_before = PostgresCpuSeconds();
+    // The projector's lag: sampled store heads and projected positions; a
+    // projected position's lag is the time since the store first held it.
+    std::vector<std::pair<Clock::time_point, int64_t>> heads, projected;
+    std::atomic<bool> sampling{projector != nullptr};
+    std::thread sampler([&] {
+      while (sampling.load()) {
+        auto head = store->HeadPosition();
+        if (head.ok()) heads.emplace_back(Clock::now(), *head);
+        projected.emplace_back(Clock::now(), projector->position());
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    });
     Figures f = LoadSubmit(server, token, logs, clients, seconds, absl::StrCat("run", clients));
+    sampling = false;
+    sampler.join();
     const double games = static_cast<double>(std::max<int64_t>(f.calls, 1));
     const double process_ms = (ProcessCpuSeconds() - process_before) * 1000 / games;
     const double postgres_ms = PostgresCpuSecondsSince(postgres_before) * 1000 / games;
     std::printf("%8d %12.0f %10.2f %10.2f %8lld %14.3f %14.3f\n", clients, f.per_second, f.p50_ms,
                 f.p99_ms, static_cast<long long>(f.errors), process_ms, postgres_ms);
+    if (projector != nullptr && !projected.empty()) {
+      // At each sample, how long the oldest event the ratings do not yet
+      // include has been in the store (0 when they have caught up).
+      std::vector<double> trailing;
+      for (const auto& [when, position] : projected) {
+        std::size_t first_ahead = 0;
+        while (first_ahead < heads.size() && heads[first_ahead].second <= position) ++first_ahead;
+        if (first_ahead == heads.size() || heads[first_ahead].first > when) {
+          trailing.push_back(0);
+        } else {
+          trailing.push_back(
+              std::chrono::duration<double, std::milli>(when - heads[first_ahead].first).count());
+        }
+      }
+      std::sort(trailing.begin(), trailing.end());
+      std::printf("%8s projector lag behind the store: p50 %.0f ms, p99 %.0f ms, max %.0f ms "
+                  "(%zu samples every 10 ms)\n",
+                  "", trailing[trailing.size() / 2], trailing[trailing.size() * 99 / 100],
+                  trailing.back(), trailing.size());
+    }
     std::fflush(stdout);
   }
 

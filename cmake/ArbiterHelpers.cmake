@@ -19,14 +19,24 @@ function(arbiter_embed_text out symbol input ns)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${input})
 endfunction()
 
-# arbiter_test(<name> SOURCES ... LIBS ... [TEST_PREFIX <prefix>]): a GoogleTest program registered
-# with ctest; TEST_PREFIX goes before every test's name in ctest.
+# arbiter_test(<name> [ONE_PROCESS] SOURCES ... LIBS ... [TEST_PREFIX <prefix>]): a
+# GoogleTest program registered with ctest, one ctest test per test case
+# (TEST_PREFIX goes before every case's name). With ONE_PROCESS the whole
+# program is one ctest test run in one process, for programs whose cases share
+# an expensive set-up (a PostgreSQL cluster per process); run one of its cases
+# with `build/bin/<name> --gtest_filter=Suite.Case`.
 function(arbiter_test name)
-  cmake_parse_arguments(ARG "" "TEST_PREFIX" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "ONE_PROCESS" "TEST_PREFIX" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
   arbiter_warnings(${name})
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${ARG_TEST_PREFIX}" PROPERTIES TIMEOUT 900)
+  if(ARG_ONE_PROCESS)
+    add_test(NAME ${name} COMMAND ${name})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 900)
+  else()
+    gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${ARG_TEST_PREFIX}"
+                         PROPERTIES TIMEOUT 900)
+  endif()
 endfunction()
 include(GoogleTest)

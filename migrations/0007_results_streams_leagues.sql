@@ -110,22 +110,25 @@ CREATE TRIGGER stream_events_no_truncate BEFORE TRUNCATE ON stream_events
 
 -- League projections: derived from the logs, rebuildable at any time, so the
 -- service may rewrite them. The projector writes them together with its
--- checkpoint, in one transaction (docs/leagues.md).
-CREATE TABLE projector_checkpoints (
+-- checkpoint, in one transaction (docs/leagues.md). They are UNLOGGED: no WAL,
+-- so rebuilding a large league costs a fraction of what it would; a crash of
+-- PostgreSQL empties them all at once, the checkpoint included, and the
+-- projector then rebuilds everything from the logs, counting each result once.
+CREATE UNLOGGED TABLE projector_checkpoints (
   projector text PRIMARY KEY,
   position  bigint NOT NULL CHECK (position >= 0)
 );
 INSERT INTO projector_checkpoints (projector, position) VALUES ('leagues', 0);
 COMMENT ON TABLE projector_checkpoints IS 'The last store position each projector has counted, written with what it counted.';
 
-CREATE TABLE league_projections (
+CREATE UNLOGGED TABLE league_projections (
   league_id         text COLLATE "C" PRIMARY KEY,
   settings_sequence bigint NOT NULL,
   rated_games       bigint NOT NULL
 );
 COMMENT ON TABLE league_projections IS 'Which settings (event of the league''s log) the league''s ratings were computed with.';
 
-CREATE TABLE league_tables (
+CREATE UNLOGGED TABLE league_tables (
   league_id   text COLLATE "C" NOT NULL,
   season      text COLLATE "C" NOT NULL,
   players     bigint NOT NULL,
@@ -134,7 +137,7 @@ CREATE TABLE league_tables (
 );
 COMMENT ON TABLE league_tables IS 'Per league and season (season '''' = all time): rated players (virtual opponents excluded) and games. Derived.';
 
-CREATE TABLE league_ratings (
+CREATE UNLOGGED TABLE league_ratings (
   league_id     text COLLATE "C" NOT NULL,
   season        text COLLATE "C" NOT NULL,
   player        text COLLATE "C" NOT NULL,
@@ -145,23 +148,23 @@ CREATE TABLE league_ratings (
   games         bigint NOT NULL,
   last_position bigint NOT NULL,
   last_game_id  text COLLATE "C" NOT NULL,
-  last_played   timestamptz NOT NULL,
+  last_played   bigint NOT NULL,
   provisional   boolean NOT NULL,
   is_virtual    boolean NOT NULL,
   PRIMARY KEY (league_id, season, player)
 );
 CREATE INDEX league_ratings_board ON league_ratings (league_id, season, display DESC, player)
   WHERE NOT is_virtual;
-COMMENT ON TABLE league_ratings IS 'Current rating of every player of every league and season (season '''' = all time). Derived.';
+COMMENT ON TABLE league_ratings IS 'Current rating of every player of every league and season (season '''' = all time). Derived. last_played: microseconds since 1970 (UTC) of the last rated game''s result.';
 
-CREATE TABLE league_rating_history (
+CREATE UNLOGGED TABLE league_rating_history (
   league_id  text COLLATE "C" NOT NULL,
   season     text COLLATE "C" NOT NULL,
   player     text COLLATE "C" NOT NULL,
   games      bigint NOT NULL,
   game_id    text COLLATE "C" NOT NULL,
   position   bigint NOT NULL,
-  played_at  timestamptz NOT NULL,
+  played_at  bigint NOT NULL,
   mu         float8 NOT NULL,
   sigma      float8 NOT NULL,
   volatility float8 NOT NULL,
@@ -169,12 +172,12 @@ CREATE TABLE league_rating_history (
   place      integer NOT NULL,
   PRIMARY KEY (league_id, season, player, games)
 );
-COMMENT ON TABLE league_rating_history IS 'A player''s rating after each rated game. Derived.';
+COMMENT ON TABLE league_rating_history IS 'A player''s rating after each rated game. Derived. played_at: microseconds since 1970 (UTC) of the game''s result.';
 
 GRANT SELECT, INSERT ON game_results, stream_events TO arbiter_service;
 GRANT SELECT, INSERT ON streams TO arbiter_service;
 GRANT UPDATE (last_sequence, last_hash) ON streams TO arbiter_service;
-GRANT SELECT, INSERT, UPDATE, DELETE
+GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE
   ON projector_checkpoints, league_projections, league_tables, league_ratings,
      league_rating_history
   TO arbiter_service;

@@ -98,14 +98,15 @@ class Game final : public engine::Game {
       return absl::InvalidArgumentError(absl::StrCat("atlantica: ", setup.num_players, " players; the ruleset allows ",
                                                      rules->min_players, "-", rules->max_players));
     }
-    if (!setup.options.empty()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("atlantica: unknown option '", setup.options.begin()->first, "'; Atlantica has no options"));
+    if (auto options = ResolveOptions("Atlantica", Options(*setup.ruleset), setup.options); !options.ok()) {
+      return options.status();
     }
     auto shared = std::make_shared<const Rules>(*std::move(rules));
     Rng rng(setup.seed);
     Board board = NewBoard(*shared, setup.num_players, rng);
-    return std::unique_ptr<State>(std::make_unique<AtlanticaState>(std::move(shared), std::move(board), rng));
+    auto state = std::make_unique<AtlanticaState>(std::move(shared), std::move(board), rng);
+    state->set_players(PlayersOf(setup));
+    return std::unique_ptr<State>(std::move(state));
   }
 };
 

@@ -23,7 +23,7 @@ std::optional<Violation> AtlanticaState::Check(Seat seat, const v1::Action& acti
   }
   if (board_.over) return Illegal(kRuleGameOver, "the game is already over; no further action is allowed");
   if (seat != board_.to_move) {
-    return Illegal(kRuleNotYourTurn, absl::StrCat("it is seat ", board_.to_move + 1, "'s turn, not seat ", seat + 1, "'s"));
+    return Illegal(kRuleNotYourTurn, absl::StrCat("it is ", players().Whose(board_.to_move), " turn, not ", players().Whose(seat)));
   }
   const auto& a = action.atlantica();
   switch (a.kind_case()) {
@@ -97,8 +97,13 @@ std::optional<v1::Standings> AtlanticaState::Final() const {
       }
       AddScoreItem(out, absl::StrCat("research: ", r.research_names[i]), s.research_card_points[i] * h.research[i], detail);
     }
-    out.add_tie_break(s.kept_cards);
-    AddScoreItem(out, "tie-break: kept treasure cards", 0, absl::StrCat(s.kept_cards));
+    // "If there is a tie, the person with the most treasure cards wins", and
+    // "the hurricane card counts as a treasure card" (rulebook, 002_...txt).
+    const int treasure_cards = s.kept_cards + (p.hurricane ? 1 : 0);
+    out.add_tie_break(treasure_cards);
+    AddScoreItem(out, "tie-break: treasure cards", 0,
+                 p.hurricane ? absl::StrCat(s.kept_cards, " kept + the hurricane card = ", treasure_cards)
+                             : absl::StrCat(s.kept_cards, " kept"));
   }
   AssignPlaces(standings);
   return standings;

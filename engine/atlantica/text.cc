@@ -23,7 +23,7 @@ std::string AtlanticaState::ToString() const {
   if (b.over) {
     absl::StrAppend(&out, "Game over.\n");
   } else {
-    absl::StrAppend(&out, "Seat ", b.to_move + 1, " to play",
+    absl::StrAppend(&out, players().SeatLabel(b.to_move), " to play",
                     b.final_turns_left > 0 ? absl::StrCat(" (final round: ", b.final_turns_left, " turns left)") : "",
                     ".\n");
   }
@@ -57,7 +57,7 @@ std::string AtlanticaState::ToString() const {
     }
     int crates = 0;
     for (int8_t c : p.ships) crates += c;
-    absl::StrAppend(&out, "Seat ", seat + 1, p.hurricane ? " (holds the hurricane)" : "", ": hand ", Hand(p.hand),
+    absl::StrAppend(&out, players().SeatLabel(seat), p.hurricane ? " (holds the hurricane)" : "", ": hand ", Hand(p.hand),
                     "; treasures ", treasures.empty() ? "none" : absl::StrJoin(treasures, ", "), "; ships ",
                     p.ships.size(), " (", crates, " crates); research ",
                     research.empty() ? "none" : absl::StrJoin(research, ", "), "\n");

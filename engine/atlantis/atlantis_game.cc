@@ -26,6 +26,14 @@ absl::Status CheckTile(const std::string& field, const v1::AtlantisTile& tile, i
   return absl::OkStatus();
 }
 
+int PathPositions(const v1::AtlantisRules& r) {
+  int positions = r.water_between();
+  for (const auto* runs : {&r.layout_a(), &r.layout_b()}) {
+    for (const auto& run : *runs) positions += run.stacks();
+  }
+  return positions;
+}
+
 absl::Status CheckLength(const std::string& field, int size) {
   if (size > kMaxListLength) return Bad(field, absl::StrCat(size, " entries; at most ", kMaxListLength));
   return absl::OkStatus();
@@ -59,10 +67,7 @@ absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Rulese
     case v1::AtlantisAction::kBuy:
       return CheckTile("buy.tile", a.buy().tile(), lo, hi);
     case v1::AtlantisAction::kBridge: {
-      int positions = r.water_between();
-      for (const auto* runs : {&r.layout_a(), &r.layout_b()}) {
-        for (const auto& run : *runs) positions += run.stacks();
-      }
+      const int positions = PathPositions(r);
       if (a.bridge().position() < 1 || a.bridge().position() > positions) {
         return Bad("bridge.position", absl::StrCat(a.bridge().position(), " is outside 1-", positions));
       }
@@ -72,6 +77,9 @@ absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Rulese
       const v1::AtlantisAction::Move& m = a.move();
       if (m.figure() < 1 || m.figure() > r.figures_per_player()) {
         return Bad("move.figure", absl::StrCat(m.figure(), " is outside 1-", r.figures_per_player()));
+      }
+      if (m.bridge() < 0 || m.bridge() > PathPositions(r)) {
+        return Bad("move.bridge", absl::StrCat(m.bridge(), " is outside 0-", PathPositions(r)));
       }
       if (absl::Status s = CheckLength("move.cards", m.cards_size()); !s.ok()) return s;
       for (int i = 0; i < m.cards_size(); ++i) {
@@ -106,23 +114,38 @@ absl::StatusOr<std::unique_ptr<State>> AtlantisGame::NewInitialState(const GameS
     return absl::InvalidArgumentError(absl::StrCat("Atlantis is played by ", config->min_players, "-",
                                                    config->max_players, " players, not ", setup.num_players));
   }
-  TollPayment toll_payment = TollPayment::kTilesAndCards;
-  for (const auto& [key, value] : setup.options) {
-    if (key != "toll_payment") {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown Atlantis option '", key, "'; the only option is toll_payment"));
-    }
-    if (value == "tiles_and_cards") {
-      toll_payment = TollPayment::kTilesAndCards;
-    } else if (value == "tiles_or_cards") {
-      toll_payment = TollPayment::kTilesOrCards;
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("option toll_payment: '", value,
-                                                     "' is not tiles_and_cards or tiles_or_cards"));
-    }
-  }
-  return AtlantisState::NewGame(std::make_shared<const Config>(*std::move(config)), setup.seed,
-                                setup.num_players, toll_payment);
+  absl::StatusOr<std::map<std::string, std::string>> options = ResolveOptions("Atlantis", Options(*setup.ruleset), setup.options);
+  if (!options.ok()) return options.status();
+  Variant variant;
+  variant.toll_payment =
+      options->at("toll_payment") == "tiles_or_cards" ? TollPayment::kTilesOrCards : TollPayment::kTilesAndCards;
+  variant.exact_toll_if_possible = options->at("toll_overpay") == "only_without_exact";
+  variant.bought_cards_pay_tolls = options->at("bought_cards_pay_tolls") == "yes";
+  auto state = AtlantisState::NewGame(std::make_shared<const Config>(*std::move(config)), setup.seed,
+                                      setup.num_players, variant);
+  state->set_players(PlayersOf(setup));
+  return state;
+}
+
+std::vector<OptionSpec> AtlantisGame::Options(const v1::Ruleset& /*ruleset*/) const {
+  return {
+      {"toll_payment",
+       "what a toll may be paid with",
+       {{"tiles_and_cards", "tiles and cards together (Italian rulebook: \"le tessere e/o le carte\")"},
+        {"tiles_or_cards", "all tiles or all cards, not both (Czech rulebook: \"buď ... a nebo\")"}}},
+      {"toll_overpay",
+       "when a payment may be worth more than the toll (no change is given either way)",
+       {{"minimal", "any payment none of whose tiles or cards could be left out (Italian rulebook: "
+                    "\"se una tessera supera il valore richiesto, non riceverà resto\")"},
+        {"only_without_exact", "more than the toll only when the player cannot pay it exactly (Czech rulebook: "
+                               "\"Pokud hráč nemá přesný počet karet nebo destiček, zaplatí víc\")"}}},
+      {"bought_cards_pay_tolls",
+       "whether cards bought at the start of this turn may pay its tolls",
+       {{"yes", "the rulebooks allow what the player held at the start of the turn, and buying is part of "
+                "that start"},
+        {"no", "only cards held before the turn began (a strict reading of \"na začátku tohoto tahu\" / "
+               "\"all'inizio del turno\")"}}},
+  };
 }
 
 const Game& AtlantisGameInstance() {

@@ -2,9 +2,11 @@
 // (atlantis_amigo_2009.textproto), ruleset validation, action shape checks and
 // new games. Rules: /work/shared/rules/atlantis.md; docs/atlantis.md.
 //
-// Options (GameSetup::options):
-//   toll_payment = tiles_and_cards (default: a toll may be paid with tiles and
-//                  cards together) | tiles_or_cards (tiles only or cards only).
+// Options (GameSetup::options; Options() gives each with its meaning, the
+// first value being the default):
+//   toll_payment = tiles_and_cards | tiles_or_cards
+//   toll_overpay = minimal | only_without_exact
+//   bought_cards_pay_tolls = yes | no
 // Immutable and thread-safe.
 #ifndef ARBITER_ENGINE_ATLANTIS_ATLANTIS_GAME_H_
 #define ARBITER_ENGINE_ATLANTIS_ATLANTIS_GAME_H_
@@ -24,6 +26,7 @@ class AtlantisGame final : public Game {
   int MinPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis().min_players(); }
   int MaxPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis().max_players(); }
   absl::Status CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const override;
+  std::vector<OptionSpec> Options(const v1::Ruleset& ruleset) const override;
   absl::StatusOr<std::unique_ptr<State>> NewInitialState(const GameSetup& setup) const override;
 };
 

@@ -19,10 +19,12 @@ AtlantisState::AtlantisState(std::shared_ptr<const Config> config, int num_playe
 }
 
 std::unique_ptr<AtlantisState> AtlantisState::NewGame(std::shared_ptr<const Config> config, uint64_t seed,
-                                                      int num_players, TollPayment toll_payment) {
+                                                      int num_players, const Variant& variant) {
   auto state = std::make_unique<AtlantisState>(config, num_players, seed);
   Board& b = state->board_;
-  b.toll_payment = toll_payment;
+  b.toll_payment = variant.toll_payment;
+  b.exact_toll_if_possible = variant.exact_toll_if_possible;
+  b.bought_cards_pay_tolls = variant.bought_cards_pay_tolls;
   std::vector<uint8_t> tiles_a = config->tiles_a;
   std::vector<uint8_t> tiles_b = config->tiles_b;
   state->rng_.Shuffle(tiles_a);
@@ -85,8 +87,8 @@ std::optional<Violation> AtlantisState::Check(Seat seat, const v1::Action& actio
     return Illegal(kRuleWrongGame, "this is a game of Atlantis; the action is for another game");
   }
   if (seat != board_.current) {
-    return Illegal(kRuleNotYourTurn, absl::StrCat("it is seat ", board_.current + 1, "'s turn, not seat ",
-                                                  seat + 1, "'s"));
+    return Illegal(kRuleNotYourTurn, absl::StrCat("it is ", players().Whose(board_.current), " turn, not ",
+                                                  players().Whose(seat)));
   }
   const v1::AtlantisAction& a = action.atlantis();
   switch (a.kind_case()) {
@@ -117,7 +119,7 @@ std::optional<v1::Standings> AtlantisState::Final() const {
   return FinalStandings(board_);
 }
 
-std::string AtlantisState::ToString() const { return RenderBoard(board_, deck_size(), discard_size()); }
+std::string AtlantisState::ToString() const { return RenderBoard(board_, deck_size(), discard_size(), players()); }
 
 void AtlantisState::DoApply(Seat /*seat*/, const v1::Action& action) {
   const v1::AtlantisAction& a = action.atlantis();
@@ -129,7 +131,7 @@ void AtlantisState::DoApply(Seat /*seat*/, const v1::Action& action) {
       h.RemoveTile(tile);
       b.turn_started = true;
       b.bought = true;
-      Draw(TileValue(tile) / config_->buy_divisor);
+      Draw(TileValue(tile) / config_->buy_divisor, /*bought=*/true);
       return;
     }
     case v1::AtlantisAction::kBridge:
@@ -146,10 +148,9 @@ void AtlantisState::DoApply(Seat /*seat*/, const v1::Action& action) {
         ++discard_[U(ItemIndex(card))];
       }
       for (const v1::AtlantisTile& t : a.move().toll().tiles()) h.RemoveTile(TileCode(ItemIndex(t.item()), t.value()));
-      for (int card : a.move().toll().cards()) {
-        h.RemoveCard(ItemIndex(card));
-        ++discard_[U(ItemIndex(card))];
-      }
+      // Paid tiles and cards leave the game ("Odevzdané karty a destičky jdou
+      // ze hry"): they never reach the discard pile.
+      for (int card : a.move().toll().cards()) h.RemoveCard(ItemIndex(card));
       const int mainland = b.path.mainland();
       if (route.start != 0) b.path.RemoveFigure(route.start);
       b.figures[U(b.current)][U(route.figure)] = static_cast<uint8_t>(route.dest);
@@ -159,6 +160,10 @@ void AtlantisState::DoApply(Seat /*seat*/, const v1::Action& action) {
         b.path.AddFigure(route.dest);
       }
       if (const int behind = b.path.TileBehind(route.dest); behind != 0) h.AddTile(b.path.TakeTop(behind));
+      if (a.move().bridge() != 0) {
+        --b.bridges_left[U(b.current)];
+        b.path.set_bridged(a.move().bridge(), true);
+      }
       b.stuck_passes = 0;
       const int home = b.figures_home[U(b.current)];
       if (home == config_->figures) {
@@ -188,12 +193,14 @@ void AtlantisState::DoApply(Seat /*seat*/, const v1::Action& action) {
   }
 }
 
-int AtlantisState::Draw(int n) {
+int AtlantisState::Draw(int n, bool bought) {
   Holdings& h = board_.players[U(board_.current)];
   int drawn = 0;
   for (; drawn < n; ++drawn) {
     if (deck_top_ == deck_size_ && !Refill()) break;
-    h.AddCard(deck_[U(deck_top_++)]);
+    const uint8_t card = deck_[U(deck_top_++)];
+    h.AddCard(card);
+    if (bought) ++board_.bought_cards[card];
   }
   return drawn;
 }
@@ -214,6 +221,7 @@ void AtlantisState::EndTurn() {
   board_.current = (board_.current + 1) % board_.num_players;
   board_.turn_started = false;
   board_.bought = false;
+  board_.bought_cards.fill(0);
 }
 
 }  // namespace arbiter::engine::atlantis

@@ -37,7 +37,7 @@ class AtlantisState final : public State {
   // A new game from setup (see the chance order above). `config` must be
   // valid for `num_players`.
   static std::unique_ptr<AtlantisState> NewGame(std::shared_ptr<const Config> config, uint64_t seed,
-                                                int num_players, TollPayment toll_payment);
+                                                int num_players, const Variant& variant);
   // A position built piece by piece (tests; see testing.h). `deck` lists the
   // draw pile from the top.
   static std::unique_ptr<AtlantisState> FromParts(std::shared_ptr<const Config> config, const Board& board,
@@ -65,7 +65,8 @@ class AtlantisState final : public State {
 
  private:
   // Draws up to n cards for the player to act; returns how many were drawn.
-  int Draw(int n);
+  // Cards bought are also counted in the board's bought_cards.
+  int Draw(int n, bool bought = false);
   bool Refill();
   void EndTurn();
 

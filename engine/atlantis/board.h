@@ -5,6 +5,7 @@
 #ifndef ARBITER_ENGINE_ATLANTIS_BOARD_H_
 #define ARBITER_ENGINE_ATLANTIS_BOARD_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -47,6 +48,8 @@ struct Holdings {
 struct Board {
   const Config* config = nullptr;
   TollPayment toll_payment = TollPayment::kTilesAndCards;
+  bool exact_toll_if_possible = false;  // Variant
+  bool bought_cards_pay_tolls = true;   // Variant
   int num_players = 0;
   Path path;
   std::array<Holdings, kMaxPlayers> players{};
@@ -57,11 +60,21 @@ struct Board {
   int current = 0;             // seat to act
   bool turn_started = false;   // a Buy or Bridge was taken this turn
   bool bought = false;         // a Buy was taken this turn
+  std::array<uint8_t, kItems> bought_cards{};  // cards drawn by this turn's Buy, by item
   bool over = false;
   int finisher = -1;           // seat that brought its last figure home; -1 stalemate
   int stuck_passes = 0;        // consecutive Passes with nothing left to draw
 
   const Holdings& me() const { return players[static_cast<std::size_t>(current)]; }
+  // Cards of `item` the player to act may pay a toll with, `used` of them
+  // being played to move: the hand less the movement cards, and, when bought
+  // cards may not pay, less the cards bought this turn (the movement cards
+  // are taken from the bought ones first).
+  int TollCards(int item, int used) const {
+    const std::size_t i = static_cast<std::size_t>(item);
+    const int bought_now = bought_cards_pay_tolls ? 0 : bought_cards[i];
+    return me().cards[i] - std::max(used, bought_now);
+  }
   int figure(int seat, int f) const {
     return figures[static_cast<std::size_t>(seat)][static_cast<std::size_t>(f)];
   }

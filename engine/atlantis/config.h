@@ -49,6 +49,17 @@ inline v1::Atlantis::Item ProtoItem(int item) { return static_cast<v1::Atlantis:
 // How a toll may be paid (game option "toll_payment").
 enum class TollPayment { kTilesAndCards, kTilesOrCards };
 
+// The readings the log header's options choose where the rulebooks disagree
+// or are unclear (AtlantisGame::Options lists them for people).
+struct Variant {
+  TollPayment toll_payment = TollPayment::kTilesAndCards;
+  // "toll_overpay": false = any minimal payment; true = more than the toll
+  // only when no payment of exactly the toll is possible (Czech text).
+  bool exact_toll_if_possible = false;
+  // "bought_cards_pay_tolls": whether cards bought this turn may pay tolls.
+  bool bought_cards_pay_tolls = true;
+};
+
 struct Config {
   // Expanded tiles of each back, in ruleset order (the order shuffled).
   std::vector<uint8_t> tiles_a;

@@ -3,11 +3,13 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "engine/atlantis/tile_sums.h"
 
 namespace arbiter::engine::atlantis {
 namespace {
 
 using ItemCounts = std::array<uint8_t, kItems>;
+using ValueCounts = std::array<int, kMaxValue + 1>;
 
 std::size_t U(int i) { return static_cast<std::size_t>(i); }
 
@@ -22,6 +24,51 @@ bool Payable(const Board& b, int toll, int cards) {
   const int tiles = b.me().tile_points;
   if (b.toll_payment == TollPayment::kTilesAndCards) return tiles + cards >= toll;
   return tiles >= toll || cards >= toll;
+}
+
+// Cards the player to act may pay a toll with, `used` being played to move.
+int FreeTollCards(const Board& b, const ItemCounts& used) {
+  int n = 0;
+  for (int item = 0; item < kItems; ++item) n += b.TollCards(item, used[U(item)]);
+  return n;
+}
+
+// Whether the player to act can pay exactly `toll` (toll > 0) with what may pay.
+bool ExactPayable(const Board& b, int toll, int cards) {
+  if (cards >= toll) return true;
+  ValueCounts counts{};
+  for (int item = 0; item < kItems; ++item) {
+    for (int v = 1; v <= kMaxValue; ++v) counts[U(v)] += b.me().tiles[U(item)][U(v)];
+  }
+  const TileSums sums(counts);
+  if (b.toll_payment == TollPayment::kTilesOrCards) return sums.Reachable(toll);
+  for (int k = 0; k <= cards; ++k) {
+    if (sums.Reachable(toll - k)) return true;
+  }
+  return false;
+}
+
+// The path as it is after `route`'s figure has moved and taken its tile.
+Path PathAfter(const Board& b, const Route& route) {
+  Path path = b.path;
+  if (route.start != 0) path.RemoveFigure(route.start);
+  if (route.dest != path.mainland()) path.AddFigure(route.dest);
+  if (const int behind = path.TileBehind(route.dest); behind != 0) path.TakeTop(behind);
+  return path;
+}
+
+std::optional<Violation> CheckBridgeOn(const Board& b, const Path& path, int p, const char* when) {
+  if (b.bridges_left[U(b.current)] == 0) {
+    return Illegal("no_bridge_left", "the player has already laid their bridge");
+  }
+  if (p < 1 || p > path.positions() || !path.is_water(p)) {
+    return Illegal("bridge_not_on_water", absl::StrCat("position ", p, " is not water", when,
+                                                       "; a bridge is laid over a gap in the path"));
+  }
+  if (path.GapBridged(p)) {
+    return Illegal("gap_already_bridged", absl::StrCat("the gap at position ", p, " already has a bridge"));
+  }
+  return std::nullopt;
 }
 
 std::optional<Violation> CheckPayment(const Board& b, const v1::AtlantisPayment& pay, int toll,
@@ -50,12 +97,14 @@ std::optional<Violation> CheckPayment(const Board& b, const v1::AtlantisPayment&
   for (int raw : pay.cards()) {
     const int item = ItemIndex(raw);
     if (item < 0) return Illegal("unknown_item", absl::StrCat("toll card item ", raw, " is not an item"));
-    const int free = h.cards[U(item)] - used[U(item)];
+    const int free = b.TollCards(item, used[U(item)]);
     if (++cards[U(item)] > free) {
       return Illegal("toll_card_not_held",
                      absl::StrCat("the toll uses ", static_cast<int>(cards[U(item)]), " ", ItemName(item),
-                                  " card(s); the hand holds ", free,
-                                  " besides the movement cards (cards played to move cannot pay)"));
+                                  " card(s); the hand holds ", free, " besides the movement cards",
+                                  b.bought_cards_pay_tolls ? "" : " and the cards bought this turn",
+                                  " (cards played to move cannot pay",
+                                  b.bought_cards_pay_tolls ? "" : ", nor cards bought this turn", ")"));
     }
     sum += 1;
     smallest = 1;
@@ -74,6 +123,12 @@ std::optional<Violation> CheckPayment(const Board& b, const v1::AtlantisPayment&
                                             " and would still cover it without its smallest part (",
                                             smallest, ")"));
   }
+  if (b.exact_toll_if_possible && sum > toll && ExactPayable(b, toll, FreeTollCards(b, used))) {
+    return Illegal("toll_not_exact",
+                   absl::StrCat("the gaps crossed cost ", toll, " and the player can pay exactly ", toll,
+                                "; the payment is worth ", sum,
+                                " (this game pays more only when the exact amount cannot be paid)"));
+  }
   return std::nullopt;
 }
 
@@ -86,8 +141,9 @@ int CanonicalFigure(const Board& b, int seat, int f) {
 }
 
 // Fills `pay` with the listed spelling of (tile values `by_value`, `cards` cards).
-void FillPayment(const Holdings& h, const std::array<int, kMaxValue + 1>& by_value, int cards,
+void FillPayment(const Board& b, const std::array<int, kMaxValue + 1>& by_value, int cards,
                  const ItemCounts& used, v1::AtlantisPayment& pay) {
+  const Holdings& h = b.me();
   for (int v = kMaxValue; v >= 1; --v) {
     int need = by_value[U(v)];
     for (int item = 0; item < kItems && need > 0; ++item) {
@@ -101,7 +157,7 @@ void FillPayment(const Holdings& h, const std::array<int, kMaxValue + 1>& by_val
     }
   }
   for (int item = 0; item < kItems && cards > 0; ++item) {
-    const int take = std::min(cards, h.cards[U(item)] - used[U(item)]);
+    const int take = std::min(cards, b.TollCards(item, used[U(item)]));
     for (int i = 0; i < take; ++i) pay.add_cards(ProtoItem(item));
     cards -= take;
   }
@@ -153,7 +209,13 @@ class MoveSearch {
 
   void Arrive(int dest) {
     const Toll toll = b_.path.TollBetween(start_, dest);
-    const int cards = b_.me().card_count - len_;
+    int cards = b_.me().card_count - len_;
+    if (!b_.bought_cards_pay_tolls) {
+      cards = 0;
+      for (int item = 0; item < kItems; ++item) {
+        cards += std::min<int>(left_[U(item)], b_.me().cards[U(item)] - b_.bought_cards[U(item)]);
+      }
+    }
     if (out_ == nullptr) {
       found_ = Payable(b_, toll.total, cards) ||
                (with_bridge_ && Payable(b_, toll.total - toll.largest, cards));
@@ -162,6 +224,16 @@ class MoveSearch {
     if (!Payable(b_, toll.total, cards)) return;
     found_ = true;
     toll_ = toll.total;
+    after_gaps_.clear();
+    if (b_.bridges_left[U(b_.current)] > 0) {
+      Route route;
+      route.start = start_;
+      route.dest = dest;
+      const Path after = PathAfter(b_, route);
+      for (int p = after.first() + 1; p < after.last(); ++p) {
+        if (after.is_water(p) && !after.is_water(p - 1) && !after.GapBridged(p)) after_gaps_.push_back(p);
+      }
+    }
     if (toll_ == 0) {
       Emit(0);
       return;
@@ -178,7 +250,7 @@ class MoveSearch {
       }
     }
     target_ = toll_;
-    exact_ = false;
+    exact_ = b_.exact_toll_if_possible && ExactPayable(b_, toll_, cards);
     cards_paid_ = 0;
     TileDfs(kMaxValue, 0);
   }
@@ -209,7 +281,12 @@ class MoveSearch {
       move->add_cards(ProtoItem(seq_[U(i)]));
       ++used[seq_[U(i)]];
     }
-    if (toll_ > 0) FillPayment(b_.me(), by_value_, cards, used, *move->mutable_toll());
+    if (toll_ > 0) FillPayment(b_, by_value_, cards, used, *move->mutable_toll());
+    for (int p : after_gaps_) {
+      Move bridged = out_->back();
+      bridged.action.mutable_atlantis()->mutable_move()->set_bridge(p);
+      out_->push_back(std::move(bridged));
+    }
   }
 
   const Board& b_;
@@ -227,6 +304,7 @@ class MoveSearch {
   int target_ = 0;
   bool exact_ = false;
   int cards_paid_ = 0;
+  std::vector<int> after_gaps_;  // where the bridge may go after the move (first position of each gap)
 };
 
 }  // namespace
@@ -245,18 +323,7 @@ std::optional<Violation> CheckBuy(const Board& b, const v1::AtlantisAction::Buy&
 }
 
 std::optional<Violation> CheckBridge(const Board& b, const v1::AtlantisAction::Bridge& bridge) {
-  if (b.bridges_left[U(b.current)] == 0) {
-    return Illegal("no_bridge_left", "the player has already laid their bridge");
-  }
-  const int p = bridge.position();
-  if (p < 1 || p > b.path.positions() || !b.path.is_water(p)) {
-    return Illegal("bridge_not_on_water",
-                   absl::StrCat("position ", p, " is not water; a bridge is laid over a gap in the path"));
-  }
-  if (b.path.GapBridged(p)) {
-    return Illegal("gap_already_bridged", absl::StrCat("the gap at position ", p, " already has a bridge"));
-  }
-  return std::nullopt;
+  return CheckBridgeOn(b, b.path, bridge.position(), "");
 }
 
 std::optional<Violation> CheckMove(const Board& b, const v1::AtlantisAction::Move& move, Route& route) {
@@ -302,7 +369,9 @@ std::optional<Violation> CheckMove(const Board& b, const v1::AtlantisAction::Mov
   route.start = start;
   route.dest = pos;
   route.toll = path.TollBetween(start, pos);
-  return CheckPayment(b, move.toll(), route.toll.total, used);
+  if (auto v = CheckPayment(b, move.toll(), route.toll.total, used)) return v;
+  if (move.bridge() != 0) return CheckBridgeOn(b, PathAfter(b, route), move.bridge(), " after the move");
+  return std::nullopt;
 }
 
 std::optional<Violation> CheckPass(const Board& b) {
@@ -378,7 +447,14 @@ v1::Action CanonicalAction(const Board& b, const v1::Action& action) {
   ItemCounts used{};
   for (int c : move.cards()) ++used[U(ItemIndex(c))];
   move.clear_toll();
-  if (route.toll.total > 0) FillPayment(b.me(), values, cards, used, *move.mutable_toll());
+  if (route.toll.total > 0) FillPayment(b, values, cards, used, *move.mutable_toll());
+  if (move.bridge() != 0) {
+    const Path after = PathAfter(b, route);
+    int begin = 0;
+    int end = 0;
+    after.GapAround(move.bridge(), begin, end);
+    move.set_bridge(begin);
+  }
   return canonical;
 }
 

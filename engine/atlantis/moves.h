@@ -8,7 +8,8 @@
 //   Move:   unknown_figure, figure_on_mainland, no_card_played, unknown_item,
 //           card_not_in_hand, extra_card, must_keep_moving,
 //           toll_tile_not_held, toll_card_not_held, toll_mixed_payment,
-//           toll_not_covered, toll_overpaid
+//           toll_not_covered, toll_overpaid, toll_not_exact; and for its
+//           `bridge` (laid after the move) the Bridge ids
 //   Pass:   pass_not_allowed
 //
 // LegalActions lists, for a Move, every figure position (the lowest-numbered
@@ -18,7 +19,9 @@
 // paid). The collapsed choices are the items: the listed payment takes, for
 // each value, tiles of the lowest item first (Atlantis.Item order), and cards
 // of the lowest item first from the hand left after the movement cards. A
-// Bridge is listed once per unbridged gap, on the gap's first position.
+// Bridge is listed once per unbridged gap, on the gap's first position; while
+// the player holds the bridge, every Move is listed again with its `bridge` on
+// each unbridged gap of the path after the move (first position).
 // Canonical() maps any legal spelling onto these.
 #ifndef ARBITER_ENGINE_ATLANTIS_MOVES_H_
 #define ARBITER_ENGINE_ATLANTIS_MOVES_H_

@@ -40,7 +40,7 @@ std::string Tiles(const Holdings& h) {
 
 }  // namespace
 
-std::string RenderBoard(const Board& b, int deck_size, int discard_size) {
+std::string RenderBoard(const Board& b, int deck_size, int discard_size, const Players& players) {
   const Path& path = b.path;
   std::string out = absl::StrCat("Atlantis: ", FiguresAt(b, 0), "\n");
   for (int p = path.first(); p <= path.last(); ++p) {
@@ -57,17 +57,17 @@ std::string RenderBoard(const Board& b, int deck_size, int discard_size) {
   absl::StrAppend(&out, "Mainland: ", FiguresAt(b, path.mainland()), "\n");
   for (int seat = 0; seat < b.num_players; ++seat) {
     const Holdings& h = b.players[U(seat)];
-    absl::StrAppend(&out, "Seat ", seat + 1, !b.over && seat == b.current ? " (to act)" : "", ": cards ",
+    absl::StrAppend(&out, players.SeatLabel(seat), !b.over && seat == b.current ? " (to act)" : "", ": cards ",
                     Hand(h), " (", h.card_count, "); tiles ", Tiles(h), " (", h.tile_points,
                     " points); bridges ", b.bridges_left[U(seat)], "\n");
   }
   absl::StrAppend(&out, "Draw pile ", deck_size, ", discard pile ", discard_size, "\n");
   if (b.over) {
-    absl::StrAppend(&out, b.finisher >= 0 ? absl::StrCat("Game over: seat ", b.finisher + 1, " brought every figure home")
+    absl::StrAppend(&out, b.finisher >= 0 ? absl::StrCat("Game over: ", players.Who(b.finisher), " brought every figure home")
                                           : std::string("Game over: stalemate, no card left to draw and no move"),
                     "\n");
   } else {
-    absl::StrAppend(&out, "Turn of seat ", b.current + 1, b.bought ? " (has bought)" : "",
+    absl::StrAppend(&out, "Turn of ", players.Who(b.current), b.bought ? " (has bought)" : "",
                     b.turn_started ? " (turn started)" : "", "\n");
   }
   return out;

@@ -7,10 +7,11 @@
 #include <string>
 
 #include "engine/atlantis/board.h"
+#include "engine/core/players.h"
 
 namespace arbiter::engine::atlantis {
 
-std::string RenderBoard(const Board& board, int deck_size, int discard_size);
+std::string RenderBoard(const Board& board, int deck_size, int discard_size, const Players& players);
 
 }  // namespace arbiter::engine::atlantis
 

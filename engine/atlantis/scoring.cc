@@ -4,56 +4,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/atlantis/tile_sums.h"
 #include "engine/core/standings.h"
 
 namespace arbiter::engine::atlantis {
 namespace {
 
 std::size_t U(int i) { return static_cast<std::size_t>(i); }
-
-using ValueCounts = std::array<int, kMaxValue + 1>;
-
-// Subset sums of tiles by value: reach[v][s] says whether s can be paid with
-// tiles of values 1..v.
-class TileSums {
- public:
-  explicit TileSums(const ValueCounts& counts) : counts_(counts) {
-    int total = 0;
-    for (int v = 1; v <= kMaxValue; ++v) total += v * counts[U(v)];
-    reach_.assign(U(kMaxValue + 1), std::vector<char>(U(total + 1), 0));
-    reach_[0][0] = 1;
-    for (int v = 1; v <= kMaxValue; ++v) {
-      for (int s = 0; s <= total; ++s) {
-        for (int k = 0; k <= counts[U(v)] && k * v <= s; ++k) {
-          if (reach_[U(v - 1)][U(s - k * v)]) {
-            reach_[U(v)][U(s)] = 1;
-            break;
-          }
-        }
-      }
-    }
-  }
-  int total() const { return static_cast<int>(reach_[0].size()) - 1; }
-  bool Reachable(int s) const { return s >= 0 && s <= total() && reach_[U(kMaxValue)][U(s)]; }
-  // Tiles by value making up reachable sum s (highest values first).
-  ValueCounts Pick(int s) const {
-    ValueCounts picked{};
-    for (int v = kMaxValue; v >= 1; --v) {
-      for (int k = std::min(counts_[U(v)], s / v); k >= 0; --k) {
-        if (reach_[U(v - 1)][U(s - k * v)]) {
-          picked[U(v)] = k;
-          s -= k * v;
-          break;
-        }
-      }
-    }
-    return picked;
-  }
-
- private:
-  ValueCounts counts_;
-  std::vector<std::vector<char>> reach_;
-};
 
 void PayTiles(const Holdings& h, const ValueCounts& by_value, EndPhase& e) {
   for (int v = kMaxValue; v >= 1; --v) {

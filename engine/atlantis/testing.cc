@@ -110,6 +110,13 @@ PositionBuilder& PositionBuilder::Payment(TollPayment mode) {
   return *this;
 }
 
+PositionBuilder& PositionBuilder::Options(const Variant& variant) {
+  board_.toll_payment = variant.toll_payment;
+  board_.exact_toll_if_possible = variant.exact_toll_if_possible;
+  board_.bought_cards_pay_tolls = variant.bought_cards_pay_tolls;
+  return *this;
+}
+
 std::unique_ptr<AtlantisState> PositionBuilder::Build() const {
   Board board = board_;
   for (const auto& [key, position] : figures_) {
@@ -154,6 +161,13 @@ v1::Action MoveAction(int figure, std::string_view cards, std::string_view toll_
     tile->set_value(TileValue(code));
   }
   for (char c : toll_cards) move->mutable_toll()->add_cards(ProtoItem(ItemOfLetter(c)));
+  return action;
+}
+
+v1::Action MoveThenBridge(int figure, std::string_view cards, int bridge, std::string_view toll_tiles,
+                          std::string_view toll_cards) {
+  v1::Action action = MoveAction(figure, cards, toll_tiles, toll_cards);
+  action.mutable_atlantis()->mutable_move()->set_bridge(bridge);
   return action;
 }
 

@@ -45,6 +45,7 @@ class PositionBuilder {
   PositionBuilder& Discard(std::string_view letters);
   PositionBuilder& ToAct(int seat);
   PositionBuilder& Payment(TollPayment mode);
+  PositionBuilder& Options(const Variant& variant);
 
   std::unique_ptr<AtlantisState> Build() const;
 
@@ -63,6 +64,9 @@ v1::Action BridgeAction(int position);
 // with a CROWN 7 and a FLAG 2 tile and two OLIVE cards.
 v1::Action MoveAction(int figure, std::string_view cards, std::string_view toll_tiles = "",
                       std::string_view toll_cards = "");
+// The same Move, laying the player's bridge at `bridge` once the tile is taken.
+v1::Action MoveThenBridge(int figure, std::string_view cards, int bridge, std::string_view toll_tiles = "",
+                          std::string_view toll_cards = "");
 v1::Action PassAction();
 
 }  // namespace arbiter::engine::atlantis

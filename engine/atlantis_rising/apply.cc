@@ -13,6 +13,14 @@ std::size_t At(int i) { return static_cast<std::size_t>(i); }
 
 }  // namespace
 
+void AtlantisRisingState::GainResource(Seat seat, int resource_index, int n) {
+  pos_.players[At(seat)].resources[At(resource_index)] += std::min(n, ResourceLeft(resource_index));
+}
+
+void AtlantisRisingState::GainEnergy(Seat seat, int n) {
+  pos_.players[At(seat)].energy += std::min(n, EnergyLeft());
+}
+
 void AtlantisRisingState::DoApply(Seat seat, const v1::Action& action) {
   const Action& a = action.atlantis_rising();
   PlayerState& player = pos_.players[At(seat)];
@@ -194,7 +202,8 @@ void AtlantisRisingState::EndRound() {
       if (effect.kind() == v1::AtlantisRising::ENERGY_EACH_ROUND) energy += effect.amount();
     }
   }
-  for (PlayerState& player : pos_.players) player.energy += energy;
+  // From the start player on, while the supply lasts.
+  for (int i = 0; i < num_players(); ++i) GainEnergy((pos_.start_seat + i) % num_players(), energy);
   pos_.phase = Phase::kPlacement;
 }
 
@@ -206,7 +215,7 @@ void AtlantisRisingState::DoAct(Seat seat, const Action::Act& act) {
   --here.waiting[At(seat)];
   const SpotInfo info = Describe(spot);
   if (info.kind == SpotInfo::kCentre) {
-    player.energy += tables_->rules().centre_energy();
+    GainEnergy(seat, tables_->rules().centre_energy());
     return;
   }
   if (info.kind == SpotInfo::kComponent) {
@@ -230,7 +239,7 @@ void AtlantisRisingState::DoAct(Seat seat, const Action::Act& act) {
     case v1::AtlantisRising::GATHER:
       pending.total = roll(spec.dice());
       if (pending.total >= value) {
-        ++player.resources[At(ResourceIndex(spec.resource()))];
+        GainResource(seat, ResourceIndex(spec.resource()), 1);
       } else if (player.energy > 0) {
         pos_.pending = pending;
       }
@@ -238,7 +247,7 @@ void AtlantisRisingState::DoAct(Seat seat, const Action::Act& act) {
     case v1::AtlantisRising::FORGE:
       if (player.resources[At(ResourceIndex(v1::AtlantisRising::ORE))] > 0) {
         --player.resources[At(ResourceIndex(v1::AtlantisRising::ORE))];
-        player.resources[At(ResourceIndex(v1::AtlantisRising::ATLANTIUM))] += value;
+        GainResource(seat, ResourceIndex(v1::AtlantisRising::ATLANTIUM), value);
       }
       return;
     case v1::AtlantisRising::LIBRARY: {
@@ -284,7 +293,7 @@ void AtlantisRisingState::ResolveRoll(bool success) {
   if (spec.action() == v1::AtlantisRising::RECRUIT) {
     Recruit(p.seat, p.partner);
   } else {
-    ++pos_.players[At(p.seat)].resources[At(ResourceIndex(spec.resource()))];
+    GainResource(p.seat, ResourceIndex(spec.resource()), 1);
   }
 }
 
@@ -299,16 +308,15 @@ void AtlantisRisingState::Recruit(int seat, int partner) {
 
 void AtlantisRisingState::ApplyEffect(Seat seat, const Rules::Effect& effect, Resource resource,
                                       Peninsula peninsula) {
-  PlayerState& player = pos_.players[At(seat)];
   switch (effect.kind()) {
     case v1::AtlantisRising::GAIN_ENERGY:
-      player.energy += effect.amount();
+      GainEnergy(seat, effect.amount());
       break;
     case v1::AtlantisRising::GAIN_RESOURCE:
-      player.resources[At(ResourceIndex(effect.resource()))] += effect.amount();
+      GainResource(seat, ResourceIndex(effect.resource()), effect.amount());
       break;
     case v1::AtlantisRising::GAIN_RESOURCE_CHOICE:
-      player.resources[At(ResourceIndex(resource))] += effect.amount();
+      GainResource(seat, ResourceIndex(resource), effect.amount());
       break;
     case v1::AtlantisRising::CANCEL_FLOOD:
       pos_.flood_shield += effect.amount();

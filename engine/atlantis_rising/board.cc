@@ -1,4 +1,6 @@
 // Atlantis Rising: spots on the island and the Cosmic Gate board.
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "engine/atlantis_rising/rule_ids.h"
 #include "engine/atlantis_rising/state.h"
@@ -92,6 +94,22 @@ std::optional<Violation> AtlantisRisingState::Locate(const SpotRef& spot, int* i
       break;
   }
   return Illegal(kRuleNoSpot, "the action names no spot (tile, centre, build site or component)");
+}
+
+int AtlantisRisingState::ResourceLeft(int resource_index) const {
+  const std::size_t r = static_cast<std::size_t>(resource_index);
+  int held = 0;
+  for (const PlayerState& player : pos_.players) held += player.resources[r];
+  for (const auto& site : pos_.pledges) {
+    for (const Resources& pledged : site) held += pledged[r];
+  }
+  return std::max(0, tables_->supply(resource_index) - held);
+}
+
+int AtlantisRisingState::EnergyLeft() const {
+  int held = 0;
+  for (const PlayerState& player : pos_.players) held += player.energy;
+  return std::max(0, tables_->energy_supply() - held);
 }
 
 int AtlantisRisingState::Capacity(int spot) const {

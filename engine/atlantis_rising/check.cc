@@ -13,8 +13,6 @@ namespace {
 
 using Action = v1::AtlantisRisingAction;
 
-std::string SeatName(int seat) { return absl::StrCat("seat ", seat + 1); }
-
 const char* PhaseName(Phase phase) {
   switch (phase) {
     case Phase::kPlacement:
@@ -49,7 +47,7 @@ std::optional<Violation> AtlantisRisingState::Check(Seat seat, const v1::Action&
     return Illegal(kRuleMalformedAction, std::string(shape.message()));
   }
   if (seat < 0 || seat >= num_players()) {
-    return Illegal(kRuleNotYourTurn, absl::StrCat(SeatName(seat), " is not in this game"));
+    return Illegal(kRuleNotYourTurn, absl::StrCat(players().Who(seat), " is not in this game"));
   }
   if (pos_.pending.kind != Decision::kNone || OverLimitSeat() >= 0) return CheckDecision(seat, a);
 
@@ -61,7 +59,7 @@ std::optional<Violation> AtlantisRisingState::Check(Seat seat, const v1::Action&
       std::vector<std::string> left;
       for (int s = 0; s < num_players(); ++s) {
         const int pool = pos_.players[static_cast<std::size_t>(s)].pool;
-        if (pool > 0) left.push_back(absl::StrCat(SeatName(s), " (", pool, ")"));
+        if (pool > 0) left.push_back(absl::StrCat(players().Who(s), " (", pool, ")"));
       }
       if (!left.empty()) {
         return Illegal(kRuleAtlanteansUnplaced,
@@ -88,7 +86,7 @@ std::optional<Violation> AtlantisRisingState::Check(Seat seat, const v1::Action&
       return CheckPlay(seat, a.play());
     case Action::kDiscard:
       return Illegal(kRuleDiscardNotNeeded,
-                     absl::StrCat(SeatName(seat), " is within the hand limit of ",
+                     absl::StrCat(players().Who(seat), " is within the hand limit of ",
                                   tables_->rules().hand_limit(), " cards; discarding is only to meet it"));
     case Action::KIND_NOT_SET:
       break;
@@ -102,13 +100,13 @@ std::optional<Violation> AtlantisRisingState::CheckDecision(Seat seat, const Act
     case Decision::kFloods:
       if (a.kind_case() != Action::kFlood) {
         return Illegal(kRuleDecisionPending,
-                       absl::StrCat(pending.seat < 0 ? "the players" : SeatName(pending.seat), " must first name ",
+                       absl::StrCat(pending.seat < 0 ? "the players" : players().Who(pending.seat), " must first name ",
                                     pending.floods, " peninsula(s) to flood"));
       }
       if (pending.seat >= 0 && seat != pending.seat) {
-        return Illegal(kRuleNotTheDrawer, absl::StrCat(SeatName(pending.seat),
+        return Illegal(kRuleNotTheDrawer, absl::StrCat(players().Who(pending.seat),
                                                        " drew the misfortune and names the peninsula, not ",
-                                                       SeatName(seat)));
+                                                       players().Who(seat)));
       }
       {
         const int p = PeninsulaIndex(a.flood().peninsula());
@@ -127,23 +125,23 @@ std::optional<Violation> AtlantisRisingState::CheckDecision(Seat seat, const Act
       }
       if (seat != pending.seat && seat != pending.partner) {
         return Illegal(kRuleNotTheRoller, absl::StrCat("only the players who rolled on ", SpotName(pending.spot),
-                                                       " may spend energy on it, not ", SeatName(seat)));
+                                                       " may spend energy on it, not ", players().Who(seat)));
       }
       const int energy = pos_.players[static_cast<std::size_t>(seat)].energy;
       if (a.boost().energy() > energy) {
-        return Illegal(kRuleNotEnoughEnergy, absl::StrCat(SeatName(seat), " has ", energy,
+        return Illegal(kRuleNotEnoughEnergy, absl::StrCat(players().Who(seat), " has ", energy,
                                                           " mystic energy, not ", a.boost().energy()));
       }
       return std::nullopt;
     }
     case Decision::kKeep:
       if (a.kind_case() != Action::kKeep) {
-        return Illegal(kRuleDecisionPending, absl::StrCat(SeatName(pending.seat),
+        return Illegal(kRuleDecisionPending, absl::StrCat(players().Who(pending.seat),
                                                           " must first choose which library cards to keep"));
       }
       if (seat != pending.seat) {
         return Illegal(kRuleNotTheReader,
-                       absl::StrCat(SeatName(pending.seat), " drew the cards and keeps them, not ", SeatName(seat)));
+                       absl::StrCat(players().Who(pending.seat), " drew the cards and keeps them, not ", players().Who(seat)));
       }
       return CheckKeep(seat, a.keep());
     case Decision::kNone:
@@ -154,7 +152,7 @@ std::optional<Violation> AtlantisRisingState::CheckDecision(Seat seat, const Act
   const int limit = tables_->rules().hand_limit();
   if (seat != over || (a.kind_case() != Action::kPlay && a.kind_case() != Action::kDiscard)) {
     return Illegal(kRuleHandOverLimit,
-                   absl::StrCat(SeatName(over), " holds ",
+                   absl::StrCat(players().Who(over), " holds ",
                                 pos_.players[static_cast<std::size_t>(over)].hand.size(),
                                 " library cards and must first play or discard down to ", limit));
   }
@@ -163,7 +161,7 @@ std::optional<Violation> AtlantisRisingState::CheckDecision(Seat seat, const Act
   const auto& hand = pos_.players[static_cast<std::size_t>(seat)].hand;
   if (card < 0 || std::find(hand.begin(), hand.end(), card) == hand.end()) {
     return Illegal(kRuleCardNotInHand,
-                   absl::StrCat(SeatName(seat), " holds no card '", a.discard().card(), "'"));
+                   absl::StrCat(players().Who(seat), " holds no card '", a.discard().card(), "'"));
   }
   return std::nullopt;
 }
@@ -173,7 +171,7 @@ std::optional<Violation> AtlantisRisingState::CheckPlace(Seat seat, const Action
   const PlayerState& player = pos_.players[static_cast<std::size_t>(seat)];
   if (player.pool == 0) {
     return Illegal(kRuleAtlanteanAlreadyPlaced,
-                   absl::StrCat("all ", player.atlanteans, " of ", SeatName(seat),
+                   absl::StrCat("all ", player.atlanteans, " of ", players().Who(seat),
                                 "'s Atlanteans are already placed; none is left in the pool"));
   }
   int spot = 0;
@@ -185,7 +183,7 @@ std::optional<Violation> AtlantisRisingState::CheckPlace(Seat seat, const Action
   const SpotState& here = pos_.spots[static_cast<std::size_t>(spot)];
   if (info.kind == SpotInfo::kSite && here.placed[static_cast<std::size_t>(seat)] > 0) {
     return Illegal(kRuleOnePerPlayerPerSite,
-                   absl::StrCat(SeatName(seat), " already has an Atlantean on ", SpotName(spot),
+                   absl::StrCat(players().Who(seat), " already has an Atlantean on ", SpotName(spot),
                                 "; each player may place one per build site"));
   }
   const int capacity = Capacity(spot);
@@ -207,7 +205,7 @@ std::optional<Violation> AtlantisRisingState::CheckAct(Seat seat, const Action::
   }
   if (pos_.spots[static_cast<std::size_t>(spot)].waiting[static_cast<std::size_t>(seat)] == 0) {
     return Illegal(kRuleNoAtlanteanThere,
-                   absl::StrCat(SeatName(seat), " has no Atlantean on ", SpotName(spot), " still to act"));
+                   absl::StrCat(players().Who(seat), " has no Atlantean on ", SpotName(spot), " still to act"));
   }
   if (info.kind == SpotInfo::kComponent) {
     const auto& effect =
@@ -229,7 +227,7 @@ std::optional<Violation> AtlantisRisingState::CheckSite(Seat seat, int site, con
   }
   const SpotState& here = pos_.spots[static_cast<std::size_t>(SiteSpot(site - 1))];
   if (here.placed[static_cast<std::size_t>(seat)] == 0) {
-    return Illegal(kRuleNotOnSite, absl::StrCat(SeatName(seat), " has no Atlantean on build site ", site));
+    return Illegal(kRuleNotOnSite, absl::StrCat(players().Who(seat), " has no Atlantean on build site ", site));
   }
   if (here.Waiting() == 0) {
     return Illegal(kRuleSiteAlreadyResolved,
@@ -244,7 +242,7 @@ std::optional<Violation> AtlantisRisingState::CheckPledge(Seat seat, const Actio
   const PlayerState& player = pos_.players[static_cast<std::size_t>(seat)];
   if (player.resources[static_cast<std::size_t>(r)] < 1) {
     return Illegal(kRuleNotEnoughResources,
-                   absl::StrCat(SeatName(seat), " has no ", ResourceWord(pledge.resource()), " to pledge"));
+                   absl::StrCat(players().Who(seat), " has no ", ResourceWord(pledge.resource()), " to pledge"));
   }
   Resources pool = SitePool(pledge.build_site() - 1);
   ++pool[static_cast<std::size_t>(r)];
@@ -292,7 +290,7 @@ std::optional<Violation> AtlantisRisingState::CheckKeep(Seat seat, const Action:
   if (cost > energy) {
     return Illegal(kRuleNotEnoughEnergy,
                    absl::StrCat("keeping ", keep.cards_size(), " cards where the tile allows ",
-                                pos_.pending.free_keeps, " costs ", cost, " mystic energy; ", SeatName(seat),
+                                pos_.pending.free_keeps, " costs ", cost, " mystic energy; ", players().Who(seat),
                                 " has ", energy));
   }
   return std::nullopt;
@@ -305,7 +303,7 @@ std::optional<Violation> AtlantisRisingState::CheckPlay(Seat seat, const Action:
   const int card = tables_->CardIndex(play.card());
   const auto& hand = pos_.players[static_cast<std::size_t>(seat)].hand;
   if (card < 0 || std::find(hand.begin(), hand.end(), card) == hand.end()) {
-    return Illegal(kRuleCardNotInHand, absl::StrCat(SeatName(seat), " holds no card '", play.card(), "'"));
+    return Illegal(kRuleCardNotInHand, absl::StrCat(players().Who(seat), " holds no card '", play.card(), "'"));
   }
   const auto& effect = tables_->card(card).effect();
   if (effect.kind() == v1::AtlantisRising::GAIN_RESOURCE_CHOICE &&

@@ -82,7 +82,7 @@ std::optional<v1::Standings> AtlantisRisingState::Final() const {
 
 std::string AtlantisRisingState::ToString() const {
   std::string out = absl::StrCat("Atlantis Rising: round ", pos_.round, ", ", PhaseText(pos_.phase),
-                                 ", start player seat ", pos_.start_seat + 1, ", Wrath level ",
+                                 ", start player ", players().Who(pos_.start_seat), ", Wrath level ",
                                  pos_.wrath_level, " (floods ", tables_->WrathValue(pos_.wrath_level), ")");
   if (IsTerminal()) absl::StrAppend(&out, pos_.won ? " - the players WON" : " - the players LOST");
   absl::StrAppend(&out, "\n");
@@ -125,7 +125,7 @@ std::string AtlantisRisingState::ToString() const {
     const PlayerState& player = pos_.players[At(s)];
     std::vector<std::string> hand;
     for (int card : player.hand) hand.push_back(tables_->card(card).id());
-    absl::StrAppend(&out, "Seat ", s + 1, ": energy ", player.energy, "; ", ResourcesText(player.resources),
+    absl::StrAppend(&out, players().SeatLabel(s), ": energy ", player.energy, "; ", ResourcesText(player.resources),
                     "; Atlanteans ", player.atlanteans, " (pool ", player.pool, ", reserve ", player.reserve,
                     "); hand [", absl::StrJoin(hand, ", "), "]; given ", ResourcesText(player.given), "\n");
   }
@@ -133,7 +133,7 @@ std::string AtlantisRisingState::ToString() const {
                   "); misfortune deck ", pos_.misfortune_deck.size(), " (discards ",
                   pos_.misfortune_discard.size(), "); floods cancelled this round: ", pos_.flood_shield, "\n");
   const Pending& pending = pos_.pending;
-  const std::string who = pending.seat < 0 ? "the players" : absl::StrCat("seat ", pending.seat + 1);
+  const std::string who = pending.seat < 0 ? "the players" : players().Who(pending.seat);
   switch (pending.kind) {
     case Decision::kFloods:
       absl::StrAppend(&out, "Waiting: ", who, " to name ", pending.floods, " peninsula(s) to flood\n");
@@ -151,7 +151,7 @@ std::string AtlantisRisingState::ToString() const {
     }
     case Decision::kNone:
       if (const int over = OverLimitSeat(); over >= 0) {
-        absl::StrAppend(&out, "Waiting: seat ", over + 1, " to play or discard down to the hand limit\n");
+        absl::StrAppend(&out, "Waiting: ", players().Who(over), " to play or discard down to the hand limit\n");
       }
       break;
   }

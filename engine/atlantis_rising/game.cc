@@ -55,8 +55,28 @@ class AtlantisRising final : public Game {
       }
     }
     auto tables = std::make_shared<const Tables>(rules);
-    return std::unique_ptr<State>(
-        std::make_unique<AtlantisRisingState>(std::move(tables), setup.num_players, setup.seed, difficulty, blueprint));
+    auto state =
+        std::make_unique<AtlantisRisingState>(std::move(tables), setup.num_players, setup.seed, difficulty, blueprint);
+    state->set_players(PlayersOf(setup));
+    return std::unique_ptr<State>(std::move(state));
+  }
+
+  std::vector<OptionSpec> Options(const v1::Ruleset& ruleset) const override {
+    const Rules& rules = ruleset.atlantis_rising();
+    OptionSpec difficulty{"difficulty", "Calm Seas and Controlled Floods shuffled into the misfortune deck", {}};
+    for (const auto& d : rules.difficulties()) {
+      difficulty.values.push_back({d.name(), absl::StrCat(d.calm_seas(), " Calm Seas, ", d.controlled_floods(),
+                                                          " Controlled Floods")});
+    }
+    OptionSpec blueprint{"blueprint", "the components to build besides the Power Core", {}};
+    for (const auto& b : rules.blueprints()) {
+      std::vector<std::string> parts(b.components().begin(), b.components().end());
+      for (const auto& draw : b.draws()) {
+        parts.push_back(absl::StrCat(draw.count(), " drawn from the ", draw.letter(), " components"));
+      }
+      blueprint.values.push_back({b.name(), absl::StrJoin(parts, ", ")});
+    }
+    return {difficulty, blueprint};
   }
 
  private:

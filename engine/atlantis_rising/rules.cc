@@ -250,11 +250,24 @@ absl::Status ValidateRules(const Rules& rules) {
   ARBITER_RETURN_IF_ERROR(InRange("hand_limit", rules.hand_limit(), 1, 30));
   ARBITER_RETURN_IF_ERROR(InRange("extra_keep_cost", rules.extra_keep_cost(), 0, 10));
   ARBITER_RETURN_IF_ERROR(InRange("flooded_peninsula_floods", rules.flooded_peninsula_floods(), 1, 10));
+  if (rules.has_supplies()) {
+    const Rules::Supplies& s = rules.supplies();
+    ARBITER_RETURN_IF_ERROR(InRange("supplies.ore", s.ore(), 1, 1000));
+    ARBITER_RETURN_IF_ERROR(InRange("supplies.gold", s.gold(), 1, 1000));
+    ARBITER_RETURN_IF_ERROR(InRange("supplies.crystal", s.crystal(), 1, 1000));
+    ARBITER_RETURN_IF_ERROR(InRange("supplies.atlantium", s.atlantium(), 1, 1000));
+    ARBITER_RETURN_IF_ERROR(InRange("supplies.energy", s.energy(), 1, 1000));
+  }
   ARBITER_RETURN_IF_ERROR(CheckCards(rules));
   return CheckComponents(rules);
 }
 
 Tables::Tables(const Rules& rules) : rules_(rules) {
+  if (rules_.has_supplies()) {
+    const Rules::Supplies& s = rules_.supplies();
+    supply_ = {s.ore(), s.gold(), s.crystal(), s.atlantium()};
+    energy_supply_ = s.energy();
+  }
   for (int i = 0; i < rules_.peninsulas_size(); ++i) {
     peninsula_spec_[static_cast<std::size_t>(PeninsulaIndex(rules_.peninsulas(i).peninsula()))] = i;
   }

@@ -71,6 +71,11 @@ class Tables {
   // The Wrath value at `level` (levels past the track use the last value).
   int WrathValue(int level) const;
   int max_wrath_level() const { return rules_.wrath_values_size() - 1; }
+  // The supply of each resource and of mystic energy; kUnlimited without
+  // `supplies` in the ruleset.
+  static constexpr int kUnlimited = 1 << 30;
+  int supply(int resource_index) const { return supply_[static_cast<std::size_t>(resource_index)]; }
+  int energy_supply() const { return energy_supply_; }
 
  private:
   Rules rules_;
@@ -78,6 +83,8 @@ class Tables {
   std::map<std::string, int> cards_;
   std::map<std::string, int> components_;
   std::vector<Resources> costs_;
+  Resources supply_{kUnlimited, kUnlimited, kUnlimited, kUnlimited};
+  int energy_supply_ = kUnlimited;
 };
 
 }  // namespace arbiter::engine::atlantis_rising

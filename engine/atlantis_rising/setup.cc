@@ -24,8 +24,8 @@ AtlantisRisingState::AtlantisRisingState(std::shared_ptr<const Tables> tables, i
     player.atlanteans = row.atlanteans();
     player.pool = row.atlanteans();
     player.reserve = rules.reserve_per_player();
-    player.energy = rules.starting_energy() + row.energy_each_round();
   }
+  for (int seat = 0; seat < num_players; ++seat) GainEnergy(seat, rules.starting_energy() + row.energy_each_round());
 
   // 1. Artifacts.
   std::vector<int> artifacts;

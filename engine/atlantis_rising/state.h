@@ -160,7 +160,15 @@ class AtlantisRisingState final : public State {
   std::optional<Violation> CheckPlay(Seat seat, const v1::AtlantisRisingAction::Play& play) const;
   std::optional<Violation> CheckDecision(Seat seat, const v1::AtlantisRisingAction& action) const;
 
+  // What is left in the supplies: the supply less what the players hold
+  // (pledges included).
+  int ResourceLeft(int resource_index) const;
+  int EnergyLeft() const;
+
   // apply.cc
+  // Gains as much of `n` as the supply covers; the rest is lost.
+  void GainResource(Seat seat, int resource_index, int n);
+  void GainEnergy(Seat seat, int n);
   void Advance();
   void DrawMisfortune();
   void RequestFloods(int floods, int seat);

@@ -17,6 +17,7 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/action.pb.h"
 #include "arbiter/v1/ruleset.pb.h"
+#include "engine/core/players.h"
 #include "engine/core/state.h"
 
 namespace arbiter::engine {
@@ -29,6 +30,20 @@ struct GameSetup {
   int num_players = 0;
   // Variant switches from the log header; a game refuses unknown keys.
   std::map<std::string, std::string> options;
+  // The header's players in seat order, for the names in violation details;
+  // may be empty (sentences then say "seat 2").
+  std::vector<PlayerName> players;
+};
+
+// A variant switch a game accepts in the log header's `options`.
+struct OptionValue {
+  std::string value;    // "tiles_or_cards"
+  std::string meaning;  // for people, citing the rulebook reading it follows
+};
+struct OptionSpec {
+  std::string key;  // "toll_payment"
+  std::string meaning;
+  std::vector<OptionValue> values;  // the first is the default
 };
 
 class Game {
@@ -61,6 +76,11 @@ class Game {
   virtual absl::Status CheckShape(const v1::Action& action,
                                   const v1::Ruleset& ruleset) const = 0;
 
+  // Every option NewInitialState accepts with `ruleset` (some games take the
+  // values from it), with its values; the first value of each is the default.
+  // Empty for a game without options.
+  virtual std::vector<OptionSpec> Options(const v1::Ruleset& /*ruleset*/) const { return {}; }
+
   // The position before the first action. InvalidArgument for a player count
   // outside the ruleset's range or an unknown or malformed option.
   virtual absl::StatusOr<std::unique_ptr<State>> NewInitialState(
@@ -75,6 +95,16 @@ const Game* FindGame(std::string_view name);
 
 // "atlantis, atlantica, atlantis-rising", for error messages.
 std::string GameNames();
+
+// `given` checked against `specs` and completed with the defaults: every key
+// of `specs` maps to a value. InvalidArgument naming the key or value for an
+// unknown key or a value the option does not have.
+absl::StatusOr<std::map<std::string, std::string>> ResolveOptions(std::string_view game,
+                                                                  const std::vector<OptionSpec>& specs,
+                                                                  const std::map<std::string, std::string>& given);
+
+// Names and possessives for the sentences of a state made from `setup`.
+std::shared_ptr<const Players> PlayersOf(const GameSetup& setup);
 
 }  // namespace arbiter::engine
 

@@ -15,7 +15,7 @@ std::optional<Violation> State::Apply(Seat seat, const v1::Action& action) {
     return Illegal(kRuleGameOver, "the game is already over; no further action is allowed");
   }
   if (seat < 0 || seat >= num_players_) {
-    return Illegal(kRuleNotYourTurn, absl::StrCat("seat ", seat + 1, " is not in this game"));
+    return Illegal(kRuleNotYourTurn, absl::StrCat(players().Who(seat), " is not in this game"));
   }
   if (std::optional<Violation> violation = Check(seat, action)) return violation;
   DoApply(seat, action);

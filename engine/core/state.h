@@ -5,7 +5,8 @@
 // the same actions always gives the same state. A state is not thread-safe;
 // distinct states may be used from distinct threads.
 //
-// Seats are 0-based indices into the log header's player list.
+// Seats are 0-based indices into the log header's player list; sentences for
+// people (violation details) name players through players() (players.h).
 #ifndef ARBITER_ENGINE_CORE_STATE_H_
 #define ARBITER_ENGINE_CORE_STATE_H_
 
@@ -17,6 +18,7 @@
 
 #include "arbiter/v1/action.pb.h"
 #include "arbiter/v1/standings.pb.h"
+#include "engine/core/players.h"
 #include "engine/core/violation.h"
 
 namespace arbiter::engine {
@@ -73,6 +75,9 @@ class State {
   std::optional<Violation> Apply(Seat seat, const v1::Action& action);
 
   int num_players() const { return num_players_; }
+  // Names for sentences; seat numbers until set_players() is called.
+  const Players& players() const { return *players_; }
+  void set_players(std::shared_ptr<const Players> players) { players_ = std::move(players); }
   // Number of actions applied so far.
   int64_t num_actions() const { return num_actions_; }
 
@@ -83,6 +88,7 @@ class State {
  private:
   int num_players_;
   int64_t num_actions_ = 0;
+  std::shared_ptr<const Players> players_ = std::make_shared<const Players>();
 };
 
 }  // namespace arbiter::engine

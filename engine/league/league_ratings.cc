@@ -13,22 +13,19 @@ constexpr int64_t kMaxIdlePeriods = 1000;  // RD growth saturates long before
 
 using Changed = std::set<std::pair<std::string, std::string>>;
 
-// The entrants of one game: who sits in each team, and the teams' ranks.
-struct Entrants {
-  std::vector<std::vector<std::string>> ids;  // per team
-  std::vector<int> ranks;                     // per team
-  std::vector<int> places;                    // per team: the place shown in history
-};
+}  // namespace
 
-absl::StatusOr<Entrants> EntrantsOf(const GameResult& result) {
+absl::StatusOr<LeagueRatings::Entrants> LeagueRatings::EntrantsOf(const GameResult& result) {
   if (result.players.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("game \"", result.game_id, "\" has no players"));
   }
-  std::set<std::string> seen;
-  for (const std::string& player : result.players) {
-    if (!seen.insert(player).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("game \"", result.game_id, "\" seats player \"", player, "\" twice"));
+  for (std::size_t i = 0; i < result.players.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (result.players[i] == result.players[j]) {
+        return absl::InvalidArgumentError(absl::StrCat("game \"", result.game_id,
+                                                       "\" seats player \"", result.players[i],
+                                                       "\" twice"));
+      }
     }
   }
   Entrants e;
@@ -58,8 +55,6 @@ absl::StatusOr<Entrants> EntrantsOf(const GameResult& result) {
   }
   return e;
 }
-
-}  // namespace
 
 LeagueRatings::LeagueRatings(LeagueConfig config) : config_(std::move(config)) {
   tables_[""];
@@ -107,34 +102,42 @@ absl::StatusOr<bool> LeagueRatings::Add(const GameResult& result,
   absl::StatusOr<Entrants> entrants = EntrantsOf(result);
   if (!entrants.ok()) return entrants.status();
   ++rated_games_;
-  std::vector<std::string> seasons = {""};
-  for (const Season& season : config_.seasons) {
-    if (result.finished_at >= season.start && result.finished_at < season.end) {
-      seasons.push_back(season.id);
+  static const std::string* const kAllTime = new std::string();
+  const std::string* season = kAllTime;
+  for (std::size_t next = 0;; ++next) {
+    if (absl::Status status = RateOn(*season, result, *entrants, history, changed); !status.ok()) {
+      return status;
     }
-  }
-  for (const std::string& season : seasons) {
-    ++table_games_[season];
-    Table& table = tables_[season];
-    if (config_.period == RatingPeriod::kGame || config_.rating.system != rating::System::kGlicko2) {
-      if (absl::Status status = RateNow(season, table, result, history, changed); !status.ok()) {
-        return status;
-      }
-      continue;
+    while (next < config_.seasons.size() &&
+           !(result.finished_at >= config_.seasons[next].start &&
+             result.finished_at < config_.seasons[next].end)) {
+      ++next;
     }
-    Open& open = open_[season];
-    const int64_t period = PeriodOf(result.finished_at);
-    if (open.period >= 0 && period > open.period) ClosePeriod(season, table, open, history, changed);
-    if (open.games.empty()) open.period = std::max(open.period, period);
-    open.games.push_back(result);
+    if (next == config_.seasons.size()) break;
+    season = &config_.seasons[next].id;
   }
   return true;
 }
 
+absl::Status LeagueRatings::RateOn(const std::string& season, const GameResult& result,
+                                   const Entrants& entrants, std::vector<HistoryPoint>* history,
+                                   Changed* changed) {
+  ++table_games_[season];
+  Table& table = tables_[season];
+  if (config_.period == RatingPeriod::kGame || config_.rating.system != rating::System::kGlicko2) {
+    return RateNow(season, table, result, entrants, history, changed);
+  }
+  Open& open = open_[season];
+  const int64_t period = PeriodOf(result.finished_at);
+  if (open.period >= 0 && period > open.period) ClosePeriod(season, table, open, history, changed);
+  if (open.games.empty()) open.period = std::max(open.period, period);
+  open.games.push_back(result);
+  return absl::OkStatus();
+}
+
 absl::Status LeagueRatings::RateNow(const std::string& season, Table& table,
-                                    const GameResult& result, std::vector<HistoryPoint>* history,
-                                    Changed* changed) {
-  const Entrants entrants = *EntrantsOf(result);  // checked by Add
+                                    const GameResult& result, const Entrants& entrants,
+                                    std::vector<HistoryPoint>* history, Changed* changed) {
   std::vector<rating::Team> teams;
   for (std::size_t t = 0; t < entrants.ids.size(); ++t) {
     rating::Team team;

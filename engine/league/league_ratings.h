@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "engine/rating/rating.h"
@@ -86,8 +87,9 @@ struct HistoryPoint {
   int place = 0;
 };
 
-// The players of one table (all time, or one season).
-using Table = std::map<std::string, PlayerRating>;
+// The players of one table (all time, or one season). Unordered: whoever
+// needs an order sorts (the stored rows do not depend on it).
+using Table = absl::flat_hash_map<std::string, PlayerRating>;
 
 class LeagueRatings {
  public:
@@ -123,8 +125,21 @@ class LeagueRatings {
     std::vector<GameResult> games;
   };
   int64_t PeriodOf(absl::Time time) const;
+  // Who sits in each team of a game, the teams' ranks and the place each
+  // team's players get in their history.
+  struct Entrants {
+    std::vector<std::vector<std::string>> ids;
+    std::vector<int> ranks;
+    std::vector<int> places;
+  };
+  static absl::StatusOr<Entrants> EntrantsOf(const GameResult& result);
+
+  // Rates `result` on the table of `season`, now or with its period.
+  absl::Status RateOn(const std::string& season, const GameResult& result,
+                      const Entrants& entrants, std::vector<HistoryPoint>* history,
+                      std::set<std::pair<std::string, std::string>>* changed);
   absl::Status RateNow(const std::string& season, Table& table, const GameResult& result,
-                       std::vector<HistoryPoint>* history,
+                       const Entrants& entrants, std::vector<HistoryPoint>* history,
                        std::set<std::pair<std::string, std::string>>* changed);
   void ClosePeriod(const std::string& season, Table& table, Open& open,
                    std::vector<HistoryPoint>* history,

@@ -12,6 +12,7 @@ void AddSimulateCommand(CLI::App& app, const GlobalOptions& global, int& exit_co
 void AddReplayCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddShowCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddRulesetsCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void AddOptionsCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void AddMigrateCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 // rate: offline rating of a results file (rate_command.cc).
 void AddRateCommand(CLI::App& app, int& exit_code);

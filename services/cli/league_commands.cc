@@ -113,6 +113,8 @@ void PrintLeague(const v1::League& league, bool json) {
   }
   if (s.seasons().empty()) std::cout << " none";
   std::cout << "\n  rated games: " << league.rated_games()
+            << "\n  projector: up to store position " << league.projected_position() << ", "
+            << league.projector_lag_events() << " events behind"
             << "\n  log: " << league.last_event() << " events, last hash " << league.last_event_hash()
             << "\n";
 }

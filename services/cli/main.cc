@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   AddReplayCommand(app, global, exit_code);
   AddShowCommand(app, global, exit_code);
   AddRulesetsCommand(app, global, exit_code);
+  AddOptionsCommand(app, global, exit_code);
   AddMigrateCommand(app, global, exit_code);
   AddRateCommand(app, exit_code);
   AddClientCommands(app, exit_code);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "services/league/league_settings.h"
 #include "spdlog/spdlog.h"
 
@@ -63,6 +64,11 @@ RatingRow RowOf(const std::string& league_id, const std::string& season, const s
   row.display = rating::DisplayRating(config, rating.rating);
   row.provisional = !rating.is_virtual && rating::IsProvisional(config, rating.rating, rating.games);
   return row;
+}
+
+double LeagueProjector::lag_seconds() const {
+  if (lag_.load() == 0) return 0;
+  return absl::ToDoubleSeconds(absl::Now() - absl::FromUnixMicros(caught_up_micros_.load()));
 }
 
 void LeagueProjector::Start(absl::Duration interval) {
@@ -210,6 +216,7 @@ absl::Status LeagueProjector::CatchUpLocked() {
     if (it == leagues_.end() || it->second.settings_sequence != sequence) rebuild.insert(league_id);
   }
 
+  const absl::Time started = absl::Now();
   ProjectionWrite write;
   write.from_position = checkpoint_;
   std::map<std::string, Changed> changed;
@@ -271,16 +278,27 @@ absl::Status LeagueProjector::CatchUpLocked() {
     rebuilt.emplace(league_id, *std::move(league));
   }
 
+  const absl::Time computed = absl::Now();
   if (absl::Status status = projections_.Write(write); !status.ok()) {
     loaded_ = false;  // memory may be ahead of the store: reload next time
     return status;
   }
   for (auto& [league_id, league] : rebuilt) leagues_[league_id] = std::move(league);
   for (const std::string& league_id : rebuild) force_rebuild_.erase(league_id);
+  const absl::Time written = absl::Now();
+  if (!rebuilt.empty() || written - started > absl::Seconds(1)) {
+    spdlog::info(
+        "league projector: up to position {}, {} leagues rebuilt, {} rating rows and {} history "
+        "points written; read and rated in {:.3f}s, written in {:.3f}s",
+        *head, rebuilt.size(), write.ratings.size(), write.history.size(),
+        absl::ToDoubleSeconds(computed - started), absl::ToDoubleSeconds(written - computed));
+  }
   checkpoint_ = *head;
   position_ = checkpoint_;
   absl::StatusOr<int64_t> now = events_.HeadPosition();
   lag_ = now.ok() ? *now - checkpoint_ : 0;
+  if (lag_ == 0) caught_up_micros_ = absl::ToUnixMicros(absl::Now());
+  if (lag_ > 100'000) spdlog::warn("league projector: {} events behind the store", lag_.load());
   return absl::OkStatus();
 }
 

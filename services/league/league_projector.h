@@ -28,6 +28,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/synchronization/mutex.h"
+#include "absl/time/clock.h"
 #include "engine/league/league_ratings.h"
 #include "services/league/projection_store.h"
 #include "services/store/event_store.h"
@@ -63,6 +64,9 @@ class LeagueProjector {
   int64_t position() const { return position_.load(); }
   // Events between the store's head and the checkpoint, as of the last step.
   int64_t lag() const { return lag_.load(); }
+  // Seconds since a step last ended with nothing left to count (0 if the
+  // last step did; since construction if none has).
+  double lag_seconds() const;
 
  private:
   struct League {
@@ -91,6 +95,7 @@ class LeagueProjector {
   std::set<std::string> force_rebuild_ ABSL_GUARDED_BY(mu_);
   std::atomic<int64_t> position_{0};
   std::atomic<int64_t> lag_{0};
+  std::atomic<int64_t> caught_up_micros_{absl::ToUnixMicros(absl::Now())};
 
   absl::Mutex run_mu_;
   bool stopping_ ABSL_GUARDED_BY(run_mu_) = false;

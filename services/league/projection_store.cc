@@ -2,6 +2,7 @@
 
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <cstring>
 #include <tuple>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "services/store/internal/postgres_rows.h"
 
 namespace arbiter::league_service {
 namespace {
@@ -23,7 +25,7 @@ std::string Micros(absl::Time time) { return absl::StrCat(absl::ToUnixMicros(tim
 
 constexpr char kRatingColumns[] =
     "league_id, season, player, mu, sigma, volatility, display, games, last_position, "
-    "last_game_id, (extract(epoch FROM last_played) * 1000000)::bigint, provisional, is_virtual";
+    "last_game_id, last_played, provisional, is_virtual";
 
 RatingRow RatingFromRow(const pqxx::row& row) {
   RatingRow out;
@@ -67,29 +69,40 @@ absl::StatusOr<std::pair<double, std::string>> DecodeToken(const std::string& to
   return std::make_pair(display, raw.substr(17));
 }
 
-void CopyRatings(pqxx::work& txn, const std::vector<RatingRow>& rows) {
-  txn.exec(
-      "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (league_id text, season text, "
-      "player text, mu float8, sigma float8, volatility float8, display float8, games bigint, "
-      "last_position bigint, last_game_id text, last_played bigint, provisional boolean, "
-      "is_virtual boolean) ON COMMIT DELETE ROWS");
-  {
-    pqxx::stream_to copy(txn, "incoming_ratings");
-    for (const RatingRow& r : rows) {
-      copy << std::make_tuple(r.league_id, r.season, r.player, Exact(r.rating.rating.mu),
-                              Exact(r.rating.rating.sigma), Exact(r.rating.rating.volatility),
-                              Exact(r.display), r.rating.games, r.rating.last_position,
-                              r.rating.last_game, Micros(r.rating.last_played),
-                              r.provisional ? "t" : "f", r.rating.is_virtual ? "t" : "f");
-    }
-    copy.complete();
+void StreamRatings(pqxx::work& txn, const std::string& table,
+                   const std::vector<RatingRow>& rows) {
+  pqxx::stream_to copy(txn, table,
+                       std::vector<std::string>{"league_id", "season", "player", "mu", "sigma",
+                                                "volatility", "display", "games", "last_position",
+                                                "last_game_id", "last_played", "provisional",
+                                                "is_virtual"});
+  for (const RatingRow& r : rows) {
+    copy << std::make_tuple(r.league_id, r.season, r.player, Exact(r.rating.rating.mu),
+                            Exact(r.rating.rating.sigma), Exact(r.rating.rating.volatility),
+                            Exact(r.display), r.rating.games, r.rating.last_position,
+                            r.rating.last_game, Micros(r.rating.last_played),
+                            r.provisional ? "t" : "f", r.rating.is_virtual ? "t" : "f");
   }
+  copy.complete();
+}
+
+// Rows of leagues whose old rows were just deleted go straight in; the rest
+// replace the players' rows through a temporary table.
+void CopyRatings(pqxx::work& txn, const std::vector<RatingRow>& rows,
+                 const std::vector<std::string>& replaced) {
+  std::vector<RatingRow> fresh, updated;
+  for (const RatingRow& r : rows) {
+    (std::find(replaced.begin(), replaced.end(), r.league_id) != replaced.end() ? fresh : updated)
+        .push_back(r);
+  }
+  if (!fresh.empty()) StreamRatings(txn, "league_ratings", fresh);
+  if (updated.empty()) return;
   txn.exec(
-      "INSERT INTO league_ratings (league_id, season, player, mu, sigma, volatility, display, "
-      "games, last_position, last_game_id, last_played, provisional, is_virtual) "
-      "SELECT league_id, season, player, mu, sigma, volatility, display, games, last_position, "
-      "last_game_id, timestamptz 'epoch' + last_played * interval '1 microsecond', provisional, "
-      "is_virtual FROM incoming_ratings "
+      "CREATE TEMP TABLE IF NOT EXISTS incoming_ratings (LIKE league_ratings) "
+      "ON COMMIT DELETE ROWS");
+  StreamRatings(txn, "incoming_ratings", updated);
+  txn.exec(
+      "INSERT INTO league_ratings SELECT * FROM incoming_ratings "
       "ON CONFLICT (league_id, season, player) DO UPDATE SET mu = EXCLUDED.mu, "
       "sigma = EXCLUDED.sigma, volatility = EXCLUDED.volatility, display = EXCLUDED.display, "
       "games = EXCLUDED.games, last_position = EXCLUDED.last_position, "
@@ -98,26 +111,17 @@ void CopyRatings(pqxx::work& txn, const std::vector<RatingRow>& rows) {
 }
 
 void CopyHistory(pqxx::work& txn, const std::vector<HistoryRow>& rows) {
-  txn.exec(
-      "CREATE TEMP TABLE IF NOT EXISTS incoming_history (league_id text, season text, "
-      "player text, games bigint, game_id text, position bigint, played_at bigint, mu float8, "
-      "sigma float8, volatility float8, display float8, place integer) ON COMMIT DELETE ROWS");
-  {
-    pqxx::stream_to copy(txn, "incoming_history");
-    for (const HistoryRow& h : rows) {
-      const league::HistoryPoint& p = h.point;
-      copy << std::make_tuple(h.league_id, p.season, p.player, p.games, p.game_id, p.position,
-                              Micros(p.time), Exact(p.rating.mu), Exact(p.rating.sigma),
-                              Exact(p.rating.volatility), Exact(h.display), p.place);
-    }
-    copy.complete();
+  pqxx::stream_to copy(txn, "league_rating_history",
+                       std::vector<std::string>{"league_id", "season", "player", "games",
+                                                "game_id", "position", "played_at", "mu", "sigma",
+                                                "volatility", "display", "place"});
+  for (const HistoryRow& h : rows) {
+    const league::HistoryPoint& p = h.point;
+    copy << std::make_tuple(h.league_id, p.season, p.player, p.games, p.game_id, p.position,
+                            Micros(p.time), Exact(p.rating.mu), Exact(p.rating.sigma),
+                            Exact(p.rating.volatility), Exact(h.display), p.place);
   }
-  txn.exec(
-      "INSERT INTO league_rating_history (league_id, season, player, games, game_id, position, "
-      "played_at, mu, sigma, volatility, display, place) "
-      "SELECT league_id, season, player, games, game_id, position, "
-      "timestamptz 'epoch' + played_at * interval '1 microsecond', mu, sigma, volatility, "
-      "display, place FROM incoming_history");
+  copy.complete();
 }
 
 }  // namespace
@@ -126,9 +130,10 @@ absl::StatusOr<int64_t> ProjectionStore::Checkpoint() {
   int64_t position = 0;
   absl::Status status = pool_.Run("reading the projector's checkpoint", [&](pqxx::connection& c) {
     pqxx::read_transaction txn(c);
-    position = txn.exec_params1("SELECT position FROM projector_checkpoints WHERE projector = $1",
-                                kProjector)[0]
-                   .as<int64_t>();
+    // No row: a crash of PostgreSQL emptied the (unlogged) projections.
+    pqxx::result rows = txn.exec_params(
+        "SELECT position FROM projector_checkpoints WHERE projector = $1", kProjector);
+    position = rows.empty() ? 0 : rows[0][0].as<int64_t>();
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
@@ -138,6 +143,13 @@ absl::StatusOr<int64_t> ProjectionStore::Checkpoint() {
 absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
   return pool_.Run("writing league projections", [&](pqxx::connection& c) {
     pqxx::work txn(c);
+    // Projections are derived: losing the last commit to a crash only means
+    // counting it again, so do not wait for the WAL flush.
+    txn.exec("SET LOCAL synchronous_commit = off");
+    txn.exec_params(
+        "INSERT INTO projector_checkpoints (projector, position) VALUES ($1, 0) "
+        "ON CONFLICT DO NOTHING",
+        kProjector);
     const int64_t at = txn.exec_params1(
                               "SELECT position FROM projector_checkpoints WHERE projector = $1 "
                               "FOR UPDATE",
@@ -148,12 +160,23 @@ absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
                                              write.from_position, " to ", at,
                                              " (another projector); reloading"));
     }
-    for (const std::string& league : write.replaced_leagues) {
-      txn.exec_params("DELETE FROM league_ratings WHERE league_id = $1", league);
-      txn.exec_params("DELETE FROM league_rating_history WHERE league_id = $1", league);
-      txn.exec_params("DELETE FROM league_tables WHERE league_id = $1", league);
+    if (!write.replaced_leagues.empty()) {
+      // When no other league has rows, emptying the tables is one cheap
+      // statement instead of a delete per row.
+      pqxx::result others = txn.exec_params(
+          "SELECT 1 FROM league_tables WHERE NOT (league_id = ANY($1::text[])) LIMIT 1",
+          store::internal::TextArray(write.replaced_leagues));
+      if (others.empty()) {
+        txn.exec("TRUNCATE league_ratings, league_rating_history, league_tables");
+      } else {
+        for (const std::string& league : write.replaced_leagues) {
+          txn.exec_params("DELETE FROM league_ratings WHERE league_id = $1", league);
+          txn.exec_params("DELETE FROM league_rating_history WHERE league_id = $1", league);
+          txn.exec_params("DELETE FROM league_tables WHERE league_id = $1", league);
+        }
+      }
     }
-    if (!write.ratings.empty()) CopyRatings(txn, write.ratings);
+    if (!write.ratings.empty()) CopyRatings(txn, write.ratings, write.replaced_leagues);
     if (!write.history.empty()) CopyHistory(txn, write.history);
     for (const TableRow& t : write.tables) {
       txn.exec_params(
@@ -287,7 +310,7 @@ absl::StatusOr<std::vector<HistoryRow>> ProjectionStore::History(const std::stri
   absl::Status status = pool_.Run("reading a rating history", [&](pqxx::connection& c) {
     pqxx::read_transaction txn(c);
     pqxx::result rows = txn.exec_params(
-        "SELECT games, game_id, position, (extract(epoch FROM played_at) * 1000000)::bigint, "
+        "SELECT games, game_id, position, played_at, "
         "mu, sigma, volatility, display, place FROM league_rating_history "
         "WHERE league_id = $1 AND season = $2 AND player = $3 AND games > $4 "
         "ORDER BY games LIMIT $5",
@@ -322,10 +345,10 @@ absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id
                     "SELECT concat_ws('|', 'r', season, player, encode(float8send(mu), 'hex'), "
                     "encode(float8send(sigma), 'hex'), encode(float8send(volatility), 'hex'), "
                     "encode(float8send(display), 'hex'), games, last_position, last_game_id, "
-                    "(extract(epoch FROM last_played) * 1000000)::bigint, provisional, is_virtual) "
+                    "last_played, provisional, is_virtual) "
                     "AS line FROM league_ratings WHERE league_id = $1 "
                     "UNION ALL SELECT concat_ws('|', 'h', season, player, lpad(games::text, 20, '0'), "
-                    "game_id, position, (extract(epoch FROM played_at) * 1000000)::bigint, "
+                    "game_id, position, played_at, "
                     "encode(float8send(mu), 'hex'), encode(float8send(sigma), 'hex'), "
                     "encode(float8send(volatility), 'hex'), encode(float8send(display), 'hex'), "
                     "place) FROM league_rating_history WHERE league_id = $1 "

@@ -110,6 +110,7 @@ absl::StatusOr<Referee> Referee::Start(const v1::LogHeader& header,
   setup.seed = header.seed();
   setup.num_players = count;
   setup.options.insert(header.options().begin(), header.options().end());
+  for (const v1::Player& player : header.players()) setup.players.push_back({player.id(), player.name()});
   auto state = referee.game_->NewInitialState(setup);
   if (!state.ok()) return HeaderError(state.status().code(), std::string(state.status().message()));
   referee.state_ = *std::move(state);

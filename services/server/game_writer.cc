@@ -357,8 +357,15 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
       }
       return answer(*retried);
     }
-    // Not a retry: the caller's view is stale (the game may also have ended
-    // since, which the store reports first).
+    // Not a retry. A caller who saw every action of a game that is over
+    // (all but its result event) is told it is over; otherwise its view is
+    // stale: it should read the new events first.
+    if (record->status != store::GameStatus::kActive &&
+        request.expected_last_event() >= record->last_sequence - 1) {
+      return absl::FailedPreconditionError(absl::StrCat("game \"", *game_id, "\" is ",
+                                                        store::GameStatusName(record->status),
+                                                        " and accepts no more actions"));
+    }
     if (retried.status().code() == absl::StatusCode::kAborted ||
         retried.status().code() == absl::StatusCode::kFailedPrecondition) {
       return Stale(request.expected_last_event(), record->last_sequence);
@@ -429,14 +436,14 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
                                           ToAdjudication(*game_id, referee, result->last_sequence),
                                           result->last_sequence);
           !s.ok()) {
-        live->Forget();
         return s;
       }
-      // `referee` belongs to `live`: read it before Forget destroys it.
-      std::optional<v1::Standings> standings = referee.Standings();
-      live->Forget();
+      // The cached referee is now one event behind the store (the result):
+      // the next call that refreshes it reloads the game.
       out.set_status(v1::GAME_STATUS_FINISHED);
-      if (standings.has_value()) *out.mutable_standings() = *std::move(standings);
+      if (std::optional<v1::Standings> standings = referee.Standings()) {
+        *out.mutable_standings() = *std::move(standings);
+      }
     }
   }
   return answer(*result);

@@ -97,6 +97,8 @@ absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& leag
     out.set_rated_games((*projection)->rated_games);
     out.set_projected_position(projector_.position());
   }
+  out.set_projector_lag_events(projector_.lag());
+  out.set_projector_lag_seconds(projector_.lag_seconds());
   return out;
 }
 

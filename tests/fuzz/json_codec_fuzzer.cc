@@ -4,10 +4,10 @@
 // the fast printer writes must be protobuf's bytes. The first byte picks the
 // message type (even: Action, odd: LogHeader); the rest is the line.
 // Instrument the libraries too, so that coverage guides the search:
-//   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DARBITER_FUZZ=ON \
+//   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DARBITER_FUZZ=ON
 //       -DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link,address,undefined
 //   cmake --build build-fuzz --target json_codec_fuzzer
-//   build-fuzz/bin/json_codec_fuzzer -dict=tests/fuzz/log.dict -max_len=4096 \
+//   build-fuzz/bin/json_codec_fuzzer -dict=tests/fuzz/log.dict -max_len=4096
 //       -max_total_time=600 NEW_CORPUS_DIR
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>

@@ -1,7 +1,7 @@
 // libFuzzer target for the log reader and the referee: any bytes must give a
 // clean error or a verdict, never a crash, a hang or a leak.
 //   CC=clang CXX=clang++ BUILD_DIR=build-fuzz scripts/build -DARBITER_FUZZ=ON
-//   build-fuzz/bin/log_reader_fuzzer -dict=tests/fuzz/log.dict -max_len=16384 \
+//   build-fuzz/bin/log_reader_fuzzer -dict=tests/fuzz/log.dict -max_len=16384
 //       -max_total_time=600 NEW_CORPUS_DIR tests/fuzz/corpus
 #include <cstddef>
 #include <cstdint>

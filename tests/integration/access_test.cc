@@ -115,6 +115,10 @@ TEST_F(ServerTest, OnlyAnAdminCreatesTokensAndTheNewTokenWorks) {
       tokens_->FindByHash(engine::Sha256Hex(response.token()));
   ASSERT_TRUE(found.ok() && found->has_value());
   EXPECT_EQ((*found)->role, Role::kAuditor);
+  const std::string secret = response.token().substr(response.token().rfind('_') + 1);
+  ASSERT_GE(secret.size(), 40u);
+  EXPECT_THAT(TablesHolding(secret), ::testing::IsEmpty());
+  EXPECT_THAT(TablesHolding(engine::Sha256Hex(response.token())), ::testing::Contains("tokens"));
   // A repeated request id does not mint a second secret.
   EXPECT_EQ(token_stub_->CreateToken(As(admin_).get(), request, &response).error_code(),
             grpc::StatusCode::ALREADY_EXISTS);

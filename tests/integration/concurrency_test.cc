@@ -69,14 +69,17 @@ TEST_F(ServerTest, ManyClientsAppendingToOneGameLoseAndDoubleNothing) {
   EXPECT_EQ(failures.load(), 0);
   EXPECT_EQ(accepted.load(), static_cast<int>(log.actions.size()));
   const v1::Game final_game = Get("crowded");
-  EXPECT_EQ(final_game.last_event(), static_cast<int64_t>(log.actions.size()) + 1);
+  // The header, the actions, and the result the last append led to.
+  EXPECT_EQ(final_game.last_event(), static_cast<int64_t>(log.actions.size()) + 2);
   EXPECT_EQ(final_game.status(), v1::GAME_STATUS_FINISHED);
 
   // The stored actions are the log's, in order, each once.
   absl::StatusOr<std::vector<store::StoredEvent>> stored =
       events_->ReadGameEvents("crowded", 1, 10000);
   ASSERT_TRUE(stored.ok());
-  ASSERT_EQ(stored->size(), log.actions.size());
+  ASSERT_EQ(stored->size(), log.actions.size() + 1);
+  EXPECT_EQ(stored->back().type, "game_finished");
+  EXPECT_EQ(stored->back().recorded_by, "arbiter");
   for (std::size_t i = 0; i < log.actions.size(); ++i) {
     v1::Action action;
     ASSERT_TRUE(action.ParseFromString((*stored)[i].payload));
@@ -146,9 +149,28 @@ TEST_F(ServerTest, AGracefulShutdownKeepsEveryAcknowledgedAppend) {
       }
     });
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  // Shut down once writing is well under way: some appends acknowledged,
+  // none of the games complete.
+  const auto acknowledged_so_far = [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    int64_t total = 0;
+    for (const auto& [id, last] : acknowledged) total += last - 1;
+    return total;
+  };
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (acknowledged_so_far() < kGames * 2 && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
   server_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
   for (std::thread& t : writers) t.join();
+  // Writes were in flight: at least one writer was stopped before its game
+  // ended, so the shutdown, not the end of the work, ended the writing.
+  int interrupted = 0;
+  for (int g = 0; g < kGames; ++g) {
+    const int64_t all = static_cast<int64_t>(logs[static_cast<std::size_t>(g)].actions.size()) + 1;
+    if (acknowledged[absl::StrCat("busy", g)] < all) ++interrupted;
+  }
+  EXPECT_GT(interrupted, 0) << "every game was complete before the shutdown";
   for (const auto& [id, last] : acknowledged) {
     absl::StatusOr<store::GameRecord> record = events_->GetGame(id);
     ASSERT_TRUE(record.ok());

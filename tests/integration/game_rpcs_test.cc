@@ -27,7 +27,8 @@ TEST_F(ServerTest, SubmitGameStoresALegalLogAndAnswersItsStandings) {
 
   EXPECT_EQ(response.game().name(), "games/legal-1");
   EXPECT_EQ(response.game().status(), v1::GAME_STATUS_FINISHED);
-  EXPECT_EQ(response.game().last_event(), static_cast<int64_t>(log.actions.size()) + 1);
+  // The header, every action, and the game's result.
+  EXPECT_EQ(response.game().last_event(), static_cast<int64_t>(log.actions.size()) + 2);
   EXPECT_EQ(response.adjudication().verdict(), v1::VERDICT_LEGAL);
   // The standings are the engine's, as a local replay computes them.
   auto referee = replay::Replay(log, *engine::RulesetRegistry::WithBuiltins());
@@ -51,7 +52,8 @@ TEST_F(ServerTest, SubmitGameKeepsAnIllegalLogAsEvidenceAndNamesTheRule) {
   EXPECT_EQ(response.adjudication().violation().event(), 6);  // line 6: actions[4]
   EXPECT_EQ(response.adjudication().violation().rule(), engine::kRuleNotYourTurn);
   // Every line is stored, including those after the illegal one.
-  EXPECT_EQ(Get("illegal-1").last_event(), static_cast<int64_t>(log.actions.size()) + 1);
+  // Every line is stored, and then the result (a game_finished event).
+  EXPECT_EQ(Get("illegal-1").last_event(), static_cast<int64_t>(log.actions.size()) + 2);
   EXPECT_EQ(Get("illegal-1").status(), v1::GAME_STATUS_FINISHED);
 
   v1::AdjudicateGameRequest adjudicate;
@@ -223,11 +225,12 @@ TEST_F(ServerTest, CommitRevealHidesTheSeedUntilItIsRevealedAndThenAdjudicates) 
   ASSERT_TRUE(stub_->RevealSeed(As(admin_).get(), reveal, &revealed).ok());
   EXPECT_EQ(revealed.adjudication().verdict(), v1::VERDICT_LEGAL);
   EXPECT_EQ(revealed.game().status(), v1::GAME_STATUS_FINISHED);
-  EXPECT_EQ(revealed.game().last_event(), appended.last_event() + 1);
+  // The reveal, then the result.
+  EXPECT_EQ(revealed.game().last_event(), appended.last_event() + 2);
   v1::RevealSeedResponse again;
   ASSERT_TRUE(stub_->RevealSeed(As(admin_).get(), reveal, &again).ok());
   EXPECT_EQ(again.adjudication().verdict(), v1::VERDICT_LEGAL);
-  EXPECT_EQ(Get("sealed").last_event(), appended.last_event() + 1);
+  EXPECT_EQ(Get("sealed").last_event(), appended.last_event() + 2);
   ASSERT_TRUE(stub_->AdjudicateGame(As(admin_).get(), adjudicate, &adjudication).ok());
   EXPECT_EQ(adjudication.verdict(), v1::VERDICT_LEGAL);
 }
@@ -266,8 +269,15 @@ TEST_F(ServerTest, ReadersListEventsStatesAndGames) {
     events.insert(events.end(), page.events().begin(), page.events().end());
     events_request.set_page_token(page.next_page_token());
   } while (!events_request.page_token().empty());
-  ASSERT_EQ(events.size(), log.actions.size() + 1);
+  ASSERT_EQ(events.size(), log.actions.size() + 2);
   EXPECT_EQ(events[0].type(), "game_created");
+  // The last event is the result, with the verdict and the standings.
+  EXPECT_EQ(events.back().type(), "game_finished");
+  EXPECT_EQ(events.back().game_finished().verdict(), v1::VERDICT_LEGAL);
+  EXPECT_EQ(events.back().game_finished().standings().players_size(),
+            log.header.players_size());
+  // A submitted log's result is stored with it, recorded by the submitter.
+  EXPECT_EQ(events.back().recorder(), "root");
   EXPECT_EQ(events[0].game_created().header().seed(), log.header.seed());
   for (std::size_t i = 0; i < log.actions.size(); ++i) {
     EXPECT_EQ(events[i + 1].event(), static_cast<int64_t>(i) + 2);
@@ -288,7 +298,11 @@ TEST_F(ServerTest, ReadersListEventsStatesAndGames) {
   ASSERT_TRUE(stub_->GetGameState(As(admin_).get(), state_request, &state).ok());
   EXPECT_TRUE(state.terminal());
   EXPECT_EQ(state.verdict(), v1::VERDICT_LEGAL);
+  // The result (event actions + 2) shows the final position; nothing follows it.
   state_request.set_event(static_cast<int64_t>(log.actions.size()) + 2);
+  ASSERT_TRUE(stub_->GetGameState(As(admin_).get(), state_request, &state).ok());
+  EXPECT_TRUE(state.terminal());
+  state_request.set_event(static_cast<int64_t>(log.actions.size()) + 3);
   EXPECT_EQ(stub_->GetGameState(As(admin_).get(), state_request, &state).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);
 
@@ -330,7 +344,7 @@ TEST_F(ServerTest, VerifyGameNamesTheFirstEventChangedBehindTheStoresBack) {
   v1::VerifyGameResponse report;
   ASSERT_TRUE(stub_->VerifyGame(As(admin_).get(), request, &report).ok());
   EXPECT_TRUE(report.intact());
-  EXPECT_EQ(report.events(), static_cast<int64_t>(log.actions.size()) + 1);
+  EXPECT_EQ(report.events(), static_cast<int64_t>(log.actions.size()) + 2);
   EXPECT_EQ(report.verdict(), v1::VERDICT_LEGAL);
 
   {

@@ -339,6 +339,32 @@ TEST_F(LeagueTest, BadInputIsRefusedWithTheFieldNamed) {
   const std::string reader = MakeToken(Role::kPublic, "pat");
   request.set_league("leagues/north");
   EXPECT_TRUE(leagues_->GetLeaderboard(As(reader).get(), request, &board).ok());
+  // Unknown players and seasons are NOT_FOUND, naming what is unknown.
+  v1::GetPlayerRatingRequest player;
+  player.set_league("leagues/north");
+  player.set_player("nobody");
+  v1::LeaderboardRow row;
+  status = leagues_->GetPlayerRating(As(reader).get(), player, &row);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(status.error_message().find("\"nobody\""), std::string::npos) << status.error_message();
+  player.set_season("2031");
+  status = leagues_->GetPlayerRating(As(reader).get(), player, &row);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_NE(status.error_message().find("no season \"2031\""), std::string::npos)
+      << status.error_message();
+  v1::GetRatingHistoryRequest history;
+  history.set_league("leagues/north");
+  history.set_player("nobody");
+  v1::RatingHistory points;
+  EXPECT_EQ(leagues_->GetRatingHistory(As(reader).get(), history, &points).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  history.set_page_token("-3");
+  EXPECT_EQ(leagues_->GetRatingHistory(As(reader).get(), history, &points).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  request.set_page_size(1001);
+  EXPECT_EQ(leagues_->GetLeaderboard(As(reader).get(), request, &board).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
+  request.set_page_size(0);
   request.set_page_token("zz");
   EXPECT_EQ(leagues_->GetLeaderboard(As(reader).get(), request, &board).error_code(),
             grpc::StatusCode::INVALID_ARGUMENT);

@@ -116,7 +116,8 @@ class PythonClientTest(unittest.TestCase):
         self.assertEqual(response.game.name, "games/py-game")
         self.assertEqual(response.adjudication.verdict, api.VERDICT_LEGAL)
         self.assertEqual(len(response.adjudication.standings.players), 3)
-        self.assertEqual(response.game.last_event, len(self.log_text.splitlines()))
+        # One event per line, then the game's result (game_finished).
+        self.assertEqual(response.game.last_event, len(self.log_text.splitlines()) + 1)
         adjudication = call(self.channel, "ArbiterService", "AdjudicateGame",
                             api.AdjudicateGameRequest(name="games/py-game"), api.Adjudication,
                             self.token)
@@ -146,8 +147,11 @@ class PythonClientTest(unittest.TestCase):
         details = error_details(raised.exception)
         self.assertEqual(details["ErrorInfo"].reason, "ILLEGAL_ACTION")
         self.assertEqual(details["ErrorInfo"].metadata["event"], "2")
-        self.assertTrue(details["ErrorInfo"].metadata["rule"])
+        self.assertEqual(details["ErrorInfo"].metadata["rule"], "not_your_turn")
+        self.assertEqual(details["ErrorInfo"].metadata["player"], wrong.player)
         self.assertEqual(details["BadRequest"].field_violations[0].field, "actions[0]")
+        self.assertTrue(details["BadRequest"].field_violations[0].description.startswith(
+            "not_your_turn: "))
         appended = call(self.channel, "ArbiterService", "AppendActions", api.AppendActionsRequest(
             game="games/py-live", request_id="py-good", expected_last_event=1,
             actions=[actions[0]]), api.AppendActionsResponse, self.token)

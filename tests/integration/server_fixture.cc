@@ -1,5 +1,7 @@
 #include "tests/integration/server_fixture.h"
 
+#include <pqxx/pqxx>
+
 #include "absl/strings/str_cat.h"
 #include "google/rpc/status.pb.h"
 #include "services/replay/simulate.h"
@@ -69,9 +71,9 @@ std::unique_ptr<grpc::ClientContext> ServerTest::As(const std::string& token) {
   return context;
 }
 
-log::GameLog ServerTest::Simulated(uint64_t seed, int players) {
+log::GameLog ServerTest::Simulated(uint64_t seed, int players, const std::string& game) {
   replay::SimulationRequest request;
-  request.game = "atlantis";
+  request.game = game;
   request.players = players;
   request.seed = seed;
   absl::StatusOr<log::GameLog> log = replay::SimulateGame(request, Registry());
@@ -129,6 +131,22 @@ grpc::Status ServerTest::Append(const std::string& token, const std::string& gam
   request.set_expected_last_event(expected);
   for (const v1::Action& action : actions) *request.add_actions() = action;
   return stub_->AppendActions(As(token).get(), request, out);
+}
+
+std::vector<std::string> ServerTest::TablesHolding(const std::string& text) {
+  pqxx::connection conn(conninfo_);
+  pqxx::nontransaction txn(conn);
+  std::vector<std::string> holding;
+  for (const pqxx::row& table : txn.exec(
+           "SELECT quote_ident(table_schema) || '.' || quote_ident(table_name), table_name "
+           "FROM information_schema.tables WHERE table_type = 'BASE TABLE' "
+           "AND table_schema NOT IN ('pg_catalog', 'information_schema')")) {
+    const pqxx::result hits = txn.exec_params(
+        absl::StrCat("SELECT 1 FROM ", table[0].c_str(), " t WHERE strpos(t::text, $1) > 0 LIMIT 1"),
+        text);
+    if (!hits.empty()) holding.push_back(table[1].c_str());
+  }
+  return holding;
 }
 
 v1::Game ServerTest::Get(const std::string& game_id) {

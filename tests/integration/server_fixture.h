@@ -36,8 +36,9 @@ class ServerTest : public ::testing::Test {
   // A context carrying `token` (none if empty) and a 30 s deadline.
   static std::unique_ptr<grpc::ClientContext> As(const std::string& token);
 
-  // A complete, legal simulated atlantis game.
-  static log::GameLog Simulated(uint64_t seed, int players = 3);
+  // A complete, legal simulated game (atlantis unless named).
+  static log::GameLog Simulated(uint64_t seed, int players = 3,
+                                const std::string& game = "atlantis");
   // The same log with action `index` given to a player whose turn it is not.
   static log::GameLog WithActionOutOfTurn(log::GameLog log, std::size_t index);
 
@@ -54,6 +55,9 @@ class ServerTest : public ::testing::Test {
                       v1::AppendActionsResponse* out);
   v1::Game Get(const std::string& game_id);
   int64_t StoredGames();
+  // The tables of the database (any schema but PostgreSQL's own) with a row
+  // whose text form contains `text`, read as the superuser.
+  std::vector<std::string> TablesHolding(const std::string& text);
 
   static google::rpc::ErrorInfo ErrorInfoOf(const grpc::Status& status);
   static google::rpc::BadRequest BadRequestOf(const grpc::Status& status);

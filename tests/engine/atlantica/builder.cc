@@ -134,6 +134,11 @@ Position& Position::HoldsShips(int seat, std::initializer_list<int> crates) {
   return *this;
 }
 
+Position& Position::HoldsHurricane(int seat) {
+  board_.players[seat].hurricane = true;
+  return *this;
+}
+
 std::unique_ptr<AtlanticaState> Position::Build(uint64_t seed) const {
   return std::make_unique<AtlanticaState>(DefaultRules(), board_, Rng(seed));
 }

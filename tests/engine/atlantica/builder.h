@@ -58,6 +58,7 @@ class Position {
   Position& HoldsTreasures(int seat, std::initializer_list<std::pair<std::string, int>> counts);
   Position& HoldsResearch(int seat, std::initializer_list<std::pair<std::string, int>> counts);
   Position& HoldsShips(int seat, std::initializer_list<int> crates);
+  Position& HoldsHurricane(int seat);
 
   std::unique_ptr<AtlanticaState> Build(uint64_t seed = 1) const;
 

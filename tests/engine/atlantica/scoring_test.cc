@@ -35,6 +35,8 @@ struct HoldingBuilder {
 int K(const std::string& kind) { return KindOf(kind); }
 int T(const std::string& type) { return ResearchOf(type); }
 
+// The rulebook's scoring example, 002_e8451cea96dac620.txt, "Example of how to
+// score a game with three players" (Maja, Andreas, Christian).
 TEST(AtlanticaScoring, MajaScoresFortyAsInTheRulebook) {
   // 3 pink, 4 yellow, 1 orange, 1 blue; two ships with 7 crates; research
   // +2, +3, +4, "per ship" and "per treasure of a chosen kind".

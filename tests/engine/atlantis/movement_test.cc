@@ -140,6 +140,9 @@ TEST(AtlantisMovement, TheThirdFigureHomeDrawsFourAndEndsTheGame) {
 
 // Example 1 of the rulebook (Czech numbers; the Italian text has the same
 // moves): Pavel (seat 0), Stepanka (seat 1) and Ivana (seat 2).
+// Rulebooks: 001_412b213e84fff6ab.txt, "Příklad 1"; 003_4cb24d7ca1c7eb6e.txt,
+// "Esempio 1" (Angelica, Stefano, Pino: "Anche se ha giocato più carte,
+// prende solo una tessera").
 TEST(AtlantisMovement, RulebookExampleOne) {
   auto s = PositionBuilder(3)
                .Path("S3 O4 F1 C5 F4 A6 H2 O3 R7 H5 S2")

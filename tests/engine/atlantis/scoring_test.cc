@@ -17,6 +17,9 @@ const v1::ScoreItem* Item(const v1::PlayerStanding& p, const std::string& label)
 // Example 3 of the rulebook: Angelica (seat 0) brings her third figure home;
 // Stefano (seat 1) owes 1 + 4 + 1 = 6 for figure A and 1 for figure B and
 // gives up a 7; Pino (seat 2) pays his toll of 1 with a card.
+// Rulebooks: 003_4cb24d7ca1c7eb6e.txt, "Esempio 3" ("Il valore totale dei
+// pedaggi è 7; Stefano scarta una tessera Percorso di valore 7"); the same in
+// 001_412b213e84fff6ab.txt, "Príklad 3" (Pavel, Štěpánka, Ivana).
 TEST(AtlantisScoring, RulebookExampleThree) {
   auto s = PositionBuilder(3)
                .Path("H2 . F1 A6 . O4 . S1 R5")

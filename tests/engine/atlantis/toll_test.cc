@@ -36,7 +36,7 @@ TEST(AtlantisToll, PaymentMayMixTilesAndCards) {
   auto s = PositionBuilder(2).Path("C7 . S5 R2").Figure(1, 1, 1).Hand(0, "SOO").Tiles(0, "F3").Deck("F").Build();
   EXPECT_EQ(ApplyRule(*s, 0, MoveAction(1, "S", "F3", "OO")), "");
   EXPECT_EQ(s->board().players[0].tile_count, 0) << "paid tiles leave the game";
-  EXPECT_EQ(s->discard_size(), 3) << "the movement card and the two paid cards";
+  EXPECT_EQ(s->discard_size(), 1) << "the movement card; the two paid cards leave the game";
 }
 
 TEST(AtlantisToll, TheVariantRefusesMixedPayments) {
@@ -121,6 +121,7 @@ TEST(AtlantisToll, TheVariantListsNoMixedPayments) {
                .Figure(1, 1, 1)
                .Hand(0, "SOOO")
                .Tiles(0, "A2 H1")
+               .Bridges(0, 0)
                .Payment(TollPayment::kTilesOrCards)
                .Build();
   int moves = 0;
@@ -163,6 +164,9 @@ TEST(AtlantisBridge, ABridgeStaysWhenItsGapGrowsOrMerges) {
 
 // Example 2 of the rulebook: Pino (seat 0) plays a ring and crosses four gaps,
 // paying 1 + 4 + 3 = 8 for the first three; the fourth has a bridge.
+// Rulebooks: 003_4cb24d7ca1c7eb6e.txt, "Esempio 2" (Pino, "1+4+3=8 e supera
+// gratuitamente la quarta utilizzando il Ponte presente"); the same in
+// 001_412b213e84fff6ab.txt, "Příklad 2" (Ivana).
 TEST(AtlantisBridge, RulebookExampleTwo) {
   auto s = PositionBuilder(2)
                .Path("H1 . F5 . A4 . S3 ~ C5 R2 O7")

@@ -22,6 +22,9 @@ bool IsListed(const State& s, const v1::Action& a) {
   return std::find(listed.begin(), listed.end(), a.ShortDebugString()) != listed.end();
 }
 
+// 001_412b213e84fff6ab.txt, "Nákup karet": "za 7bodovou destičku hráč dostane
+// 3 karty"; 003_4cb24d7ca1c7eb6e.txt, "Acquistare carte": "se, ad esempio,
+// scarta una tessera di valore 5, pesca due carte".
 TEST(AtlantisBuy, AGivenUpTileBuysHalfItsValueInCards) {
   auto s = PositionBuilder(2).Path("F3 O2").Hand(0, "").Tiles(0, "C7 A1").Deck("RRRRR").Build();
   ASSERT_EQ(ApplyRule(*s, 0, BuyAction("C7")), "");
@@ -29,6 +32,9 @@ TEST(AtlantisBuy, AGivenUpTileBuysHalfItsValueInCards) {
   EXPECT_EQ(s->board().players[0].TileCount(T("C7")), 0);
   EXPECT_EQ(s->discard_size(), 0) << "a bought tile leaves the game";
   EXPECT_EQ(s->board().current, 0) << "buying does not end the turn";
+  auto five = PositionBuilder(2).Path("F3 O2").Tiles(0, "A5").Deck("RRRRR").Build();
+  ASSERT_EQ(ApplyRule(*five, 0, BuyAction("A5")), "");
+  EXPECT_EQ(five->board().players[0].card_count, 2);
 }
 
 TEST(AtlantisBuy, OnlyOnceAndOnlyFirst) {
@@ -142,7 +148,7 @@ TEST(AtlantisLegalActions, FiguresOnOnePositionAreListedOnce) {
 TEST(AtlantisLegalActions, OnePaymentPerValuesAndCardCount) {
   // Toll 3; tiles of values 2, 1, 1 (two items for the 1) and cards O, S.
   auto s = PositionBuilder(2).Path("C7 . S3 R2").Figure(1, 1, 1).Hand(0, "SOS")
-               .Tiles(0, "A2 H1 F1").Build();
+               .Tiles(0, "A2 H1 F1").Bridges(0, 0).Build();
   std::vector<std::string> moves;
   for (const Move& m : s->LegalActions()) {
     if (m.action.atlantis().has_move() && m.action.atlantis().move().cards(0) == v1::Atlantis::STATUE) {

@@ -24,7 +24,7 @@ struct Row {
 
 // The player-count table of the rules (docs/atlantis-rising.md).
 const Row kTable[] = {{1, 5, 4, 2, 3}, {2, 5, 4, 2, 2}, {3, 4, 4, 2, 2},
-                      {4, 3, 4, 2, 2}, {5, 3, 5, 3, 2}, {7, 3, 7, 3, 2}};
+                      {4, 3, 4, 2, 2}, {5, 3, 5, 3, 2}, {6, 3, 6, 3, 2}, {7, 3, 7, 3, 2}};
 
 // Places every Atlantean on the centre and finishes placement, with a
 // misfortune deck of Calm Seas only.

@@ -13,6 +13,7 @@
 
 #include <cstdlib>
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +37,7 @@ using google::protobuf::util::MessageDifferencer;
 struct GameAndPlayers {
   const engine::Game* game;
   int players;
+  std::map<std::string, std::string> options = {};  // header options
 };
 
 std::vector<GameAndPlayers> AllGameConfigurations() {
@@ -50,6 +52,10 @@ std::vector<GameAndPlayers> AllGameConfigurations() {
     for (int n = game->MinPlayers(ruleset->ruleset); n <= game->MaxPlayers(ruleset->ruleset); ++n) {
       configurations.push_back({game, n});
     }
+  }
+  // Options that change what is legal (docs/atlantis.md, "Options").
+  if (const engine::Game* atlantis = engine::FindGame("atlantis"); atlantis != nullptr) {
+    for (int n : {2, 4}) configurations.push_back({atlantis, n, {{"toll_payment", "tiles_or_cards"}}});
   }
   return configurations;
 }
@@ -81,6 +87,7 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
     header.set_ruleset_id(ruleset->ruleset.id());
     header.set_ruleset_hash(ruleset->hash);
     header.set_seed(seed);
+    header.mutable_options()->insert(GetParam().options.begin(), GetParam().options.end());
     for (int i = 1; i <= GetParam().players; ++i) {
       v1::Player* p = header.add_players();
       p->set_id(absl::StrCat("p", i));
@@ -212,7 +219,10 @@ TEST_P(ConformanceTest, MutatedLogsGiveAVerdictOrAnErrorNamingTheLine) {
   for (int i = 0; i < seeds; ++i) {
     const uint64_t seed = 5000 + static_cast<uint64_t>(i);
     auto played = replay::SimulateGame(
-        {.game = std::string(GetParam().game->name()), .players = GetParam().players, .seed = seed}, registry_);
+        {.game = std::string(GetParam().game->name()),
+         .players = GetParam().players,
+         .seed = seed,
+         .options = GetParam().options}, registry_);
     ASSERT_TRUE(played.ok()) << played.status();
     for (int m = 0; m < 5 && !played->actions.empty(); ++m) {
       log::GameLog mutated = *played;
@@ -236,8 +246,10 @@ TEST_P(ConformanceTest, MutatedLogsGiveAVerdictOrAnErrorNamingTheLine) {
 }
 
 std::string ConfigurationName(const ::testing::TestParamInfo<GameAndPlayers>& info) {
-  return absl::StrCat(absl::StrReplaceAll(std::string(info.param.game->name()), {{"-", "_"}}), "_",
-                      info.param.players, "p");
+  std::string name = absl::StrCat(absl::StrReplaceAll(std::string(info.param.game->name()), {{"-", "_"}}),
+                                  "_", info.param.players, "p");
+  for (const auto& [key, value] : info.param.options) absl::StrAppend(&name, "_", key, "_", value);
+  return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllGames, ConformanceTest, ::testing::ValuesIn(AllGameConfigurations()),

@@ -157,9 +157,10 @@ TEST(LeagueRatingsTest, TheSameResultsGiveTheSameBits) {
   auto run = [] {
     LeagueRatings league(Config(rating::System::kThurstoneMostellerFull));
     for (int i = 0; i < 200; ++i) {
-      const std::vector<std::string> players = {"p" + std::to_string(i % 7),
-                                                "p" + std::to_string((i * 3 + 1) % 7),
-                                                "p" + std::to_string((i * 5 + 2) % 11 + 7)};
+      const int a = i % 7;
+      const std::vector<std::string> players = {"p" + std::to_string(a),
+                                                "p" + std::to_string((a + 1 + i % 5) % 7),
+                                                "p" + std::to_string(7 + i % 11)};
       EXPECT_TRUE(league.Add(Game(i + 1, players, {1 + i % 3, 1 + (i + 1) % 3, 1 + (i + 2) % 3}),
                              nullptr, nullptr)
                       .ok());

@@ -187,6 +187,24 @@ TEST_F(ArbiterCliTest, RulesetsListsEveryGameWithItsHash) {
   EXPECT_THAT(run.output, HasSubstr("atlantis\tatlantis-amigo-2009\t"));
 }
 
+TEST_F(ArbiterCliTest, OptionsListsEveryOptionWithItsMeaningAndDefault) {
+  const CommandResult atlantis = Arbiter("options atlantis");
+  EXPECT_EQ(atlantis.exit_code, 0) << atlantis.output;
+  EXPECT_THAT(atlantis.output, HasSubstr("toll_payment: "));
+  EXPECT_THAT(atlantis.output, HasSubstr("  tiles_and_cards (default): "));
+  EXPECT_THAT(atlantis.output, HasSubstr("  tiles_or_cards: "));
+  EXPECT_THAT(atlantis.output, HasSubstr("toll_overpay: "));
+  EXPECT_THAT(atlantis.output, HasSubstr("  only_without_exact: "));
+  EXPECT_THAT(atlantis.output, HasSubstr("bought_cards_pay_tolls: "));
+  const CommandResult rising = Arbiter("options atlantis-rising");
+  EXPECT_EQ(rising.exit_code, 0) << rising.output;
+  EXPECT_THAT(rising.output, HasSubstr("  introductory (default): 9 Calm Seas, 3 Controlled Floods"));
+  const CommandResult atlantica = Arbiter("options atlantica");
+  EXPECT_EQ(atlantica.exit_code, 0) << atlantica.output;
+  EXPECT_THAT(atlantica.output, HasSubstr("none."));
+  EXPECT_EQ(Arbiter("options chess").exit_code, 2);
+}
+
 TEST_F(ArbiterCliTest, ACorruptRulesetFileExitsTwoNamingTheFile) {
   const std::string path = Path("ruleset.textproto");
   Write(path, "id: \"x\"\ngame: \"atlantis\"\natlantis { cards_per_item: \n");

@@ -80,7 +80,8 @@ TEST(ParseLog, NamesAnUnknownField) {
 TEST(ParseLog, NamesAnUnknownEnumValue) {
   auto log = ParseLog(Lines({kHeader, R"({"player":"ann","atlantis":{"move":{"cards":["SWORD"]}}})"}));
   EXPECT_EQ(log.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(log.status().message()), StartsWith("line 2:"));
+  EXPECT_THAT(std::string(log.status().message()), StartsWith("line 2: not a valid Action: "));
+  EXPECT_THAT(std::string(log.status().message()), HasSubstr("SWORD"));
 }
 
 TEST(ParseLog, RefusesAWrongTypeForAField) {
@@ -119,8 +120,15 @@ TEST(ParseLog, RefusesNulBytes) {
 }
 
 TEST(ParseLog, RefusesOverlongAndSurrogateUtf8) {
-  EXPECT_FALSE(ParseLog(std::string(kHeader) + "\n{\"player\":\"\xc0\xaf\"}").ok());
-  EXPECT_FALSE(ParseLog(std::string(kHeader) + "\n{\"player\":\"\xed\xa0\x80\"}").ok());
+  // Both are refused as bytes, naming the line and the byte, before any JSON.
+  auto overlong = ParseLog(std::string(kHeader) + "\n{\"player\":\"\xc0\xaf\"}");
+  EXPECT_EQ(overlong.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(overlong.status().message()),
+              StartsWith("line 2: byte 12 (0xc0) is not valid UTF-8"));
+  auto surrogate = ParseLog(std::string(kHeader) + "\n{\"player\":\"\xed\xa0\x80\"}");
+  EXPECT_EQ(surrogate.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(surrogate.status().message()),
+              StartsWith("line 2: byte 12 (0xed) is not valid UTF-8"));
   EXPECT_TRUE(CheckUtf8Text("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x8e\xb2", 1).ok());
 }
 

@@ -60,7 +60,11 @@ TEST_F(RefereeTest, AnUnknownRulesetHashIsNotFoundAndListsTheKnownOnes) {
 
 TEST_F(RefereeTest, AMalformedHashIsInvalid) {
   game_.header.set_ruleset_hash("not-a-hash");
-  EXPECT_EQ(StartStatus(game_.header).code(), absl::StatusCode::kInvalidArgument);
+  const absl::Status status = StartStatus(game_.header);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(Message(status), StartsWith("line 1: "));
+  EXPECT_THAT(Message(status),
+              HasSubstr("ruleset_hash 'not-a-hash' is not a SHA-256 in lowercase hex (64 digits)"));
 }
 
 TEST_F(RefereeTest, ARulesetIdThatDoesNotMatchItsHashIsInvalid) {
@@ -192,10 +196,22 @@ TEST_F(RefereeTest, ACorrectedRulesetIsRegisteredAsDataAndChangesTheGame) {
   auto referee = Replay(*log, registry_);
   ASSERT_TRUE(referee.ok());
   EXPECT_EQ(referee->verdict(), Verdict::kLegal);
-  // The same actions under the original ruleset do not make the same game.
-  auto original_game = Replay(game_, registry_);
-  ASSERT_TRUE(original_game.ok());
-  EXPECT_NE(referee->state().ToString(), original_game->state().ToString());
+  // The same header (seed, players) under the original ruleset deals another
+  // game: the ruleset's hash, not only its id, decides the position.
+  v1::LogHeader under_original = log->header;
+  under_original.set_ruleset_id(original->ruleset.id());
+  under_original.set_ruleset_hash(original->hash);
+  auto corrected_start = Referee::Start(log->header, registry_);
+  auto original_start = Referee::Start(under_original, registry_);
+  ASSERT_TRUE(corrected_start.ok() && original_start.ok());
+  EXPECT_NE(corrected_start->state().ToString(), original_start->state().ToString());
+  // And the same actions under the original ruleset are not the same legal game.
+  log::GameLog same_actions = *log;
+  same_actions.header = under_original;
+  auto replayed = Replay(same_actions, registry_);
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  EXPECT_TRUE(replayed->verdict() != Verdict::kLegal ||
+              replayed->state().ToString() != referee->state().ToString());
 }
 
 }  // namespace

@@ -67,8 +67,8 @@ TEST_F(GameWriterDeadlineTest, ASubmitPastItsDeadlineStoresNothingAtAnyStep) {
     EXPECT_TRUE(games->games.empty()) << "deadline after " << allowed << " checks";
   }
   ASSERT_GE(steps_before_success, 1) << "Submit checks its deadline before it stores";
-  EXPECT_EQ(StoredEvents(store_), static_cast<int64_t>(game->actions.size()) + 1)
-      << "the submit that met its deadline stored the whole log";
+  EXPECT_EQ(StoredEvents(store_), static_cast<int64_t>(game->actions.size()) + 2)
+      << "the submit that met its deadline stored the whole log and its result";
 }
 
 TEST_F(GameWriterDeadlineTest, AnAppendPastItsDeadlineStoresNothing) {

@@ -114,9 +114,56 @@ TYPED_TEST(EventStoreTest, ABadGameIsRefusedWithTheField) {
             "give exactly one of seed and seed_commitment");
   request = CreateRequest("g1");
   request.game.ruleset_hash = "abc";
-  EXPECT_EQ(this->store().CreateGame(request).status().code(),
-            absl::StatusCode::kInvalidArgument);
+  status = this->store().CreateGame(request).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "ruleset_hash is not 64 lowercase hex digits");
+  request.game.ruleset_hash = std::string(64, 'A');
+  EXPECT_EQ(this->store().CreateGame(request).status().message(),
+            "ruleset_hash is not 64 lowercase hex digits");
   EXPECT_EQ(this->store().GetGame("g1").status().code(), absl::StatusCode::kNotFound);
+}
+
+TYPED_TEST(EventStoreTest, ABatchOfExactlyFourMebibytesIsAccepted) {
+  this->CreateGame("g1");
+  std::vector<NewEvent> heavy = Events("heavy", 16);
+  for (NewEvent& event : heavy) {
+    event.payload.assign(kMaxPayloadBytes, 'x');
+    event.json.clear();
+  }
+  EXPECT_EQ(this->AppendOk(Append("g1", 0, "r1", heavy)).last_sequence, 16);
+}
+
+TYPED_TEST(EventStoreTest, IdsOfTwoHundredBytesAreStoredAndLongerOnesAreRefusedByName) {
+  const std::string longest(kMaxIdBytes, 'x');
+  const std::string one_more(kMaxIdBytes + 1, 'x');
+  CreateGameRequest request = CreateRequest(longest);
+  request.request_id = longest;
+  ASSERT_TRUE(this->store().CreateGame(request).ok());
+  std::vector<NewEvent> events = Events("e", 1);
+  events[0].event_id = longest;
+  events[0].type = longest;
+  EXPECT_EQ(this->AppendOk(Append(longest, 0, longest.substr(1) + "a", events)).last_sequence, 1);
+  EXPECT_EQ(this->ReadGame(longest).at(0).type, longest);
+
+  request = CreateRequest(one_more);
+  request.request_id = "create-long";
+  EXPECT_EQ(this->store().CreateGame(request).status().message(),
+            "game_id is 201 bytes; the limit is 200");
+  request = CreateRequest("g2");
+  request.request_id = one_more;
+  EXPECT_EQ(this->store().CreateGame(request).status().message(),
+            "request_id is 201 bytes; the limit is 200");
+  events = Events("f", 2);
+  events[1].event_id = one_more;
+  EXPECT_EQ(this->store().Append(Append(longest, 1, "r2", events)).status().message(),
+            "events[1].event_id is 201 bytes; the limit is 200");
+  events = Events("f", 1);
+  events[0].type = one_more;
+  absl::Status status = this->store().Append(Append(longest, 1, "r3", events)).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), "events[0].type is 201 bytes; the limit is 200");
+  EXPECT_EQ(this->store().Append(Append(longest, 1, one_more, Events("f", 1))).status().message(),
+            "request_id is 201 bytes; the limit is 200");
 }
 
 TYPED_TEST(EventStoreTest, ListsGamesPageByPageWithFilters) {
@@ -222,9 +269,17 @@ TYPED_TEST(EventStoreTest, EachBadBatchGetsItsOwnErrorAndWritesNothing) {
   EXPECT_EQ(oversized.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(oversized.message(), "events[0].payload is 262145 bytes; the limit is 262144");
 
-  std::vector<NewEvent> heavy = Events("heavy", 20);
-  for (NewEvent& event : heavy) event.payload.assign(kMaxPayloadBytes, 'x');
-  EXPECT_EQ(status_of(Append("g1", 1, "r5", heavy)).code(), absl::StatusCode::kInvalidArgument);
+  // 4 MiB of payload and JSON per batch: 16 full payloads and one JSON byte more.
+  std::vector<NewEvent> heavy = Events("heavy", 16);
+  for (NewEvent& event : heavy) {
+    event.payload.assign(kMaxPayloadBytes, 'x');
+    event.json.clear();
+  }
+  heavy[3].json = "0";
+  absl::Status over = status_of(Append("g1", 1, "r5", heavy));
+  EXPECT_EQ(over.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(over.message(),
+            "the batch holds 4194305 bytes of payload and JSON; the limit is 4194304");
 
   std::vector<NewEvent> twice = Events("t", 2);
   twice[1].event_id = twice[0].event_id;

@@ -46,23 +46,43 @@ EmbeddedPostgres& Cluster() {
   return *instance;
 }
 
-std::string FreshDatabase(int up_to) {
-  static std::atomic<int> counter{0};
-  const std::string name = absl::StrCat("test_", counter++);
-  EmbeddedPostgres& cluster = Cluster();
-  {
-    pqxx::connection admin(cluster.ConninfoFor("postgres"));
-    pqxx::nontransaction txn(admin);
-    txn.exec("CREATE DATABASE " + name);
-  }
-  const std::string conninfo = cluster.ConninfoFor(name);
+namespace {
+
+void CreateDatabase(const std::string& name, const std::string& template_name = "") {
+  pqxx::connection admin(Cluster().ConninfoFor("postgres"));
+  pqxx::nontransaction txn(admin);
+  txn.exec("CREATE DATABASE " + name + (template_name.empty() ? "" : " TEMPLATE " + template_name));
+}
+
+// Creates database `name` and applies the built-in migrations up to `up_to`.
+void CreateMigratedDatabase(const std::string& name, int up_to) {
+  CreateDatabase(name);
   std::vector<Migration> migrations;
   for (const Migration& migration : BuiltinMigrations()) {
     if (migration.version <= up_to) migrations.push_back(migration);
   }
-  absl::Status migrated = ApplyMigrations(conninfo, migrations);
+  absl::Status migrated = ApplyMigrations(Cluster().ConninfoFor(name), migrations);
   EXPECT_TRUE(migrated.ok()) << migrated;
-  return conninfo;
+}
+
+}  // namespace
+
+std::string FreshDatabase(int up_to) {
+  static std::atomic<int> counter{0};
+  const std::string name = absl::StrCat("test_", counter++);
+  if (up_to < std::numeric_limits<int>::max()) {
+    CreateMigratedDatabase(name, up_to);
+  } else {
+    // Fully migrated databases are copies of one template, migrated once per
+    // program: a copy is much faster than running every migration again.
+    static const bool kTemplateReady = [] {
+      CreateMigratedDatabase("test_template", std::numeric_limits<int>::max());
+      return true;
+    }();
+    (void)kTemplateReady;
+    CreateDatabase(name, "test_template");
+  }
+  return Cluster().ConninfoFor(name);
 }
 
 std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo) {

@@ -3,7 +3,9 @@
 // The cluster is started (with the same launcher the server uses) the first
 // time a test asks for a database, in a temporary directory, and is stopped
 // and deleted when the program exits. Each FreshDatabase() is a new, migrated
-// database, so tests do not see each other's data.
+// database, so tests do not see each other's data: a copy of a template that
+// is migrated once per program. Programs registered with ONE_PROCESS
+// (cmake/ArbiterHelpers.cmake) run all their cases on one cluster.
 #ifndef ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
 #define ARBITER_TESTS_SERVICES_STORE_POSTGRES_TEST_ENV_H_
 

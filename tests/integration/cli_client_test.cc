@@ -1,0 +1,207 @@
+// The `arbiter` binary's client commands (submit, games, adjudicate, state,
+// verify, token create) against a running server on a real PostgreSQL: exit
+// codes, what they print, and what they store.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <pqxx/pqxx>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "tests/integration/server_fixture.h"
+
+namespace arbiter::server::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;  // stdout
+  std::string err;  // stderr
+};
+
+class CliClientTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    std::string pattern = ::testing::TempDir() + "/cli_client_test.XXXXXX";
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    admin_file_ = Write("admin.token", admin_ + "\n");
+  }
+  void TearDown() override {
+    std::filesystem::remove_all(dir_);
+    ServerTest::TearDown();
+  }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  // Runs `arbiter ARGS --server ... --token-file TOKEN_FILE`.
+  CliRun Arbiter(const std::string& args, const std::string& token_file = "") {
+    const std::string err_path = dir_ + "/stderr";
+    const std::string command =
+        absl::StrCat(ARBITER_BIN_DIR, "/arbiter ", args, " --server 127.0.0.1:", server_->port(),
+                     " --token-file ", token_file.empty() ? admin_file_ : token_file, " 2>",
+                     err_path);
+    CliRun run;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return run;
+    std::array<char, 4096> buffer{};
+    while (std::fgets(buffer.data(), buffer.size(), pipe) != nullptr) run.out += buffer.data();
+    const int status = pclose(pipe);
+    run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(err_path);
+    run.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return run;
+  }
+
+  // Submits a log through the command line; expects the given exit code.
+  void SubmitFile(const log::GameLog& log, const std::string& game_id, int expected_exit) {
+    const std::string path = Write(game_id + ".jsonl", log::FormatLog(log));
+    const CliRun run = Arbiter(absl::StrCat("submit ", path, " --game-id ", game_id));
+    EXPECT_EQ(run.exit_code, expected_exit) << run.out << run.err;
+  }
+
+  std::string dir_;
+  std::string admin_file_;
+};
+
+TEST_F(CliClientTest, SubmitStoresALegalGameAndExitsZero) {
+  const log::GameLog log = Simulated(11, 2);
+  const std::string path = Write("legal.jsonl", log::FormatLog(log));
+  const CliRun run = Arbiter("submit " + path + " --game-id legal-1");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith(absl::StrCat("stored as games/legal-1 (finished, ",
+                                               log.actions.size() + 1, " events)\n")));
+  const v1::Game stored = Get("legal-1");
+  EXPECT_EQ(stored.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(stored.last_event(), static_cast<int64_t>(log.actions.size()) + 1);
+  EXPECT_EQ(StoredGames(), 1);
+  // The same file again is a retry: the same game, nothing new stored.
+  const CliRun again = Arbiter("submit " + path + " --game-id legal-1");
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(StoredGames(), 1);
+}
+
+TEST_F(CliClientTest, SubmitOfAnIllegalLogStoresItAndExitsFour) {
+  const log::GameLog log = WithActionOutOfTurn(Simulated(12, 2), 4);
+  const std::string path = Write("illegal.jsonl", log::FormatLog(log));
+  const CliRun run = Arbiter("submit " + path + " --game-id illegal-1");
+  EXPECT_EQ(run.exit_code, 4) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("line 6 ("));
+  EXPECT_THAT(run.out, HasSubstr("breaks rule not_your_turn"));
+  EXPECT_EQ(Get("illegal-1").name(), "games/illegal-1");
+}
+
+TEST_F(CliClientTest, GamesListsStoredGamesAndFiltersByStatus) {
+  SubmitFile(Simulated(13, 2), "listed-a", 0);
+  log::GameLog unfinished = Simulated(14, 2);
+  unfinished.actions.resize(3);
+  SubmitFile(unfinished, "listed-b", 3);
+
+  const CliRun all = Arbiter("games");
+  EXPECT_EQ(all.exit_code, 0) << all.err;
+  const std::vector<std::string> lines = absl::StrSplit(all.out, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u) << all.out;
+  EXPECT_THAT(lines[0], StartsWith("GAME"));
+  EXPECT_THAT(lines[1], StartsWith("games/listed-a"));
+  EXPECT_THAT(lines[1], HasSubstr("atlantis"));
+  EXPECT_THAT(lines[1], HasSubstr("finished"));
+  EXPECT_THAT(lines[2], StartsWith("games/listed-b"));
+  EXPECT_THAT(lines[2], HasSubstr("active"));
+  EXPECT_THAT(lines[2], HasSubstr("      4  p1,p2"));
+
+  const CliRun active = Arbiter("games --status active --json");
+  EXPECT_EQ(active.exit_code, 0) << active.err;
+  EXPECT_THAT(active.out, HasSubstr("\"name\":\"games/listed-b\""));
+  EXPECT_THAT(active.out, Not(HasSubstr("listed-a")));
+}
+
+TEST_F(CliClientTest, AdjudicateGivesTheVerdictAsTheExitCode) {
+  SubmitFile(Simulated(15, 3), "adj-legal", 0);
+  SubmitFile(WithActionOutOfTurn(Simulated(16, 2), 2), "adj-illegal", 4);
+
+  const CliRun legal = Arbiter("adjudicate adj-legal");
+  EXPECT_EQ(legal.exit_code, 0) << legal.err;
+  EXPECT_THAT(legal.out, StartsWith("games/adj-legal (finished)\n"));
+  const CliRun illegal = Arbiter("adjudicate games/adj-illegal --json");
+  EXPECT_EQ(illegal.exit_code, 4) << illegal.err;
+  EXPECT_THAT(illegal.out, HasSubstr("\"rule\":\"not_your_turn\""));
+  EXPECT_THAT(illegal.out, HasSubstr("\"event\":\"4\""));
+
+  const CliRun unknown = Arbiter("adjudicate nobody");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, StartsWith("arbiter: NOT_FOUND: "));
+}
+
+TEST_F(CliClientTest, StateShowsThePositionAfterAnEvent) {
+  const log::GameLog log = Simulated(17, 2);
+  SubmitFile(log, "state-1", 0);
+  const CliRun start = Arbiter("state state-1 --at 1");
+  EXPECT_EQ(start.exit_code, 0) << start.err;
+  EXPECT_THAT(start.out, StartsWith("games/state-1 after event 1 (verdict unfinished)\nto act: "));
+  const CliRun json = Arbiter("state state-1 --at 3 --json");
+  EXPECT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"event\":\"3\""));
+  const CliRun beyond = Arbiter(absl::StrCat("state state-1 --at ", log.actions.size() + 2));
+  EXPECT_EQ(beyond.exit_code, 2) << beyond.out;
+}
+
+TEST_F(CliClientTest, VerifyReportsAnIntactChainAndFindsAnEditedEvent) {
+  SubmitFile(Simulated(18, 2), "verify-1", 0);
+  const v1::Game game = Get("verify-1");
+  const CliRun intact = Arbiter("verify verify-1");
+  EXPECT_EQ(intact.exit_code, 0) << intact.err;
+  EXPECT_EQ(intact.out, absl::StrCat("games/verify-1: intact, ", game.last_event(),
+                                     " events, last hash ", game.last_event_hash(),
+                                     ", verdict legal\n"));
+  {
+    // An intruder with the superuser password edits event 3 behind the store.
+    pqxx::connection conn(conninfo_);
+    pqxx::work edit(conn);
+    edit.exec("SET session_replication_role = replica");
+    edit.exec("UPDATE events SET payload = payload || '\\x00'::bytea "
+              "WHERE game_id = 'verify-1' AND sequence = 3");
+    edit.commit();
+  }
+  const CliRun broken = Arbiter("verify verify-1");
+  EXPECT_EQ(broken.exit_code, 4) << broken.err;
+  EXPECT_THAT(broken.out, StartsWith("games/verify-1: BROKEN at event 3: "));
+}
+
+TEST_F(CliClientTest, TokenCreatePrintsATokenThatCarriesItsRole) {
+  const CliRun created = Arbiter("token create --role auditor --principal carol");
+  EXPECT_EQ(created.exit_code, 0) << created.err;
+  ASSERT_FALSE(created.out.empty());
+  ASSERT_EQ(created.out.back(), '\n');
+  const std::string auditor_file = Write("auditor.token", created.out);
+  SubmitFile(Simulated(19, 2), "token-1", 0);
+
+  const CliRun reads = Arbiter("games", auditor_file);
+  EXPECT_EQ(reads.exit_code, 0) << reads.err;
+  EXPECT_THAT(reads.out, HasSubstr("games/token-1"));
+  const CliRun writes = Arbiter("submit " + dir_ + "/token-1.jsonl --game-id token-2", auditor_file);
+  EXPECT_EQ(writes.exit_code, 2);
+  EXPECT_THAT(writes.err, StartsWith("arbiter: PERMISSION_DENIED: "));
+  const CliRun mints = Arbiter("token create --role admin --principal mallory", auditor_file);
+  EXPECT_EQ(mints.exit_code, 2);
+  EXPECT_THAT(mints.err, StartsWith("arbiter: PERMISSION_DENIED: "));
+  const CliRun bogus = Arbiter("games", Write("bogus.token", "not-a-token\n"));
+  EXPECT_EQ(bogus.exit_code, 2);
+  EXPECT_THAT(bogus.err, StartsWith("arbiter: UNAUTHENTICATED: "));
+}
+
+}  // namespace
+}  // namespace arbiter::server::testing
