@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/sha256.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/league/league_settings.h"
 #include "services/server/rpc_common.h"
@@ -60,6 +61,14 @@ v1::LeaderboardRow ToRow(int64_t rank, const league_service::RatingRow& row) {
   out.set_provisional(row.provisional);
   out.set_virtual_opponent(row.rating.is_virtual);
   return out;
+}
+
+// The stream's request id for a client's request: the same client request
+// is the same stream request (a retry); another caller's is another one.
+std::string StreamRequestId(const char* kind, const Caller& caller, const std::string& request_id) {
+  return absl::StrCat("league-", kind, "-",
+                      engine::Sha256Hex(absl::StrCat(caller.principal.size(), ":", caller.principal,
+                                                     request_id)));
 }
 
 absl::StatusOr<std::string> LeagueIdOf(const std::string& name, const char* field) {
@@ -138,8 +147,7 @@ grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
                  append.stream_id = LeagueName(request->league_id());
                  append.kind = league_service::kLeagueKind;
                  append.expected_sequence = 0;
-                 append.request_id = absl::StrCat("league-create-", caller.principal, "-",
-                                                  request->request_id());
+                 append.request_id = StreamRequestId("create", caller, request->request_id());
                  append.recorded_by = caller.principal;
                  append.type = league_service::kTypeLeagueCreated;
                  created.SerializeToString(&append.payload);
@@ -187,8 +195,7 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                  store::StreamAppendRequest append;
                  append.stream_id = LeagueName(*league_id);
                  append.expected_sequence = request->expected_last_event();
-                 append.request_id = absl::StrCat("league-update-", caller.principal, "-",
-                                                  request->request_id());
+                 append.request_id = StreamRequestId("update", caller, request->request_id());
                  append.recorded_by = caller.principal;
                  append.type = league_service::kTypeLeagueSettingsChanged;
                  changed.SerializeToString(&append.payload);

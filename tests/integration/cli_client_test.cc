@@ -83,11 +83,12 @@ TEST_F(CliClientTest, SubmitStoresALegalGameAndExitsZero) {
   const std::string path = Write("legal.jsonl", log::FormatLog(log));
   const CliRun run = Arbiter("submit " + path + " --game-id legal-1");
   EXPECT_EQ(run.exit_code, 0) << run.err;
+  // The header, the actions and the result (game_finished).
   EXPECT_THAT(run.out, StartsWith(absl::StrCat("stored as games/legal-1 (finished, ",
-                                               log.actions.size() + 1, " events)\n")));
+                                               log.actions.size() + 2, " events)\n")));
   const v1::Game stored = Get("legal-1");
   EXPECT_EQ(stored.status(), v1::GAME_STATUS_FINISHED);
-  EXPECT_EQ(stored.last_event(), static_cast<int64_t>(log.actions.size()) + 1);
+  EXPECT_EQ(stored.last_event(), static_cast<int64_t>(log.actions.size()) + 2);
   EXPECT_EQ(StoredGames(), 1);
   // The same file again is a retry: the same game, nothing new stored.
   const CliRun again = Arbiter("submit " + path + " --game-id legal-1");
@@ -155,7 +156,8 @@ TEST_F(CliClientTest, StateShowsThePositionAfterAnEvent) {
   const CliRun json = Arbiter("state state-1 --at 3 --json");
   EXPECT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"event\":\"3\""));
-  const CliRun beyond = Arbiter(absl::StrCat("state state-1 --at ", log.actions.size() + 2));
+  // Event actions + 2 is the result; nothing follows it.
+  const CliRun beyond = Arbiter(absl::StrCat("state state-1 --at ", log.actions.size() + 3));
   EXPECT_EQ(beyond.exit_code, 2) << beyond.out;
 }
 

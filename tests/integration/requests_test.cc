@@ -318,7 +318,8 @@ TEST_P(EveryGameTest, IsSubmittedAndPlayedLiveWithTheSameStandings) {
   ASSERT_TRUE(stub_->VerifyGame(As(admin_).get(), verify, &report).ok());
   EXPECT_TRUE(report.intact());
   EXPECT_EQ(report.verdict(), v1::VERDICT_LEGAL);
-  EXPECT_EQ(report.events(), static_cast<int64_t>(log.actions.size()) + 1);
+  // The header, the actions, and the result the last append led to.
+  EXPECT_EQ(report.events(), static_cast<int64_t>(log.actions.size()) + 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllGames, EveryGameTest,
