@@ -72,6 +72,8 @@ absl::StatusOr<Client> Connect(const ClientOptions& options) {
   client.games = v1::ArbiterService::NewStub(channel);
   client.tokens = v1::TokenService::NewStub(channel);
   client.leagues = v1::LeagueService::NewStub(channel);
+  client.tournaments = v1::TournamentService::NewStub(channel);
+  client.disputes = v1::DisputeService::NewStub(channel);
   if (!token.empty()) client.authorization = absl::StrCat("Bearer ", token);
   client.timeout_seconds = options.timeout_seconds;
   return client;

@@ -16,6 +16,7 @@
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/log.pb.h"
 #include "arbiter/v1/report.pb.h"
+#include "arbiter/v1/tournament_service.grpc.pb.h"
 
 namespace arbiter::cli {
 
@@ -41,6 +42,8 @@ struct Client {
   std::unique_ptr<v1::ArbiterService::Stub> games;
   std::unique_ptr<v1::TokenService::Stub> tokens;
   std::unique_ptr<v1::LeagueService::Stub> leagues;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments;
+  std::unique_ptr<v1::DisputeService::Stub> disputes;
   std::string authorization;  // "Bearer <token>"
   double timeout_seconds = 60;
 };

@@ -21,6 +21,9 @@ void AddRateCommand(CLI::App& app, int& exit_code);
 void AddClientCommands(CLI::App& app, int& exit_code);
 // league, leaderboard, rating, void (league_commands.cc).
 void AddLeagueCommands(CLI::App& app, int& exit_code);
+// tournament ... (tournament_commands.cc) and dispute ... (dispute_commands.cc).
+void AddTournamentCommands(CLI::App& app, int& exit_code);
+void AddDisputeCommands(CLI::App& app, int& exit_code);
 
 }  // namespace arbiter::cli
 

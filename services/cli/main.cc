@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   AddRateCommand(app, exit_code);
   AddClientCommands(app, exit_code);
   AddLeagueCommands(app, exit_code);
+  AddTournamentCommands(app, exit_code);
+  AddDisputeCommands(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

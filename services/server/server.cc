@@ -59,6 +59,11 @@ ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
                                                           *leagues->projector, auth_);
+    tournament_games_ = std::make_unique<GameWriter>(store, registry, limits, leagues->streams);
+    tournament_service_ = std::make_unique<TournamentServiceImpl>(*leagues->streams, store,
+                                                                  *tournament_games_, auth_);
+    dispute_service_ = std::make_unique<DisputeServiceImpl>(*leagues->streams, store,
+                                                            *tournament_games_, registry, auth_);
   }
 }
 
@@ -120,6 +125,10 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   builder.RegisterService(&server->arbiter_service_);
   builder.RegisterService(&server->token_service_);
   if (server->league_service_ != nullptr) builder.RegisterService(server->league_service_.get());
+  if (server->tournament_service_ != nullptr) {
+    builder.RegisterService(server->tournament_service_.get());
+    builder.RegisterService(server->dispute_service_.get());
+  }
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     server->shut_down_ = true;
@@ -132,6 +141,8 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     health->SetServingStatus("arbiter.v1.TokenService", true);
     if (server->league_service_ != nullptr) {
       health->SetServingStatus("arbiter.v1.LeagueService", true);
+      health->SetServingStatus("arbiter.v1.TournamentService", true);
+      health->SetServingStatus("arbiter.v1.DisputeService", true);
     }
   }
   return server;

@@ -5,7 +5,9 @@
 #ifndef ARBITER_SERVICES_SERVER_SERVER_H_
 #define ARBITER_SERVICES_SERVER_SERVER_H_
 
+#include "services/server/dispute_service_impl.h"
 #include "services/server/league_service_impl.h"
+#include "services/server/tournament_service_impl.h"
 
 #include <grpcpp/server.h>
 
@@ -53,7 +55,8 @@ struct ServerOptions {
 // reached from this machine: a Unix socket, localhost, 127.0.0.0/8 or ::1.
 bool IsLoopbackAddress(const std::string& listen);
 
-// What the LeagueService needs; all owned by the caller.
+// What the LeagueService needs; all owned by the caller. With these the
+// server also serves TournamentService and DisputeService (on `streams`).
 struct LeagueParts {
   store::StreamStore* streams = nullptr;
   league_service::ProjectionStore* projections = nullptr;
@@ -86,6 +89,10 @@ class ArbiterServer {
   ArbiterServiceImpl arbiter_service_;
   TokenServiceImpl token_service_;
   std::unique_ptr<LeagueServiceImpl> league_service_;  // with LeagueParts
+  // Tournaments and disputes live in streams too: also with LeagueParts.
+  std::unique_ptr<GameWriter> tournament_games_;
+  std::unique_ptr<TournamentServiceImpl> tournament_service_;
+  std::unique_ptr<DisputeServiceImpl> dispute_service_;
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool shut_down_ = false;

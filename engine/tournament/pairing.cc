@@ -1,0 +1,291 @@
+#include "engine/tournament/pairing.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <tuple>
+#include <utility>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "engine/core/rng.h"
+#include "engine/tournament/standings.h"
+#include "engine/tournament/table_plan.h"
+
+namespace arbiter::tournament {
+namespace {
+
+constexpr int kMaxPassesPerWindow = 1000;
+// Pairs of swaps are tried only in fields up to this size (their cost grows
+// with the square of the field).
+constexpr int kCompoundLimit = 2000;
+
+// Earlier table-mates per player (registration index), sorted, one entry per
+// earlier round shared.
+class Mates {
+ public:
+  Mates(size_t players, const std::vector<Round>& earlier,
+        const absl::flat_hash_map<std::string, int>& index)
+      : mates_(players) {
+    for (const Round& round : earlier) {
+      for (const Table& table : round.tables) {
+        for (const std::string& a : table.players) {
+          for (const std::string& b : table.players) {
+            if (a != b) mates_[index.at(a)].push_back(index.at(b));
+          }
+        }
+      }
+    }
+    for (auto& list : mates_) std::sort(list.begin(), list.end());
+  }
+
+  int64_t Meetings(int a, int b) const {
+    const auto& list = mates_[a];
+    auto range = std::equal_range(list.begin(), list.end(), b);
+    return range.second - range.first;
+  }
+
+  // Meetings of `a` with everyone at `table` except `a` and `skip`.
+  int64_t Conflicts(int a, const std::vector<int>& table, int skip) const {
+    int64_t total = 0;
+    for (int x : table) {
+      if (x != a && x != skip) total += Meetings(a, x);
+    }
+    return total;
+  }
+
+ private:
+  std::vector<std::vector<int>> mates_;
+};
+
+int64_t TotalRepeats(const Mates& mates, const std::vector<std::vector<int>>& tables) {
+  int64_t total = 0;
+  for (const auto& table : tables) {
+    for (size_t i = 0; i < table.size(); ++i) {
+      for (size_t j = i + 1; j < table.size(); ++j) total += mates.Meetings(table[i], table[j]);
+    }
+  }
+  return total;
+}
+
+// The change in the measure if `a` (at table t) and `b` (at table u) swapped.
+int64_t SwapDelta(const Mates& mates, const std::vector<std::vector<int>>& tables, int t, int a,
+                  int u, int b) {
+  return mates.Conflicts(b, tables[t], a) + mates.Conflicts(a, tables[u], b) -
+         mates.Conflicts(a, tables[t], a) - mates.Conflicts(b, tables[u], b);
+}
+
+// One pass of single swaps within `window` tables (step 4 of the header).
+// Returns whether any swap was made.
+bool SwapPass(const Mates& mates, const std::vector<int>& rank,
+              std::vector<std::vector<int>>& tables, int window) {
+  const int count = static_cast<int>(tables.size());
+  bool improved = false;
+  for (int t = 0; t < count; ++t) {
+    for (size_t si = 0; si < tables[t].size(); ++si) {
+      const int a = tables[t][si];
+      if (mates.Conflicts(a, tables[t], a) == 0) continue;
+      // (delta, standing distance, table, seat) of the best swap.
+      std::tuple<int64_t, int, int, size_t> best{0, 0, -1, 0};
+      for (int u = std::max(0, t - window); u <= std::min(count - 1, t + window); ++u) {
+        if (u == t) continue;
+        for (size_t sj = 0; sj < tables[u].size(); ++sj) {
+          const int b = tables[u][sj];
+          const int64_t delta = SwapDelta(mates, tables, t, a, u, b);
+          if (delta >= 0) continue;
+          const std::tuple<int64_t, int, int, size_t> key{delta, std::abs(rank[a] - rank[b]), u,
+                                                          sj};
+          if (std::get<2>(best) < 0 || key < best) best = key;
+        }
+      }
+      if (std::get<2>(best) < 0) continue;
+      std::swap(tables[t][si], tables[std::get<2>(best)][std::get<3>(best)]);
+      improved = true;
+    }
+  }
+  return improved;
+}
+
+// When no single swap helps: the first pair of swaps (in table and seat
+// order) that lowers the measure together, the second touching a table the
+// first changed. Returns whether one was made.
+bool CompoundMove(const Mates& mates, std::vector<std::vector<int>>& tables) {
+  const int count = static_cast<int>(tables.size());
+  for (int t = 0; t < count; ++t) {
+    for (size_t si = 0; si < tables[t].size(); ++si) {
+      const int a = tables[t][si];
+      if (mates.Conflicts(a, tables[t], a) == 0) continue;
+      for (int u = 0; u < count; ++u) {
+        if (u == t) continue;
+        for (size_t sj = 0; sj < tables[u].size(); ++sj) {
+          const int64_t first = SwapDelta(mates, tables, t, a, u, tables[u][sj]);
+          std::swap(tables[t][si], tables[u][sj]);
+          for (int changed : {t, u}) {
+            for (size_t xi = 0; xi < tables[changed].size(); ++xi) {
+              const int x = tables[changed][xi];
+              for (int v = 0; v < count; ++v) {
+                if (v == changed) continue;
+                for (size_t yi = 0; yi < tables[v].size(); ++yi) {
+                  if (first + SwapDelta(mates, tables, changed, x, v, tables[v][yi]) < 0) {
+                    std::swap(tables[changed][xi], tables[v][yi]);
+                    return true;
+                  }
+                }
+              }
+            }
+          }
+          std::swap(tables[t][si], tables[u][sj]);
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// Step 4 of the header: strict improvements only, so it ends.
+void AvoidRepeats(const Mates& mates, const std::vector<int>& rank,
+                  std::vector<std::vector<int>>& tables) {
+  const int count = static_cast<int>(tables.size());
+  if (count < 2) return;
+  int players = 0;
+  for (const auto& table : tables) players += static_cast<int>(table.size());
+  for (int window = 1;; window *= 2) {
+    const bool last = window >= count - 1;
+    while (true) {
+      for (int pass = 0; pass < kMaxPassesPerWindow; ++pass) {
+        if (!SwapPass(mates, rank, tables, window)) break;
+      }
+      if (!last || players > kCompoundLimit || TotalRepeats(mates, tables) == 0 ||
+          !CompoundMove(mates, tables)) {
+        break;
+      }
+    }
+    if (last || TotalRepeats(mates, tables) == 0) return;
+  }
+}
+
+}  // namespace
+
+int64_t RepeatCount(const std::vector<Round>& earlier, const Round& round) {
+  absl::flat_hash_map<std::string, int> index;
+  auto add = [&](const std::string& player) { index.emplace(player, index.size()); };
+  for (const Round& r : earlier) {
+    for (const Table& table : r.tables) {
+      for (const std::string& p : table.players) add(p);
+    }
+  }
+  for (const Table& table : round.tables) {
+    for (const std::string& p : table.players) add(p);
+  }
+  Mates mates(index.size(), earlier, index);
+  std::vector<std::vector<int>> tables;
+  for (const Table& table : round.tables) {
+    std::vector<int>& seats = tables.emplace_back();
+    for (const std::string& p : table.players) seats.push_back(index.at(p));
+  }
+  return TotalRepeats(mates, tables);
+}
+
+uint64_t TableSeed(uint64_t seed, int round, int table) {
+  engine::SplitMix64 mix(seed ^ (static_cast<uint64_t>(round) << 32) ^
+                         static_cast<uint64_t>(table));
+  return mix.Next();
+}
+
+std::vector<std::string> FirstRoundOrder(uint64_t seed, const std::vector<std::string>& players) {
+  std::vector<std::string> order = players;
+  engine::Rng rng(seed);
+  rng.Shuffle(order);
+  return order;
+}
+
+absl::StatusOr<Round> AssignRound(const TournamentSettings& settings,
+                                  const std::vector<std::string>& players,
+                                  const std::vector<Round>& earlier) {
+  if (absl::Status s = ValidateSettings(settings); !s.ok()) return s;
+  if (absl::Status s = ValidatePlayers(players); !s.ok()) return s;
+  const int number = static_cast<int>(earlier.size()) + 1;
+  if (number > settings.rounds) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("all ", settings.rounds, " rounds have been played"));
+  }
+  for (const Round& round : earlier) {
+    for (const Table& table : round.tables) {
+      if (table.result.kind == TableResult::Kind::kPending) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "round ", round.number, " is still open: table ", table.number, " has no result"));
+      }
+    }
+  }
+  std::vector<std::string> order;
+  if (number == 1) {
+    order = FirstRoundOrder(settings.seed, players);
+  } else {
+    absl::StatusOr<std::vector<StandingRow>> standings =
+        ComputeStandings(settings, players, earlier);
+    if (!standings.ok()) return standings.status();
+    for (const StandingRow& row : *standings) order.push_back(row.player);
+  }
+  absl::StatusOr<TablePlan> plan = PlanTables(settings, static_cast<int>(players.size()));
+  if (!plan.ok()) return plan.status();
+
+  absl::flat_hash_map<std::string, int> index;
+  for (size_t i = 0; i < players.size(); ++i) index[players[i]] = static_cast<int>(i);
+  std::vector<int> rank(players.size());  // registration index -> position in order
+  for (size_t i = 0; i < order.size(); ++i) rank[index.at(order[i])] = static_cast<int>(i);
+  std::vector<int> byes_so_far(players.size(), 0);
+  std::vector<int> seat_ones(players.size(), 0);
+  std::vector<int> last_seat(players.size(), 0);
+  for (const Round& round : earlier) {
+    for (const std::string& p : round.byes) ++byes_so_far[index.at(p)];
+    for (const Table& table : round.tables) {
+      for (size_t s = 0; s < table.players.size(); ++s) {
+        const int i = index.at(table.players[s]);
+        if (s == 0) ++seat_ones[i];
+        last_seat[i] = static_cast<int>(s) + 1;
+      }
+    }
+  }
+
+  // Byes: the fewest byes so far, then the lowest standing.
+  std::vector<int> by_bye(players.size());
+  for (size_t i = 0; i < order.size(); ++i) by_bye[i] = index.at(order[i]);
+  std::stable_sort(by_bye.begin(), by_bye.end(), [&](int a, int b) {
+    if (byes_so_far[a] != byes_so_far[b]) return byes_so_far[a] < byes_so_far[b];
+    return rank[a] > rank[b];
+  });
+  std::vector<bool> has_bye(players.size(), false);
+  for (int i = 0; i < plan->byes; ++i) has_bye[by_bye[i]] = true;
+
+  std::vector<std::vector<int>> tables;
+  size_t next = 0;
+  for (int size : plan->sizes) {
+    std::vector<int>& table = tables.emplace_back();
+    while (static_cast<int>(table.size()) < size) {
+      const int i = index.at(order[next++]);
+      if (!has_bye[i]) table.push_back(i);
+    }
+  }
+  Mates mates(players.size(), earlier, index);
+  AvoidRepeats(mates, rank, tables);
+
+  Round round;
+  round.number = number;
+  for (const std::string& p : order) {
+    if (has_bye[index.at(p)]) round.byes.push_back(p);
+  }
+  for (size_t t = 0; t < tables.size(); ++t) {
+    std::vector<int> seats = tables[t];
+    std::sort(seats.begin(), seats.end(), [&](int a, int b) {
+      return std::make_tuple(seat_ones[a], -last_seat[a], rank[a]) <
+             std::make_tuple(seat_ones[b], -last_seat[b], rank[b]);
+    });
+    Table& table = round.tables.emplace_back();
+    table.number = static_cast<int>(t) + 1;
+    for (int i : seats) table.players.push_back(players[i]);
+    table.game_seed = TableSeed(settings.seed, number, table.number);
+  }
+  return round;
+}
+
+}  // namespace arbiter::tournament

@@ -1,0 +1,77 @@
+// Standings of a tournament after any number of rounds, each row explained:
+// the points of every round and the value of every tie-break.
+//
+// Order (docs/tournaments.md): total points, then the published tie-breaks in
+// their order, then the lot. A criterion only orders players still tied on
+// every criterion before it:
+//   game_points           the sum of the player's own game scores (more first)
+//   wins                  games placed 1st, alone or shared, or won as a team
+//   strength_of_schedule  Buchholz-style: the average total points of the
+//                         opponents met, one term per opponent per counted
+//                         game (higher first; compared exactly as fractions)
+//   head_to_head          within the tied group only: for every counted game
+//                         two of them played at one table, +1 to the better
+//                         placed and -1 to the other (more first)
+//   lot                   LotNumbers(seed): a permutation drawn once from the
+//                         tournament's seed (lower first); it separates any tie
+// Counted games are tables with a played result; void and pending tables
+// count for nothing. Pure; deterministic.
+#ifndef ARBITER_ENGINE_TOURNAMENT_STANDINGS_H_
+#define ARBITER_ENGINE_TOURNAMENT_STANDINGS_H_
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "engine/tournament/rounds.h"
+#include "engine/tournament/settings.h"
+
+namespace arbiter::tournament {
+
+struct RoundEntry {
+  enum class Kind { kPlayed, kBye, kVoid, kPending, kAbsent };
+  int round = 0;
+  Kind kind = Kind::kAbsent;
+  int table = 0;  // kPlayed, kVoid, kPending
+  int seat = 0;   // 1-based
+  int place = 0;  // kPlayed, competitive games
+  Points points = 0;
+  int64_t game_points = 0;
+};
+
+struct StandingRow {
+  int rank = 0;  // 1, 2, ...: the lot leaves no two rows tied
+  std::string player;
+  Points points = 0;
+  std::vector<RoundEntry> rounds;  // one per round, in order
+  int64_t game_points = 0;
+  int64_t wins = 0;
+  Points opponents_points = 0;  // strength of schedule = this / opponents_met
+  int64_t opponents_met = 0;
+  // Set when head_to_head was needed for this row's tie group.
+  std::optional<int64_t> head_to_head;
+  int lot = 0;
+  // What put this row above the next one: "points", a tie-break name or
+  // "lot"; empty for the last row.
+  std::string decided_by;
+};
+
+// Strength of schedule, rounded down to 1/840; 0 with no opponents.
+Points StrengthOfSchedule(const StandingRow& row);
+
+// Each player's lot number (1 is best): registration order shuffled by
+// Rng(seed ^ 0x6c6f74) (docs/tournaments.md).
+std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::string>& players);
+
+// InvalidArgument for a round that seats an unregistered player, seats a
+// player twice, or holds a result that does not fit its table (named).
+absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
+    const TournamentSettings& settings, const std::vector<std::string>& players,
+    const std::vector<Round>& rounds);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_ENGINE_TOURNAMENT_STANDINGS_H_

@@ -1,0 +1,448 @@
+// The `arbiter tournament` commands: create, register, show, start, tables,
+// confirm, standings and results (CSV or JSON exports). Clients of arbiterd's
+// TournamentService (docs/tournaments.md).
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "services/cli/client_common.h"
+#include "services/cli/commands.h"
+#include "services/log/json_lines.h"
+#include "services/log/log_file.h"
+
+namespace arbiter::cli {
+namespace {
+
+std::string TournamentArg(const std::string& id) {
+  return id.rfind("tournaments/", 0) == 0 ? id : absl::StrCat("tournaments/", id);
+}
+
+std::string Csv(const std::string& text) {
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+struct Opts {
+  ClientOptions client;
+  std::string tournament;
+  std::string request_id;
+  int round = 0;
+  int table = 0;
+  bool csv = false;
+  std::vector<std::string> players;
+  // create
+  std::string game;
+  uint64_t seed = 0;
+  int rounds = 0;
+  std::vector<int> table_sizes;
+  int preferred = 0;
+  bool byes = false;
+  std::string scoring = "places";
+  std::vector<int64_t> place_points;
+  int64_t share_points = 0;
+  int64_t bye_points = 0;
+  std::vector<std::string> tie_breaks;
+  std::string league;
+  int64_t dispute_window = 0;
+  // play
+  std::string log_file;
+  bool rename_seats = false;
+};
+
+// Calls `rpc` on a connected client and prints the answer as JSON, or as
+// `print` says. Returns the exit code.
+template <typename Response, typename Call, typename Print>
+int Run(const Opts& opts, Call call, Print print) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  Response response;
+  grpc::Status status = call(*client, response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(response) << "\n";
+  } else {
+    print(response);
+  }
+  return 0;
+}
+
+void PrintTournament(const v1::Tournament& t) {
+  const v1::TournamentSettings& s = t.settings();
+  std::cout << t.name() << ": " << s.game_type() << ", " << s.rounds() << " rounds, tables of "
+            << absl::StrJoin(s.table_sizes(), "/") << " (preferred " << s.preferred_table_size()
+            << "), seed " << s.seed() << "\n  tie-breaks: "
+            << (s.tie_breaks().empty() ? "none" : absl::StrJoin(s.tie_breaks(), ", "))
+            << ", then the lot\n  players (" << t.players_size()
+            << "): " << absl::StrJoin(t.players(), " ") << "\n  rounds started: "
+            << t.rounds_started() << (t.last_round_closed() ? " (last closed)" : "")
+            << "\n  log: " << t.last_event() << " events, last hash " << t.last_event_hash() << "\n";
+}
+
+const char* StatusName(v1::TableStatus status) {
+  switch (status) {
+    case v1::TABLE_STATUS_PENDING:
+      return "pending";
+    case v1::TABLE_STATUS_CONFIRMED:
+      return "confirmed";
+    case v1::TABLE_STATUS_VOID:
+      return "void";
+    case v1::TABLE_STATUS_CORRECTED:
+      return "corrected";
+    default:
+      return "unknown";
+  }
+}
+
+void PrintRound(const v1::TournamentRound& round) {
+  std::cout << round.tournament() << " round " << round.round()
+            << (round.closed() ? " (closed)" : " (open)")
+            << ", repeated table-mate pairs: " << round.repeated_pairs() << "\n";
+  for (const v1::TournamentTable& t : round.tables()) {
+    std::cout << absl::StrFormat("  table %-3d %-10s %s  seats:", t.number(), StatusName(t.status()),
+                                 t.game());
+    for (int i = 0; i < t.players_size(); ++i) {
+      std::cout << " " << t.players(i);
+      if (i < t.places_size()) std::cout << " (" << t.places(i) << ", " << t.points(i) << ")";
+    }
+    std::cout << "\n";
+  }
+  if (!round.byes().empty()) std::cout << "  byes: " << absl::StrJoin(round.byes(), " ") << "\n";
+}
+
+void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
+  int rounds = standings.rows().empty() ? 0 : standings.rows(0).rounds_size();
+  if (csv) {
+    std::cout << "rank,player,points";
+    for (int r = 1; r <= rounds; ++r) std::cout << ",round_" << r;
+    std::cout << ",game_points,wins,strength_of_schedule,head_to_head,lot,decided_by\n";
+  } else {
+    std::cout << standings.tournament() << " after round " << standings.after_round()
+              << "; tie-breaks: " << absl::StrJoin(standings.tie_breaks(), ", ")
+              << ", lot\n"
+              << absl::StrFormat("%5s  %-16s %8s  %-24s %6s %4s %7s %4s %4s  %s\n", "rank",
+                                 "player", "points", "per round", "game", "wins", "sos", "h2h",
+                                 "lot", "decided by");
+  }
+  for (const v1::StandingsRow& row : standings.rows()) {
+    std::vector<std::string> per_round;
+    for (const v1::StandingsRoundEntry& e : row.rounds()) {
+      per_round.push_back(e.kind() == "played" || e.kind() == "bye" ? e.points() : e.kind());
+    }
+    const std::string h2h = row.has_head_to_head() ? absl::StrCat(row.head_to_head()) : "";
+    if (csv) {
+      std::cout << row.rank() << "," << Csv(row.player()) << "," << row.points();
+      for (const std::string& p : per_round) std::cout << "," << p;
+      std::cout << "," << row.game_points() << "," << row.wins() << ","
+                << row.strength_of_schedule() << "," << h2h << "," << row.lot() << ","
+                << row.decided_by() << "\n";
+    } else {
+      std::cout << absl::StrFormat("%5d  %-16s %8s  %-24s %6d %4d %7s %4s %4d  %s\n", row.rank(),
+                                   row.player(), row.points(), absl::StrJoin(per_round, " "),
+                                   row.game_points(), row.wins(), row.strength_of_schedule(), h2h,
+                                   row.lot(), row.decided_by());
+    }
+  }
+}
+
+int RunResults(const Opts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::GetTournamentRequest get;
+  get.set_name(TournamentArg(opts.tournament));
+  v1::Tournament tournament;
+  grpc::Status status = client->tournaments->GetTournament(NewContext(*client).get(), get, &tournament);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.csv) std::cout << "round,table,seat,player,game,status,place,game_points,points\n";
+  for (int r = 1; r <= tournament.rounds_started(); ++r) {
+    v1::GetRoundRequest request;
+    request.set_name(get.name());
+    request.set_round(r);
+    v1::TournamentRound round;
+    status = client->tournaments->GetRound(NewContext(*client).get(), request, &round);
+    if (!status.ok()) return ReportRpcError(status);
+    if (!opts.csv) {
+      if (opts.client.json) {
+        std::cout << log::ToJsonLine(round) << "\n";
+      } else {
+        PrintRound(round);
+      }
+      continue;
+    }
+    for (const v1::TournamentTable& t : round.tables()) {
+      for (int i = 0; i < t.players_size(); ++i) {
+        const bool scored = i < t.places_size();
+        std::cout << r << "," << t.number() << "," << i + 1 << "," << Csv(t.players(i)) << ","
+                  << t.game() << "," << StatusName(t.status()) << ","
+                  << (scored ? absl::StrCat(t.places(i)) : "") << ","
+                  << (scored ? absl::StrCat(t.game_points(i)) : "") << ","
+                  << (i < t.points_size() ? t.points(i) : "") << "\n";
+      }
+    }
+    for (const std::string& bye : round.byes()) {
+      std::cout << r << ",,," << Csv(bye) << ",,bye,,,\n";
+    }
+  }
+  return 0;
+}
+
+// Appends a log's actions to a table's game (live play, or a log a player
+// proposes; it counts once the organiser confirms the result).
+int RunPlay(const Opts& opts) {
+  absl::StatusOr<log::GameLog> game_log = log::ReadLogFile(opts.log_file);
+  if (!game_log.ok()) return ReportError(game_log.status());
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::GetRoundRequest get;
+  get.set_name(TournamentArg(opts.tournament));
+  get.set_round(opts.round);
+  v1::TournamentRound round;
+  grpc::Status status = client->tournaments->GetRound(NewContext(*client).get(), get, &round);
+  if (!status.ok()) return ReportRpcError(status);
+  if (opts.table < 1 || opts.table > round.tables_size()) {
+    return ReportError(absl::NotFoundError(
+        absl::StrCat("round ", opts.round, " has no table ", opts.table, " (it has ",
+                     round.tables_size(), ")")));
+  }
+  const v1::TournamentTable& table = round.tables(opts.table - 1);
+  const v1::LogHeader& header = game_log->header;
+  if (header.players_size() != table.players_size() || header.seed() != table.seed()) {
+    return ReportError(absl::InvalidArgumentError(absl::StrCat(
+        opts.log_file, ": the log is not this table's game (table ", opts.table, ": ",
+        table.players_size(), " players, seed ", table.seed(), "; log: ", header.players_size(),
+        " players, seed ", header.seed(), ")")));
+  }
+  std::map<std::string, std::string> seat_of;  // log id -> table player
+  for (int i = 0; i < header.players_size(); ++i) {
+    if (!opts.rename_seats && header.players(i).id() != table.players(i)) {
+      return ReportError(absl::InvalidArgumentError(absl::StrCat(
+          opts.log_file, ": seat ", i + 1, " is \"", header.players(i).id(), "\"; the table seats \"",
+          table.players(i), "\" there (--rename-seats maps seats in order)")));
+    }
+    seat_of[header.players(i).id()] = table.players(i);
+  }
+  v1::AppendActionsRequest request;
+  request.set_game(table.game());
+  request.set_expected_last_event(1);
+  v1::AppendActionsResponse response;
+  for (size_t first = 0; first < game_log->actions.size(); first += 1000) {
+    request.clear_actions();
+    for (size_t i = first; i < std::min(game_log->actions.size(), first + 1000); ++i) {
+      v1::Action* action = request.add_actions();
+      *action = game_log->actions[i];
+      action->set_player(seat_of.at(action->player()));
+    }
+    request.set_request_id(absl::StrCat("play-", table.game(), "-", first));
+    status = client->games->AppendActions(NewContext(*client).get(), request, &response);
+    if (!status.ok()) return ReportRpcError(status);
+    request.set_expected_last_event(response.last_event());
+  }
+  if (opts.client.json) {
+    std::cout << log::ToJsonLine(response) << "\n";
+  } else {
+    std::cout << table.game() << ": " << game_log->actions.size() << " actions, "
+              << v1::GameStatus_Name(response.status()) << ", " << v1::Verdict_Name(response.verdict())
+              << "\n";
+  }
+  return 0;
+}
+
+v1::TournamentSettings SettingsOf(const Opts& opts) {
+  v1::TournamentSettings s;
+  s.set_game_type(opts.game);
+  s.set_seed(opts.seed);
+  s.set_rounds(opts.rounds);
+  for (int size : opts.table_sizes) s.add_table_sizes(size);
+  s.set_preferred_table_size(opts.preferred);
+  s.set_leftover(opts.byes ? v1::LEFTOVER_BYES : v1::LEFTOVER_MIXED_SIZES);
+  s.set_scoring(opts.scoring == "share" ? v1::TOURNAMENT_SCORING_TABLE_SHARE
+                                        : v1::TOURNAMENT_SCORING_PLACES);
+  for (int64_t p : opts.place_points) s.add_place_points(p);
+  s.set_share_points(opts.share_points);
+  s.set_bye_points(opts.bye_points);
+  for (const std::string& t : opts.tie_breaks) s.add_tie_breaks(t);
+  s.set_league(opts.league);
+  s.set_dispute_window_seconds(opts.dispute_window);
+  return s;
+}
+
+CLI::App* Command(CLI::App& parent, const char* name, const char* help,
+                  const std::shared_ptr<Opts>& opts, bool with_id = true) {
+  CLI::App* cmd = parent.add_subcommand(name, help);
+  if (with_id) cmd->add_option("tournament", opts->tournament, "Tournament id")->required();
+  AddClientOptions(*cmd, opts->client);
+  return cmd;
+}
+
+}  // namespace
+
+void AddTournamentCommands(CLI::App& app, int& exit_code) {
+  CLI::App* group = app.add_subcommand("tournament", "Run a tournament: tables, results, standings");
+  group->require_subcommand(1);
+
+  auto create = std::make_shared<Opts>();
+  CLI::App* cmd = Command(*group, "create", "Create a tournament with its published settings", create);
+  cmd->add_option("--game", create->game, "Game type")->required();
+  cmd->add_option("--seed", create->seed, "Seed: round 1, the tables' games, the lot")->required();
+  cmd->add_option("--rounds", create->rounds, "Number of rounds")->required();
+  cmd->add_option("--table-size", create->table_sizes, "An allowed table size (repeat)")->required();
+  cmd->add_option("--preferred", create->preferred, "The preferred table size")->required();
+  cmd->add_flag("--byes", create->byes, "Left-over players get byes (default: mixed table sizes)");
+  cmd->add_option("--scoring", create->scoring, "places (default) or share");
+  cmd->add_option("--place-points", create->place_points, "Points for places 1, 2, ... (repeat)");
+  cmd->add_option("--share-points", create->share_points, "A table's points (share; default 100)");
+  cmd->add_option("--bye-points", create->bye_points, "Points for a bye");
+  cmd->add_option("--tie-break", create->tie_breaks,
+                  "game_points, wins, strength_of_schedule, head_to_head (repeat, in order)");
+  cmd->add_option("--league", create->league, "Also rate the games in this league");
+  cmd->add_option("--dispute-window", create->dispute_window, "Seconds to dispute (default 86400)");
+  cmd->add_option("--player", create->players, "A player id (repeat)");
+  cmd->add_option("--request-id", create->request_id, "Request id (default: from the id)");
+  cmd->callback([create, &exit_code] {
+    exit_code = Run<v1::Tournament>(
+        *create,
+        [&](Client& c, v1::Tournament& out) {
+          v1::CreateTournamentRequest request;
+          request.set_request_id(create->request_id.empty()
+                                     ? absl::StrCat("tournament-", create->tournament)
+                                     : create->request_id);
+          request.set_tournament_id(create->tournament);
+          *request.mutable_settings() = SettingsOf(*create);
+          for (const std::string& p : create->players) request.add_players(p);
+          return c.tournaments->CreateTournament(NewContext(c).get(), request, &out);
+        },
+        PrintTournament);
+  });
+
+  auto reg = std::make_shared<Opts>();
+  cmd = Command(*group, "register", "Register players (before round 1)", reg);
+  cmd->add_option("--player", reg->players, "A player id (repeat)")->required();
+  cmd->add_option("--request-id", reg->request_id, "Request id (default: from the players)");
+  cmd->callback([reg, &exit_code] {
+    exit_code = Run<v1::Tournament>(
+        *reg,
+        [&](Client& c, v1::Tournament& out) {
+          v1::RegisterPlayersRequest request;
+          request.set_name(TournamentArg(reg->tournament));
+          request.set_request_id(reg->request_id.empty()
+                                     ? absl::StrCat("register-", absl::StrJoin(reg->players, "-"))
+                                     : reg->request_id);
+          for (const std::string& p : reg->players) request.add_players(p);
+          return c.tournaments->RegisterPlayers(NewContext(c).get(), request, &out);
+        },
+        PrintTournament);
+  });
+
+  auto show = std::make_shared<Opts>();
+  cmd = Command(*group, "show", "A tournament's settings, players and log", show);
+  cmd->callback([show, &exit_code] {
+    exit_code = Run<v1::Tournament>(
+        *show,
+        [&](Client& c, v1::Tournament& out) {
+          v1::GetTournamentRequest request;
+          request.set_name(TournamentArg(show->tournament));
+          return c.tournaments->GetTournament(NewContext(c).get(), request, &out);
+        },
+        PrintTournament);
+  });
+
+  auto start = std::make_shared<Opts>();
+  cmd = Command(*group, "start", "Assign the next round's tables and create their games", start);
+  cmd->add_option("round", start->round, "The round to start")->required();
+  cmd->add_option("--request-id", start->request_id, "Request id (default: from the round)");
+  cmd->callback([start, &exit_code] {
+    exit_code = Run<v1::TournamentRound>(
+        *start,
+        [&](Client& c, v1::TournamentRound& out) {
+          v1::StartRoundRequest request;
+          request.set_name(TournamentArg(start->tournament));
+          request.set_round(start->round);
+          request.set_request_id(start->request_id.empty()
+                                     ? absl::StrCat("start-", start->tournament, "-", start->round)
+                                     : start->request_id);
+          return c.tournaments->StartRound(NewContext(c).get(), request, &out);
+        },
+        PrintRound);
+  });
+
+  auto tables = std::make_shared<Opts>();
+  cmd = Command(*group, "tables", "A round's tables, games and results", tables);
+  cmd->add_option("--round", tables->round, "Round (default: the latest)");
+  cmd->callback([tables, &exit_code] {
+    exit_code = Run<v1::TournamentRound>(
+        *tables,
+        [&](Client& c, v1::TournamentRound& out) {
+          v1::GetRoundRequest request;
+          request.set_name(TournamentArg(tables->tournament));
+          request.set_round(tables->round);
+          return c.tournaments->GetRound(NewContext(c).get(), request, &out);
+        },
+        PrintRound);
+  });
+
+  auto confirm = std::make_shared<Opts>();
+  cmd = Command(*group, "confirm", "Count a table's finished game", confirm);
+  cmd->add_option("round", confirm->round, "Round")->required();
+  cmd->add_option("table", confirm->table, "Table (0: every finished table of the round)")
+      ->required();
+  cmd->add_option("--request-id", confirm->request_id, "Request id (default: from the table)");
+  cmd->callback([confirm, &exit_code] {
+    exit_code = Run<v1::TournamentRound>(
+        *confirm,
+        [&](Client& c, v1::TournamentRound& out) {
+          v1::ConfirmResultRequest request;
+          request.set_name(TournamentArg(confirm->tournament));
+          request.set_round(confirm->round);
+          request.set_table(confirm->table);
+          request.set_request_id(confirm->request_id.empty()
+                                     ? absl::StrCat("confirm-", confirm->tournament, "-",
+                                                    confirm->round, "-", confirm->table)
+                                     : confirm->request_id);
+          return c.tournaments->ConfirmResult(NewContext(c).get(), request, &out);
+        },
+        PrintRound);
+  });
+
+  auto play = std::make_shared<Opts>();
+  cmd = Command(*group, "play", "Append a log's actions to a table's game", play);
+  cmd->add_option("round", play->round, "Round")->required();
+  cmd->add_option("table", play->table, "Table")->required();
+  cmd->add_option("log", play->log_file, "Log file (its seed and seats must be the table's)")
+      ->required();
+  cmd->add_flag("--rename-seats", play->rename_seats,
+                "Seat the table's players in the log's seat order (e.g. a simulated log)");
+  cmd->callback([play, &exit_code] { exit_code = RunPlay(*play); });
+
+  auto standings = std::make_shared<Opts>();
+  cmd = Command(*group, "standings", "Standings, every row explained (--csv or --json to export)",
+                standings);
+  cmd->add_option("--after-round", standings->round, "After this round (default: the latest)");
+  cmd->add_flag("--csv", standings->csv, "CSV with a header line");
+  cmd->callback([standings, &exit_code] {
+    exit_code = Run<v1::TournamentStandings>(
+        *standings,
+        [&](Client& c, v1::TournamentStandings& out) {
+          v1::GetStandingsRequest request;
+          request.set_name(TournamentArg(standings->tournament));
+          request.set_after_round(standings->round);
+          return c.tournaments->GetStandings(NewContext(c).get(), request, &out);
+        },
+        [&](const v1::TournamentStandings& out) { PrintStandings(out, standings->csv); });
+  });
+
+  auto results = std::make_shared<Opts>();
+  cmd = Command(*group, "results",
+                "Every round's tables and results (--csv: one line per seat; --json: one round a line)",
+                results);
+  cmd->add_flag("--csv", results->csv, "CSV with a header line");
+  cmd->callback([results, &exit_code] { exit_code = RunResults(*results); });
+}
+
+}  // namespace arbiter::cli

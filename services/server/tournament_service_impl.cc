@@ -1,0 +1,443 @@
+#include "services/server/tournament_service_impl.h"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "engine/tournament/pairing.h"
+#include "engine/tournament/standings.h"
+#include "services/server/event_codec.h"
+#include "services/server/rpc_common.h"
+#include "services/server/tournament_access.h"
+#include "services/tournament/tournament_reader.h"
+
+namespace arbiter::server {
+namespace {
+
+using tournament_service::ParseTournamentName;
+using tournament_service::ReadTournament;
+using tournament_service::TournamentLog;
+using tournament_service::TournamentName;
+
+absl::StatusOr<std::string> IdOf(const std::string& name) {
+  absl::StatusOr<std::string> id = ParseTournamentName(name, "name");
+  if (!id.ok()) return WithFieldViolation(id.status(), "name", "not a tournament name");
+  return id;
+}
+
+// Field errors from the model name their field before the colon.
+absl::Status SettingsError(const absl::Status& status) {
+  const std::string message(status.message());
+  return WithFieldViolation(status, absl::StrCat("settings.", message.substr(0, message.find(':'))),
+                            message);
+}
+
+absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
+                             const google::protobuf::RepeatedPtrField<std::string>& players) {
+  std::set<std::string> seen(registered.begin(), registered.end());
+  for (const std::string& p : players) {
+    if (!tournament_service::IsValidPlayerId(p)) {
+      return FieldError("players", absl::StrCat("players: \"", p.substr(0, 80),
+                                                "\" is not a player id (1-64 characters of "
+                                                "A-Z a-z 0-9 _ . -)"));
+    }
+    if (!seen.insert(p).second) {
+      return FieldError("players", absl::StrCat("players: \"", p, "\" is already registered"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+store::StreamAppendRequest AppendTo(const TournamentLog& log, const Caller& caller,
+                                    const std::string& kind, const std::string& request_id,
+                                    const char* type, const google::protobuf::Message& body) {
+  store::StreamAppendRequest append;
+  append.stream_id = TournamentName(log.id);
+  append.expected_sequence = log.stream.last_sequence;
+  append.request_id = absl::StrCat("tournament-", kind, "-", caller.principal, "-", request_id);
+  append.recorded_by = caller.principal;
+  append.type = type;
+  body.SerializeToString(&append.payload);
+  return append;
+}
+
+// The round a result or ruling may name: started, and the last one (open).
+absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool closed) {
+  const int started = static_cast<int>(log.rounds.size());
+  if (round < 1 || round > started) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "round ", round, " of tournament \"", log.id, "\" is not open (",
+        started == 0 ? std::string("no round has started") : absl::StrCat("round ", started,
+                                                                           " is the latest"),
+        ")"));
+  }
+  const int tables = static_cast<int>(log.rounds[static_cast<size_t>(round - 1)].tables.size());
+  if (table < 1 || table > tables) {
+    return absl::NotFoundError(
+        absl::StrCat("round ", round, " has no table ", table, " (it has ", tables, ")"));
+  }
+  if (round != started || closed) {
+    return absl::FailedPreconditionError(absl::StrCat("round ", round, " is closed"));
+  }
+  return absl::OkStatus();
+}
+
+constexpr int kConfirmationsPerEvent = 500;
+
+// The confirmation of one table: its game finished legally.
+absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(store::EventStore& events, int round,
+                                                   const tournament_service::TableState& table) {
+  const std::string game_id = table.table.game().substr(6);
+  absl::StatusOr<tournament_service::GameOutcome> outcome =
+      tournament_service::ReadOutcome(events, game_id);
+  if (!outcome.ok()) return outcome.status();
+  if (outcome->status == store::GameStatus::kVoided) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" is voided"));
+  }
+  if (!outcome->finished.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" has not finished"));
+  }
+  absl::StatusOr<tournament::TableResult> result = tournament_service::ResultOf(
+      *outcome->finished,
+      std::vector<std::string>(table.table.players().begin(), table.table.players().end()));
+  if (!result.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game \"", game_id, "\": ", result.status().message()));
+  }
+  v1::ResultConfirmed confirmed;
+  confirmed.set_round(round);
+  confirmed.set_table(table.table.number());
+  confirmed.set_game(table.table.game());
+  confirmed.set_game_event(outcome->finished_event);
+  return confirmed;
+}
+
+// The checks every write makes before reading the tournament.
+absl::StatusOr<TournamentLog> ForWrite(const Caller& caller, const std::string& name,
+                                       const std::string& request_id,
+                                       store::StreamStore& streams) {
+  absl::StatusOr<std::string> id = IdOf(name);
+  if (!id.ok()) return id.status();
+  if (absl::Status s = CheckTournamentRequestId(request_id); !s.ok()) return s;
+  if (absl::Status s = RequireOrganise(caller, *id); !s.ok()) return s;
+  return ReadTournament(streams, *id);
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Tournament> TournamentServiceImpl::View(const TournamentLog& log) {
+  v1::Tournament out;
+  out.set_name(TournamentName(log.id));
+  *out.mutable_settings() = log.settings;
+  for (const std::string& p : log.players) out.add_players(p);
+  out.set_rounds_started(static_cast<int>(log.rounds.size()));
+  if (!log.rounds.empty()) {
+    absl::StatusOr<tournament_service::ReadRounds> read =
+        tournament_service::ReadResults(events_, log, 0);
+    if (!read.ok()) return read.status();
+    out.set_last_round_closed(tournament_service::IsClosed(read->status.back()));
+  }
+  out.set_creator(log.stream.created_by);
+  *out.mutable_create_time() = TimestampOf(log.stream.created_at);
+  out.set_last_event(log.stream.last_sequence);
+  out.set_last_event_hash(log.stream.last_hash);
+  return out;
+}
+
+absl::Status TournamentServiceImpl::Answer(const std::string& id, v1::Tournament* response) {
+  absl::StatusOr<TournamentLog> log = ReadTournament(streams_, id);
+  if (!log.ok()) return log.status();
+  absl::StatusOr<v1::Tournament> view = View(*log);
+  if (!view.ok()) return view.status();
+  *response = *std::move(view);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::TournamentRound> TournamentServiceImpl::Round(const TournamentLog& log,
+                                                                 int number) {
+  if (number < 1 || number > static_cast<int>(log.rounds.size())) {
+    return absl::NotFoundError(absl::StrCat("tournament \"", log.id, "\" has no round ", number,
+                                            " (", log.rounds.size(), " started)"));
+  }
+  absl::StatusOr<tournament_service::ReadRounds> read =
+      tournament_service::ReadResults(events_, log, number);
+  if (!read.ok()) return read.status();
+  return tournament_service::RoundView(log, *read, number);
+}
+
+grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context,
+                                                     const v1::CreateTournamentRequest* request,
+                                                     v1::Tournament* response) {
+  return Serve(context, auth_, "CreateTournament", TournamentName(request->tournament_id()),
+               request->request_id(), [&](const Caller& caller) -> absl::Status {
+                 if (absl::Status s = CheckTournamentRequestId(request->request_id()); !s.ok()) {
+                   return s;
+                 }
+                 if (!tournament_service::IsValidTournamentId(request->tournament_id())) {
+                   return FieldError("tournament_id",
+                                     "tournament_id must be 1-40 characters of A-Z a-z 0-9 _ . -");
+                 }
+                 if (absl::Status s = RequireOrganise(caller, request->tournament_id()); !s.ok()) {
+                   return s;
+                 }
+                 absl::StatusOr<tournament::TournamentSettings> model =
+                     tournament_service::ModelSettings(request->settings());
+                 if (!model.ok()) return SettingsError(model.status());
+                 if (absl::Status s = CheckNewPlayers({}, request->players()); !s.ok()) return s;
+                 v1::TournamentCreated created;
+                 *created.mutable_settings() = request->settings();
+                 *created.mutable_players() = request->players();
+                 TournamentLog empty;
+                 empty.id = request->tournament_id();
+                 store::StreamAppendRequest append =
+                     AppendTo(empty, caller, "create", request->request_id(),
+                              tournament_service::kTypeTournamentCreated, created);
+                 append.kind = tournament_service::kTournamentKind;
+                 absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
+                 if (!event.ok()) {
+                   if (absl::IsAlreadyExists(event.status())) {
+                     return absl::AlreadyExistsError(absl::StrCat(
+                         "tournament \"", request->tournament_id(), "\" already exists"));
+                   }
+                   return event.status();
+                 }
+                 return Answer(request->tournament_id(), response);
+               });
+}
+
+grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context,
+                                                    const v1::RegisterPlayersRequest* request,
+                                                    v1::Tournament* response) {
+  return Serve(context, auth_, "RegisterPlayers", request->name(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<TournamentLog> log =
+                     ForWrite(caller, request->name(), request->request_id(), streams_);
+                 if (!log.ok()) return log.status();
+                 const std::string* const id = &log->id;
+                 if (!log->rounds.empty()) {
+                   return absl::FailedPreconditionError(absl::StrCat(
+                       "tournament \"", *id, "\" has started round 1; players can no longer "
+                       "register"));
+                 }
+                 if (request->players().empty()) {
+                   return FieldError("players", "players: at least one is required");
+                 }
+                 if (absl::Status s = CheckNewPlayers(log->players, request->players()); !s.ok()) {
+                   return s;
+                 }
+                 v1::PlayersRegistered added;
+                 *added.mutable_players() = request->players();
+                 absl::StatusOr<store::StreamEvent> event =
+                     streams_.Append(AppendTo(*log, caller, "register", request->request_id(),
+                                              tournament_service::kTypePlayersRegistered, added));
+                 if (!event.ok()) return event.status();
+                 return Answer(*id, response);
+               });
+}
+
+grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
+                                                  const v1::GetTournamentRequest* request,
+                                                  v1::Tournament* response) {
+  return Serve(context, auth_, "GetTournament", request->name(), "",
+               [&](const Caller&) -> absl::Status {
+                 absl::StatusOr<std::string> id = IdOf(request->name());
+                 if (!id.ok()) return id.status();
+                 return Answer(*id, response);
+               });
+}
+
+absl::Status TournamentServiceImpl::CreateTableGame(const Caller& caller, const TournamentLog& log,
+                                                    int round, const v1::TournamentTable& table) {
+  v1::CreateGameRequest create;
+  const std::string game_id = tournament_service::TableGameId(log.id, round, table.number());
+  create.set_request_id(absl::StrCat("tournament-", log.id, "-r", round, "-t", table.number()));
+  create.set_game_id(game_id);
+  v1::Game* game = create.mutable_game();
+  game->set_game_type(log.settings.game_type());
+  for (const std::string& p : table.players()) game->add_players()->set_id(p);
+  game->set_seed(table.seed());
+  game->set_tournament(log.id);
+  game->set_league(log.settings.league());
+  absl::StatusOr<v1::Game> created = writer_.Create(caller, create);
+  if (created.ok()) return absl::OkStatus();
+  if (!absl::IsAlreadyExists(created.status())) return created.status();
+  // Created by an earlier attempt at this round: the same tournament and
+  // seats, or it is someone else's game.
+  absl::StatusOr<store::GameRecord> record = events_.GetGame(game_id);
+  if (!record.ok()) return record.status();
+  if (record->tournament_id != log.id ||
+      record->players != std::vector<std::string>(table.players().begin(), table.players().end())) {
+    return absl::AlreadyExistsError(
+        absl::StrCat("game \"", game_id, "\" exists and is not this table's game"));
+  }
+  return absl::OkStatus();
+}
+
+grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
+                                               const v1::StartRoundRequest* request,
+                                               v1::TournamentRound* response) {
+  return Serve(context, auth_, "StartRound", request->name(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<TournamentLog> log =
+                     ForWrite(caller, request->name(), request->request_id(), streams_);
+                 if (!log.ok()) return log.status();
+                 const std::string* const id = &log->id;
+                 const int next = static_cast<int>(log->rounds.size()) + 1;
+                 if (request->round() < 1) {
+                   return FieldError("round", "round is required: the round to start, from 1");
+                 }
+                 if (request->round() < next) {
+                   return absl::FailedPreconditionError(
+                       absl::StrCat("round ", request->round(), " has already started"));
+                 }
+                 if (request->round() > log->model.rounds) {
+                   return absl::FailedPreconditionError(absl::StrCat(
+                       "tournament \"", *id, "\" has ", log->model.rounds, " rounds"));
+                 }
+                 if (request->round() > next) {
+                   return absl::FailedPreconditionError(absl::StrCat(
+                       "round ", request->round(), " cannot start before round ", next));
+                 }
+                 absl::StatusOr<tournament_service::ReadRounds> read =
+                     tournament_service::ReadResults(events_, *log, 0);
+                 if (!read.ok()) return read.status();
+                 absl::StatusOr<tournament::Round> round =
+                     tournament::AssignRound(log->model, log->players, read->rounds);
+                 if (!round.ok()) return round.status();
+                 v1::RoundStarted started;
+                 started.set_round(next);
+                 for (const tournament::Table& table : round->tables) {
+                   v1::TournamentTable* t = started.add_tables();
+                   t->set_number(table.number);
+                   for (const std::string& p : table.players) t->add_players(p);
+                   t->set_seed(table.game_seed);
+                 }
+                 for (const std::string& bye : round->byes) started.add_byes(bye);
+                 for (v1::TournamentTable table : started.tables()) {
+                   table.set_game(GameName(tournament_service::TableGameId(*id, next, table.number())));
+                   if (absl::Status s = CreateTableGame(caller, *log, next, table); !s.ok()) {
+                     return s;
+                   }
+                 }
+                 absl::StatusOr<store::StreamEvent> event =
+                     streams_.Append(AppendTo(*log, caller, "round", request->request_id(),
+                                              tournament_service::kTypeRoundStarted, started));
+                 if (!event.ok()) return event.status();
+                 absl::StatusOr<TournamentLog> after = ReadTournament(streams_, *id);
+                 if (!after.ok()) return after.status();
+                 absl::StatusOr<v1::TournamentRound> view = Round(*after, next);
+                 if (!view.ok()) return view.status();
+                 *response = *std::move(view);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
+                                             const v1::GetRoundRequest* request,
+                                             v1::TournamentRound* response) {
+  return Serve(context, auth_, "GetRound", request->name(), "", [&](const Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = IdOf(request->name());
+    if (!id.ok()) return id.status();
+    absl::StatusOr<TournamentLog> log = ReadTournament(streams_, *id);
+    if (!log.ok()) return log.status();
+    const int number = request->round() == 0 ? static_cast<int>(log->rounds.size())
+                                             : request->round();
+    absl::StatusOr<v1::TournamentRound> view = Round(*log, number);
+    if (!view.ok()) return view.status();
+    *response = *std::move(view);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
+                                                  const v1::ConfirmResultRequest* request,
+                                                  v1::TournamentRound* response) {
+  return Serve(context, auth_, "ConfirmResult", request->name(), request->request_id(),
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<TournamentLog> log =
+                     ForWrite(caller, request->name(), request->request_id(), streams_);
+                 if (!log.ok()) return log.status();
+                 const std::string* const id = &log->id;
+                 const bool all = request->table() == 0;
+                 if (absl::Status s = CheckOpenTable(*log, request->round(),
+                                                     all ? 1 : request->table(), false);
+                     !s.ok()) {
+                   return s;
+                 }
+                 const auto& tables = log->rounds[static_cast<size_t>(request->round() - 1)].tables;
+                 v1::ResultsConfirmed batch;
+                 for (const tournament_service::TableState& table : tables) {
+                   if (!all && table.table.number() != request->table()) continue;
+                   if (table.confirmed.has_value() || table.ruling.has_value()) continue;
+                   absl::StatusOr<v1::ResultConfirmed> confirmed =
+                       ConfirmationOf(events_, request->round(), table);
+                   if (!confirmed.ok()) {
+                     if (all && absl::IsFailedPrecondition(confirmed.status())) continue;
+                     return confirmed.status();
+                   }
+                   *batch.add_results() = *std::move(confirmed);
+                 }
+                 if (batch.results_size() == 1 && !all) {
+                   absl::StatusOr<store::StreamEvent> event = streams_.Append(
+                       AppendTo(*log, caller, "confirm", request->request_id(),
+                                tournament_service::kTypeResultConfirmed, batch.results(0)));
+                   if (!event.ok()) return event.status();
+                 } else {
+                   // Events of at most kConfirmationsPerEvent tables, to stay
+                   // well within a stream event's size.
+                   for (int first = 0; first < batch.results_size();
+                        first += kConfirmationsPerEvent) {
+                     v1::ResultsConfirmed part;
+                     for (int i = first;
+                          i < std::min(batch.results_size(), first + kConfirmationsPerEvent); ++i) {
+                       *part.add_results() = batch.results(i);
+                     }
+                     store::StreamAppendRequest append =
+                         AppendTo(*log, caller, "confirm", request->request_id(),
+                                  tournament_service::kTypeResultsConfirmed, part);
+                     append.expected_sequence += first / kConfirmationsPerEvent;
+                     append.request_id += absl::StrCat("-", first / kConfirmationsPerEvent);
+                     absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
+                     if (!event.ok()) return event.status();
+                   }
+                 }
+                 if (batch.results_size() > 0) {
+                   log = ReadTournament(streams_, *id);
+                   if (!log.ok()) return log.status();
+                 }
+                 absl::StatusOr<v1::TournamentRound> view = Round(*log, request->round());
+                 if (!view.ok()) return view.status();
+                 *response = *std::move(view);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
+                                                 const v1::GetStandingsRequest* request,
+                                                 v1::TournamentStandings* response) {
+  return Serve(context, auth_, "GetStandings", request->name(), "",
+               [&](const Caller&) -> absl::Status {
+                 absl::StatusOr<std::string> id = IdOf(request->name());
+                 if (!id.ok()) return id.status();
+                 absl::StatusOr<TournamentLog> log = ReadTournament(streams_, *id);
+                 if (!log.ok()) return log.status();
+                 const int started = static_cast<int>(log->rounds.size());
+                 if (request->after_round() < 0 || request->after_round() > started) {
+                   return absl::NotFoundError(absl::StrCat("tournament \"", *id, "\" has no round ",
+                                                           request->after_round(), " (", started,
+                                                           " started)"));
+                 }
+                 const int after = request->after_round() == 0 ? started : request->after_round();
+                 absl::StatusOr<tournament_service::ReadRounds> read =
+                     tournament_service::ReadResults(events_, *log, after);
+                 if (!read.ok()) return read.status();
+                 absl::StatusOr<std::vector<tournament::StandingRow>> rows =
+                     tournament::ComputeStandings(log->model, log->players, read->rounds);
+                 if (!rows.ok()) return rows.status();
+                 *response = tournament_service::StandingsView(*log, after, *rows);
+                 return absl::OkStatus();
+               });
+}
+
+}  // namespace arbiter::server

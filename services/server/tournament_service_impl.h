@@ -1,0 +1,60 @@
+// TournamentServiceImpl: the TournamentService RPCs (tournament_service.proto).
+// Writes go to the tournament's stream; a round's games are created through
+// a GameWriter (with the tournament set and each table's seed); results and
+// standings are derived from the stream and the games' logs on every read
+// (services/tournament/tournament_reader.h). Thread-safe: concurrent writes
+// to one tournament race on the stream's expected sequence (ABORTED).
+#ifndef ARBITER_SERVICES_SERVER_TOURNAMENT_SERVICE_IMPL_H_
+#define ARBITER_SERVICES_SERVER_TOURNAMENT_SERVICE_IMPL_H_
+
+#include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "services/server/auth.h"
+#include "services/server/game_writer.h"
+#include "services/store/event_store.h"
+#include "services/store/stream_store.h"
+#include "services/tournament/tournament_log.h"
+
+namespace arbiter::server {
+
+class TournamentServiceImpl final : public v1::TournamentService::Service {
+ public:
+  TournamentServiceImpl(store::StreamStore& streams, store::EventStore& events,
+                        GameWriter& writer, Authenticator& auth)
+      : streams_(streams), events_(events), writer_(writer), auth_(auth) {}
+
+  grpc::Status CreateTournament(grpc::ServerContext* context,
+                                const v1::CreateTournamentRequest* request,
+                                v1::Tournament* response) override;
+  grpc::Status RegisterPlayers(grpc::ServerContext* context,
+                               const v1::RegisterPlayersRequest* request,
+                               v1::Tournament* response) override;
+  grpc::Status GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
+                             v1::Tournament* response) override;
+  grpc::Status StartRound(grpc::ServerContext* context, const v1::StartRoundRequest* request,
+                          v1::TournamentRound* response) override;
+  grpc::Status GetRound(grpc::ServerContext* context, const v1::GetRoundRequest* request,
+                        v1::TournamentRound* response) override;
+  grpc::Status ConfirmResult(grpc::ServerContext* context, const v1::ConfirmResultRequest* request,
+                             v1::TournamentRound* response) override;
+  grpc::Status GetStandings(grpc::ServerContext* context, const v1::GetStandingsRequest* request,
+                            v1::TournamentStandings* response) override;
+
+ private:
+  absl::StatusOr<v1::Tournament> View(const tournament_service::TournamentLog& log);
+  // Reads the tournament again and answers with its view.
+  absl::Status Answer(const std::string& id, v1::Tournament* response);
+  absl::StatusOr<v1::TournamentRound> Round(const tournament_service::TournamentLog& log,
+                                            int number);
+  // Creates the game of one table (or accepts the one a retry created).
+  absl::Status CreateTableGame(const Caller& caller, const tournament_service::TournamentLog& log,
+                               int round, const v1::TournamentTable& table);
+
+  store::StreamStore& streams_;
+  store::EventStore& events_;
+  GameWriter& writer_;
+  Authenticator& auth_;
+};
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_TOURNAMENT_SERVICE_IMPL_H_

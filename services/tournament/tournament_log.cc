@@ -1,0 +1,205 @@
+#include "services/tournament/tournament_log.h"
+
+#include <string_view>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::tournament_service {
+namespace {
+
+bool IsIdOf(const std::string& id, size_t longest) {
+  if (id.empty() || id.size() > longest) return false;
+  for (char c : id) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '_' || c == '.' || c == '-';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+absl::StatusOr<std::string> ParseName(const std::string& name, const std::string& prefix,
+                                      const char* field, const char* what) {
+  if (!absl::StartsWith(name, prefix) || !IsValidTournamentId(name.substr(prefix.size()))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        field, ": \"", name.substr(0, 80), "\" is not a ", what, " name (", prefix,
+        "{id}, the id 1-40 characters of A-Z a-z 0-9 _ . -)"));
+  }
+  return name.substr(prefix.size());
+}
+
+absl::Status Corrupt(const std::string& id, int64_t sequence, const std::string& why) {
+  return absl::DataLossError(
+      absl::StrCat("tournament \"", id, "\" event ", sequence, ": ", why));
+}
+
+// The table an event names; DataLoss if there is no such round or table.
+absl::StatusOr<TableState*> TableOf(TournamentLog& log, int round_number, int table_number,
+                                    const std::string& id, int64_t sequence) {
+  if (round_number < 1 || round_number > static_cast<int>(log.rounds.size())) {
+    return Corrupt(id, sequence, "no such round");
+  }
+  RoundState& round = log.rounds[static_cast<size_t>(round_number - 1)];
+  if (table_number < 1 || table_number > static_cast<int>(round.tables.size())) {
+    return Corrupt(id, sequence, "no such table");
+  }
+  return &round.tables[static_cast<size_t>(table_number - 1)];
+}
+
+}  // namespace
+
+bool IsValidTournamentId(const std::string& id) { return IsIdOf(id, 40); }
+bool IsValidPlayerId(const std::string& id) { return IsIdOf(id, 64); }
+std::string TournamentName(const std::string& id) { return absl::StrCat("tournaments/", id); }
+std::string DisputeName(const std::string& id) { return absl::StrCat("disputes/", id); }
+
+absl::StatusOr<std::string> ParseTournamentName(const std::string& name, const char* field) {
+  return ParseName(name, "tournaments/", field, "tournament");
+}
+absl::StatusOr<std::string> ParseDisputeName(const std::string& name, const char* field) {
+  return ParseName(name, "disputes/", field, "dispute");
+}
+
+std::string TableGameId(const std::string& tournament_id, int round, int table) {
+  return absl::StrCat(tournament_id, "-r", round, "-t", table);
+}
+
+absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& in) {
+  tournament::TournamentSettings out;
+  out.game_type = in.game_type();
+  out.seed = in.seed();
+  out.rounds = in.rounds();
+  out.table_sizes.assign(in.table_sizes().begin(), in.table_sizes().end());
+  out.preferred_size = in.preferred_table_size();
+  switch (in.leftover()) {
+    case v1::LEFTOVER_UNSPECIFIED:
+    case v1::LEFTOVER_MIXED_SIZES:
+      out.leftover = tournament::Leftover::kMixedSizes;
+      break;
+    case v1::LEFTOVER_BYES:
+      out.leftover = tournament::Leftover::kByes;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("leftover: unknown value ", in.leftover()));
+  }
+  switch (in.scoring()) {
+    case v1::TOURNAMENT_SCORING_UNSPECIFIED:
+    case v1::TOURNAMENT_SCORING_PLACES:
+      out.scoring = tournament::Scoring::kPlaces;
+      break;
+    case v1::TOURNAMENT_SCORING_TABLE_SHARE:
+      out.scoring = tournament::Scoring::kTableShare;
+      break;
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("scoring: unknown value ", in.scoring()));
+  }
+  out.place_points.assign(in.place_points().begin(), in.place_points().end());
+  out.share_points = in.share_points() == 0 ? 100 : in.share_points();
+  out.bye_points = in.bye_points();
+  for (const std::string& name : in.tie_breaks()) {
+    absl::StatusOr<tournament::TieBreak> criterion = tournament::ParseTieBreak(name);
+    if (!criterion.ok()) return criterion.status();
+    out.tie_breaks.push_back(*criterion);
+  }
+  if (in.dispute_window_seconds() < 0) {
+    return absl::InvalidArgumentError("dispute_window_seconds: must not be negative");
+  }
+  if (!in.league().empty() && !IsIdOf(in.league(), 63)) {
+    return absl::InvalidArgumentError("league: not a league id");
+  }
+  if (absl::Status s = tournament::ValidateSettings(out); !s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
+                                             const store::StreamRecord& stream,
+                                             const std::vector<store::StreamEvent>& events) {
+  TournamentLog log;
+  log.id = id;
+  log.stream = stream;
+  for (const store::StreamEvent& event : events) {
+    if (event.type == kTypeTournamentCreated) {
+      v1::TournamentCreated created;
+      if (!created.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      log.settings = created.settings();
+      absl::StatusOr<tournament::TournamentSettings> model = ModelSettings(log.settings);
+      if (!model.ok()) return Corrupt(id, event.sequence, std::string(model.status().message()));
+      log.model = *std::move(model);
+      log.players.assign(created.players().begin(), created.players().end());
+    } else if (event.type == kTypePlayersRegistered) {
+      v1::PlayersRegistered added;
+      if (!added.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      log.players.insert(log.players.end(), added.players().begin(), added.players().end());
+    } else if (event.type == kTypeRoundStarted) {
+      v1::RoundStarted started;
+      if (!started.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      if (started.round() != static_cast<int>(log.rounds.size()) + 1) {
+        return Corrupt(id, event.sequence, "round out of order");
+      }
+      RoundState& round = log.rounds.emplace_back();
+      round.number = started.round();
+      for (const v1::TournamentTable& table : started.tables()) {
+        v1::TournamentTable& t = round.tables.emplace_back().table;
+        t = table;
+        t.set_game(absl::StrCat("games/", TableGameId(id, round.number, table.number())));
+      }
+      round.byes.assign(started.byes().begin(), started.byes().end());
+    } else if (event.type == kTypeResultConfirmed || event.type == kTypeResultsConfirmed) {
+      v1::ResultsConfirmed batch;
+      if (event.type == kTypeResultConfirmed) {
+        if (!batch.add_results()->ParseFromString(event.payload)) {
+          return Corrupt(id, event.sequence, "undecodable");
+        }
+      } else if (!batch.ParseFromString(event.payload)) {
+        return Corrupt(id, event.sequence, "undecodable");
+      }
+      for (const v1::ResultConfirmed& confirmed : batch.results()) {
+        absl::StatusOr<TableState*> table =
+            TableOf(log, confirmed.round(), confirmed.table(), id, event.sequence);
+        if (!table.ok()) return table.status();
+        (*table)->confirmed = confirmed;
+        (*table)->confirmed_at = event.recorded_at;
+      }
+    } else if (event.type == kTypeRulingRecorded) {
+      v1::RulingRecorded ruling;
+      if (!ruling.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      absl::StatusOr<TableState*> table =
+          TableOf(log, ruling.round(), ruling.table(), id, event.sequence);
+      if (!table.ok()) return table.status();
+      (*table)->ruling = ruling;
+    } else {
+      return Corrupt(id, event.sequence, absl::StrCat("unknown type \"", event.type, "\""));
+    }
+  }
+  if (events.empty() || events.front().type != kTypeTournamentCreated) {
+    return absl::DataLossError(absl::StrCat("tournament \"", id, "\" has no creation event"));
+  }
+  return log;
+}
+
+absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id) {
+  absl::StatusOr<store::StreamRecord> stream = streams.GetStream(TournamentName(id));
+  if (!stream.ok()) {
+    if (absl::IsNotFound(stream.status())) {
+      return absl::NotFoundError(absl::StrCat("tournament \"", id, "\" does not exist"));
+    }
+    return stream.status();
+  }
+  if (stream->kind != kTournamentKind) {
+    return absl::NotFoundError(absl::StrCat("tournament \"", id, "\" does not exist"));
+  }
+  std::vector<store::StreamEvent> events;
+  int64_t after = 0;
+  while (true) {
+    absl::StatusOr<std::vector<store::StreamEvent>> page =
+        streams.ReadStream(stream->stream_id, after, 10'000);
+    if (!page.ok()) return page.status();
+    if (page->empty()) break;
+    after = page->back().sequence;
+    for (store::StreamEvent& e : *page) events.push_back(std::move(e));
+    if (page->size() < 10'000) break;
+  }
+  return FoldTournament(id, *stream, events);
+}
+
+}  // namespace arbiter::tournament_service

@@ -1,0 +1,84 @@
+// A tournament's and a dispute's stream (services/store/stream_store.h) as
+// the service reads them: resource names, stored event types, the published
+// settings turned into the model's, and a tournament's events folded into
+// its players, rounds, confirmations and rulings. No results from games here
+// (tournament_reader.h adds them). Pure functions; thread-safe.
+#ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_
+#define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "arbiter/v1/tournament_service.pb.h"
+#include "engine/tournament/settings.h"
+#include "services/store/stream_store.h"
+
+namespace arbiter::tournament_service {
+
+// Stream kinds and event types. Stored: never rename.
+inline constexpr char kTournamentKind[] = "tournament";
+inline constexpr char kDisputeKind[] = "dispute";
+inline constexpr char kTypeTournamentCreated[] = "tournament_created";
+inline constexpr char kTypePlayersRegistered[] = "players_registered";
+inline constexpr char kTypeRoundStarted[] = "round_started";
+inline constexpr char kTypeResultConfirmed[] = "result_confirmed";
+inline constexpr char kTypeResultsConfirmed[] = "results_confirmed";
+inline constexpr char kTypeRulingRecorded[] = "ruling_recorded";
+inline constexpr char kTypeDisputeOpened[] = "dispute_opened";
+inline constexpr char kTypeDisputeRuled[] = "dispute_ruled";
+
+inline constexpr int64_t kDefaultDisputeWindowSeconds = 86400;
+
+// 1-40 characters of [A-Za-z0-9_.-] (a table's game id adds "-rN-tN").
+bool IsValidTournamentId(const std::string& id);
+// 1-64 characters of [A-Za-z0-9_.-], as a game's player ids.
+bool IsValidPlayerId(const std::string& id);
+std::string TournamentName(const std::string& id);
+std::string DisputeName(const std::string& id);
+// InvalidArgument naming `field` unless `name` is "tournaments/{id}" /
+// "disputes/{id}" with a valid id.
+absl::StatusOr<std::string> ParseTournamentName(const std::string& name, const char* field);
+absl::StatusOr<std::string> ParseDisputeName(const std::string& name, const char* field);
+// "{tournament}-r{round}-t{table}".
+std::string TableGameId(const std::string& tournament_id, int round, int table);
+
+// The model's settings. InvalidArgument starting with the field's name
+// ("tie_breaks: unknown criterion ...").
+absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& settings);
+
+struct TableState {
+  v1::TournamentTable table;  // as started: number, players, seed, game
+  std::optional<v1::ResultConfirmed> confirmed;
+  absl::Time confirmed_at = absl::InfinitePast();
+  std::optional<v1::RulingRecorded> ruling;  // the last one
+};
+
+struct RoundState {
+  int number = 0;
+  std::vector<TableState> tables;
+  std::vector<std::string> byes;
+};
+
+struct TournamentLog {
+  std::string id;
+  store::StreamRecord stream;
+  v1::TournamentSettings settings;
+  tournament::TournamentSettings model;
+  std::vector<std::string> players;
+  std::vector<RoundState> rounds;
+};
+
+// Folds a tournament's events. DataLoss if an event does not decode, is of
+// an unknown type or names a round or table that does not exist.
+absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
+                                             const store::StreamRecord& stream,
+                                             const std::vector<store::StreamEvent>& events);
+// Reads and folds. NotFound ("tournament \"x\" does not exist").
+absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id);
+
+}  // namespace arbiter::tournament_service
+
+#endif  // ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_

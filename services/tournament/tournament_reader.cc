@@ -1,0 +1,202 @@
+#include "services/tournament/tournament_reader.h"
+
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "engine/tournament/pairing.h"
+#include "engine/tournament/scoring.h"
+
+namespace arbiter::tournament_service {
+namespace {
+
+std::string GameIdOf(const std::string& name) {
+  return absl::StartsWith(name, "games/") ? name.substr(6) : name;
+}
+
+const char* KindName(tournament::RoundEntry::Kind kind) {
+  switch (kind) {
+    case tournament::RoundEntry::Kind::kPlayed:
+      return "played";
+    case tournament::RoundEntry::Kind::kBye:
+      return "bye";
+    case tournament::RoundEntry::Kind::kVoid:
+      return "void";
+    case tournament::RoundEntry::Kind::kPending:
+      return "pending";
+    case tournament::RoundEntry::Kind::kAbsent:
+      return "absent";
+  }
+  return "absent";
+}
+
+}  // namespace
+
+absl::StatusOr<GameOutcome> ReadOutcome(store::EventStore& events, const std::string& game_id) {
+  absl::StatusOr<store::GameRecord> record = events.GetGame(game_id);
+  if (!record.ok()) return record.status();
+  GameOutcome out;
+  out.status = record->status;
+  if (record->status == store::GameStatus::kActive) return out;
+  // The ending events are the last one or two (finished, then voided).
+  const int64_t after = std::max<int64_t>(0, record->last_sequence - 2);
+  absl::StatusOr<std::vector<store::StoredEvent>> tail =
+      events.ReadGameEvents(game_id, after, 10);
+  if (!tail.ok()) return tail.status();
+  for (const store::StoredEvent& event : *tail) {
+    if (event.type != store::kGameFinishedType) continue;
+    v1::GameFinished finished;
+    if (!finished.ParseFromString(event.payload)) {
+      return absl::DataLossError(absl::StrCat("game \"", game_id, "\" event ", event.sequence,
+                                              ": game_finished does not decode"));
+    }
+    out.finished = std::move(finished);
+    out.finished_event = event.sequence;
+  }
+  return out;
+}
+
+absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finished,
+                                                 const std::vector<std::string>& seats) {
+  if (finished.verdict() != v1::VERDICT_LEGAL) {
+    return absl::FailedPreconditionError(
+        "the game was not judged legal; only a ruling can give this table a result");
+  }
+  tournament::TableResult result;
+  result.kind = tournament::TableResult::Kind::kPlayed;
+  const v1::Standings& standings = finished.standings();
+  result.cooperative = standings.cooperative();
+  result.team_won = standings.team_outcome() == v1::TEAM_OUTCOME_WON;
+  std::map<std::string, const v1::PlayerStanding*> by_player;
+  for (const v1::PlayerStanding& p : standings.players()) by_player[p.player()] = &p;
+  for (const std::string& seat : seats) {
+    auto it = by_player.find(seat);
+    if (it == by_player.end()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the game's standings do not list player \"", seat, "\""));
+    }
+    result.places.push_back(it->second->place());
+    result.game_points.push_back(it->second->score());
+  }
+  if (result.cooperative) result.places.clear();
+  return result;
+}
+
+absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const TournamentLog& log,
+                                       int up_to) {
+  ReadRounds out;
+  const int last = up_to == 0 ? static_cast<int>(log.rounds.size())
+                              : std::min(up_to, static_cast<int>(log.rounds.size()));
+  for (int r = 0; r < last; ++r) {
+    const RoundState& state = log.rounds[static_cast<size_t>(r)];
+    tournament::Round& round = out.rounds.emplace_back();
+    std::vector<v1::TableStatus>& status = out.status.emplace_back();
+    round.number = state.number;
+    round.byes = state.byes;
+    for (const TableState& t : state.tables) {
+      tournament::Table& table = round.tables.emplace_back();
+      table.number = t.table.number();
+      table.players.assign(t.table.players().begin(), t.table.players().end());
+      table.game_seed = t.table.seed();
+      v1::TableStatus table_status = v1::TABLE_STATUS_PENDING;
+      const bool upheld = t.ruling.has_value() && t.ruling->ruling().kind() == v1::RULING_KIND_UPHOLD;
+      if (t.ruling.has_value() && !upheld) {
+        if (t.ruling->ruling().kind() == v1::RULING_KIND_VOID) {
+          table.result.kind = tournament::TableResult::Kind::kVoid;
+          table_status = v1::TABLE_STATUS_VOID;
+        } else {
+          const v1::CorrectedResult& c = t.ruling->ruling().corrected();
+          table.result.kind = tournament::TableResult::Kind::kPlayed;
+          table.result.places.assign(c.places().begin(), c.places().end());
+          table.result.game_points.assign(c.game_points().begin(), c.game_points().end());
+          table_status = v1::TABLE_STATUS_CORRECTED;
+        }
+      } else {
+        absl::StatusOr<GameOutcome> outcome = ReadOutcome(events, GameIdOf(t.table.game()));
+        if (!outcome.ok()) return outcome.status();
+        if (outcome->status == store::GameStatus::kVoided) {
+          table.result.kind = tournament::TableResult::Kind::kVoid;
+          table_status = v1::TABLE_STATUS_VOID;
+        } else if ((t.confirmed.has_value() || upheld) && outcome->finished.has_value()) {
+          absl::StatusOr<tournament::TableResult> result =
+              ResultOf(*outcome->finished, table.players);
+          if (result.ok()) {
+            table.result = *std::move(result);
+            table_status = v1::TABLE_STATUS_CONFIRMED;
+          }
+        }
+      }
+      status.push_back(table_status);
+    }
+  }
+  return out;
+}
+
+bool IsClosed(const std::vector<v1::TableStatus>& status) {
+  return std::none_of(status.begin(), status.end(),
+                      [](v1::TableStatus s) { return s == v1::TABLE_STATUS_PENDING; });
+}
+
+v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number) {
+  const size_t r = static_cast<size_t>(number - 1);
+  const tournament::Round& round = read.rounds[r];
+  v1::TournamentRound out;
+  out.set_tournament(TournamentName(log.id));
+  out.set_round(number);
+  for (size_t t = 0; t < round.tables.size(); ++t) {
+    const tournament::Table& table = round.tables[t];
+    v1::TournamentTable* view = out.add_tables();
+    *view = log.rounds[r].tables[t].table;
+    view->set_status(read.status[r][t]);
+    if (table.result.kind == tournament::TableResult::Kind::kPlayed) {
+      for (int p : table.result.places) view->add_places(p);
+      for (int64_t g : table.result.game_points) view->add_game_points(g);
+      absl::StatusOr<std::vector<tournament::Points>> points =
+          tournament::ScoreTable(log.model, table);
+      if (points.ok()) {
+        for (tournament::Points p : *points) view->add_points(tournament::FormatPoints(p));
+      }
+    }
+  }
+  for (const std::string& bye : round.byes) out.add_byes(bye);
+  out.set_closed(IsClosed(read.status[r]));
+  const std::vector<tournament::Round> earlier(read.rounds.begin(),
+                                               read.rounds.begin() + static_cast<long>(r));
+  out.set_repeated_pairs(tournament::RepeatCount(earlier, round));
+  return out;
+}
+
+v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
+                                      const std::vector<tournament::StandingRow>& rows) {
+  v1::TournamentStandings out;
+  out.set_tournament(TournamentName(log.id));
+  out.set_after_round(after_round);
+  for (const std::string& t : log.settings.tie_breaks()) out.add_tie_breaks(t);
+  for (const tournament::StandingRow& row : rows) {
+    v1::StandingsRow* view = out.add_rows();
+    view->set_rank(row.rank);
+    view->set_player(row.player);
+    view->set_points(tournament::FormatPoints(row.points));
+    for (const tournament::RoundEntry& e : row.rounds) {
+      v1::StandingsRoundEntry* entry = view->add_rounds();
+      entry->set_round(e.round);
+      entry->set_kind(KindName(e.kind));
+      entry->set_table(e.table);
+      entry->set_seat(e.seat);
+      entry->set_place(e.place);
+      entry->set_points(tournament::FormatPoints(e.points));
+      entry->set_game_points(e.game_points);
+    }
+    view->set_game_points(row.game_points);
+    view->set_wins(row.wins);
+    view->set_strength_of_schedule(tournament::FormatPoints(tournament::StrengthOfSchedule(row)));
+    view->set_has_head_to_head(row.head_to_head.has_value());
+    view->set_head_to_head(row.head_to_head.value_or(0));
+    view->set_lot(row.lot);
+    view->set_decided_by(row.decided_by);
+  }
+  return out;
+}
+
+}  // namespace arbiter::tournament_service

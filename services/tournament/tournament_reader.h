@@ -1,0 +1,59 @@
+// A tournament's rounds with their results, read from its log and from its
+// tables' games, and the API's views of rounds and standings.
+//
+// A table's result, in this order of precedence:
+//   1. the last ruling on it (uphold keeps 3-4, void, corrected result);
+//   2. the game voided in its own log: void;
+//   3. a confirmed result: the game's "game_finished" event (legal);
+//   4. otherwise pending.
+// Reads only; thread-safe as the stores are.
+#ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_READER_H_
+#define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_READER_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/tournament_service.pb.h"
+#include "engine/tournament/rounds.h"
+#include "engine/tournament/standings.h"
+#include "services/store/event_store.h"
+#include "services/tournament/tournament_log.h"
+
+namespace arbiter::tournament_service {
+
+// What a table's game says about itself.
+struct GameOutcome {
+  store::GameStatus status = store::GameStatus::kUnspecified;
+  std::optional<v1::GameFinished> finished;  // the last "game_finished" event
+  int64_t finished_event = 0;
+};
+
+// NotFound for an unknown game; DataLoss if the event does not decode.
+absl::StatusOr<GameOutcome> ReadOutcome(store::EventStore& events, const std::string& game_id);
+
+// The model's result of a legal finished game, per seat of `seats`.
+// FailedPrecondition for an illegal game or one whose players differ.
+absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finished,
+                                                 const std::vector<std::string>& seats);
+
+struct ReadRounds {
+  std::vector<tournament::Round> rounds;         // for the model
+  std::vector<std::vector<v1::TableStatus>> status;  // per round, per table
+};
+
+// Rounds 1..up_to (0: all started) with their results (see the header).
+absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const TournamentLog& log,
+                                       int up_to);
+
+// The API's round `number` (1-based, must exist) with its results.
+v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number);
+v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
+                                      const std::vector<tournament::StandingRow>& rows);
+// Whether every table of the round has a result or a ruling.
+bool IsClosed(const std::vector<v1::TableStatus>& status);
+
+}  // namespace arbiter::tournament_service
+
+#endif  // ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_READER_H_

@@ -1,0 +1,484 @@
+// Tournaments and disputes end to end: a real server over a private
+// PostgreSQL, tables' games played over gRPC, results confirmed, standings
+// read and checked against the pure model, disputes opened and ruled, roles
+// and bad input.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/league_service.grpc.pb.h"
+#include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "engine/tournament/pairing.h"
+#include "services/league/league_projector.h"
+#include "services/league/projection_store.h"
+#include "services/store/postgres_stream_store.h"
+#include "services/tournament/tournament_log.h"
+#include "tests/integration/server_fixture.h"
+
+namespace arbiter::server::testing {
+namespace {
+
+std::vector<std::string> Names(int n) {
+  std::vector<std::string> out;
+  for (int i = 1; i <= n; ++i) out.push_back(absl::StrCat("p", i));
+  return out;
+}
+
+class TournamentTest : public ServerTest {
+ protected:
+  void SetUp() override {
+    ServerTest::SetUp();
+    ASSERT_NE(server_, nullptr);
+    server_->Shutdown(std::chrono::system_clock::now());
+    streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
+    projections_ = std::make_unique<league_service::ProjectionStore>(*events_);
+    projector_ =
+        std::make_unique<league_service::LeagueProjector>(*events_, *streams_, *projections_);
+    parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
+    ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    static const engine::RulesetRegistry* const registry =
+        new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
+    auto server = ArbiterServer::Start(options, *events_, *tokens_, *registry, &parts_);
+    ASSERT_TRUE(server.ok()) << server.status();
+    server_ = *std::move(server);
+    stub_ = StubFor(*server_);
+    auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
+                                       grpc::InsecureChannelCredentials());
+    tournaments_ = v1::TournamentService::NewStub(channel);
+    disputes_ = v1::DisputeService::NewStub(channel);
+    leagues_ = v1::LeagueService::NewStub(channel);
+    organiser_ = Organiser("olga", {"cup", "late", "bad"});
+    reader_ = MakeToken(Role::kPublic, "reader");
+  }
+
+  std::string Organiser(const std::string& principal, std::vector<std::string> tournaments) {
+    absl::StatusOr<NewToken> token = GenerateToken();
+    EXPECT_TRUE(token.ok());
+    token->record.role = Role::kOrganiser;
+    token->record.principal = principal;
+    token->record.tournaments = std::move(tournaments);
+    token->record.created_by = "test";
+    EXPECT_TRUE(tokens_->Insert(token->record).ok());
+    return token->token;
+  }
+
+  static v1::TournamentSettings Settings(int rounds) {
+    v1::TournamentSettings s;
+    s.set_game_type("atlantis");
+    s.set_seed(7);
+    s.set_rounds(rounds);
+    s.add_table_sizes(3);
+    s.add_table_sizes(4);
+    s.set_preferred_table_size(4);
+    for (int p : {4, 2, 1, 0}) s.add_place_points(p);
+    for (const char* t : {"game_points", "wins", "strength_of_schedule", "head_to_head"}) {
+      s.add_tie_breaks(t);
+    }
+    return s;
+  }
+
+  grpc::Status Create(const std::string& id, const v1::TournamentSettings& settings,
+                      const std::vector<std::string>& players, const std::string& token) {
+    v1::CreateTournamentRequest request;
+    request.set_request_id(absl::StrCat("create-", id));
+    request.set_tournament_id(id);
+    *request.mutable_settings() = settings;
+    for (const std::string& p : players) request.add_players(p);
+    v1::Tournament out;
+    return tournaments_->CreateTournament(As(token).get(), request, &out);
+  }
+
+  grpc::Status Start(const std::string& id, int round, v1::TournamentRound* out,
+                     const std::string& token = "") {
+    v1::StartRoundRequest request;
+    request.set_name(absl::StrCat("tournaments/", id));
+    request.set_request_id(absl::StrCat("start-", id, "-", round));
+    request.set_round(round);
+    return tournaments_->StartRound(As(token.empty() ? organiser_ : token).get(), request, out);
+  }
+
+  // Plays the table's game to the end with a legal simulated game on its
+  // seed, seats taken by the table's players.
+  void Play(const v1::TournamentTable& table) {
+    log::GameLog log = Simulated(table.seed(), table.players_size());
+    std::map<std::string, std::string> rename;
+    for (int i = 0; i < log.header.players_size(); ++i) {
+      rename[log.header.players(i).id()] = table.players(i);
+    }
+    std::vector<v1::Action> actions;
+    for (v1::Action action : log.actions) {
+      action.set_player(rename.at(action.player()));
+      actions.push_back(std::move(action));
+    }
+    v1::AppendActionsResponse response;
+    grpc::Status status = Append(admin_, table.game().substr(6), 1, actions,
+                                 absl::StrCat("play-", table.game()), &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+    ASSERT_EQ(response.status(), v1::GAME_STATUS_FINISHED);
+  }
+
+  grpc::Status Confirm(const std::string& id, int round, int table, v1::TournamentRound* out) {
+    v1::ConfirmResultRequest request;
+    request.set_name(absl::StrCat("tournaments/", id));
+    request.set_request_id(absl::StrCat("confirm-", id, "-", round, "-", table));
+    request.set_round(round);
+    request.set_table(table);
+    return tournaments_->ConfirmResult(As(organiser_).get(), request, out);
+  }
+
+  // Starts `round`, plays and confirms every table.
+  // With `at_once`, one ConfirmResult (table 0) counts every table.
+  v1::TournamentRound PlayRound(const std::string& id, int round, const std::string& token = "",
+                                bool at_once = false) {
+    v1::TournamentRound started;
+    grpc::Status status = Start(id, round, &started, token);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    v1::TournamentRound last;
+    for (const v1::TournamentTable& table : started.tables()) {
+      Play(table);
+      if (at_once) continue;
+      status = Confirm(id, round, table.number(), &last);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+    }
+    if (at_once) {
+      status = Confirm(id, round, 0, &last);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+    }
+    return last;
+  }
+
+  v1::TournamentStandings Standings(const std::string& id, int after = 0) {
+    v1::GetStandingsRequest request;
+    request.set_name(absl::StrCat("tournaments/", id));
+    request.set_after_round(after);
+    v1::TournamentStandings out;
+    grpc::Status status = tournaments_->GetStandings(As(admin_).get(), request, &out);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return out;
+  }
+
+  v1::Tournament Get(const std::string& id) {
+    v1::GetTournamentRequest request;
+    request.set_name(absl::StrCat("tournaments/", id));
+    v1::Tournament out;
+    grpc::Status status = tournaments_->GetTournament(As(admin_).get(), request, &out);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return out;
+  }
+
+  grpc::Status OpenDispute(const std::string& dispute, const std::string& id, int round,
+                           int table, const std::string& token, v1::Dispute* out,
+                           int64_t event = 2) {
+    v1::OpenDisputeRequest request;
+    request.set_request_id(absl::StrCat("open-", dispute));
+    request.set_dispute_id(dispute);
+    request.set_tournament(absl::StrCat("tournaments/", id));
+    request.set_round(round);
+    request.set_table(table);
+    request.set_event(event);
+    request.set_reason("the first move was made before the table was ready");
+    return disputes_->OpenDispute(As(token).get(), request, out);
+  }
+
+  grpc::Status Rule(const std::string& dispute, v1::RulingKind kind, v1::Dispute* out,
+                    std::vector<int> places = {}, std::vector<int64_t> points = {},
+                    const std::string& request_id = "") {
+    v1::RuleDisputeRequest request;
+    request.set_name(absl::StrCat("disputes/", dispute));
+    request.set_request_id(request_id.empty() ? absl::StrCat("rule-", dispute) : request_id);
+    request.set_kind(kind);
+    request.set_reason("the arbiter watched the recording");
+    for (int p : places) request.mutable_corrected()->add_places(p);
+    for (int64_t g : points) request.mutable_corrected()->add_game_points(g);
+    return disputes_->RuleDispute(As(organiser_).get(), request, out);
+  }
+
+  std::unique_ptr<store::PostgresStreamStore> streams_;
+  std::unique_ptr<league_service::ProjectionStore> projections_;
+  std::unique_ptr<league_service::LeagueProjector> projector_;
+  LeagueParts parts_;
+  std::unique_ptr<v1::TournamentService::Stub> tournaments_;
+  std::unique_ptr<v1::DisputeService::Stub> disputes_;
+  std::unique_ptr<v1::LeagueService::Stub> leagues_;
+  std::string organiser_;
+  std::string reader_;  // a public token: everyone reads
+};
+
+TEST_F(TournamentTest, ATournamentRunsFromRegistrationToFinalStandings) {
+  ASSERT_TRUE(Create("cup", Settings(3), Names(9), organiser_).ok());
+  v1::RegisterPlayersRequest add;
+  add.set_name("tournaments/cup");
+  add.set_request_id("add-p10");
+  add.add_players("p10");
+  v1::Tournament registered;
+  grpc::Status status = tournaments_->RegisterPlayers(As(organiser_).get(), add, &registered);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(registered.players_size(), 10);
+
+  for (int round = 1; round <= 3; ++round) {
+    const v1::TournamentRound played = PlayRound("cup", round, "", round == 3);
+    EXPECT_TRUE(played.closed()) << "round " << round;
+    ASSERT_EQ(played.tables_size(), 3);  // 4 + 3 + 3
+    EXPECT_EQ(played.tables(0).players_size(), 4);
+    EXPECT_EQ(played.tables(0).status(), v1::TABLE_STATUS_CONFIRMED);
+    EXPECT_EQ(played.tables(0).points_size(), 4);
+    // The game exists with the tournament set and the table's seats.
+    const v1::Game game = ServerTest::Get(played.tables(1).game().substr(6));
+    EXPECT_EQ(game.tournament(), "cup");
+    EXPECT_EQ(game.players(0).id(), played.tables(1).players(0));
+  }
+  // Round 1 is what the model assigns from the seed: reproducible.
+  v1::GetRoundRequest first;
+  first.set_name("tournaments/cup");
+  first.set_round(1);
+  v1::TournamentRound round1;
+  ASSERT_TRUE(tournaments_->GetRound(As(reader_).get(), first, &round1).ok());
+  tournament::TournamentSettings model =
+      *tournament_service::ModelSettings(Get("cup").settings());
+  std::vector<std::string> players = Names(9);
+  players.push_back("p10");
+  const tournament::Round expected = *tournament::AssignRound(model, players, {});
+  for (int t = 0; t < round1.tables_size(); ++t) {
+    EXPECT_EQ(std::vector<std::string>(round1.tables(t).players().begin(),
+                                       round1.tables(t).players().end()),
+              expected.tables[static_cast<size_t>(t)].players);
+    EXPECT_EQ(round1.tables(t).seed(), expected.tables[static_cast<size_t>(t)].game_seed);
+  }
+
+  const v1::TournamentStandings standings = Standings("cup");
+  EXPECT_EQ(standings.after_round(), 3);
+  ASSERT_EQ(standings.rows_size(), 10);
+  for (int i = 0; i < standings.rows_size(); ++i) {
+    const v1::StandingsRow& row = standings.rows(i);
+    EXPECT_EQ(row.rank(), i + 1);
+    ASSERT_EQ(row.rounds_size(), 3);
+    for (const v1::StandingsRoundEntry& e : row.rounds()) EXPECT_EQ(e.kind(), "played");
+    if (i + 1 < standings.rows_size()) {
+      EXPECT_FALSE(row.decided_by().empty());
+    }
+  }
+  v1::TournamentRound more;
+  status = Start("cup", 4, &more);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(), "tournament \"cup\" has 3 rounds");
+  // Everyone reads, without a token.
+  v1::GetStandingsRequest open;
+  open.set_name("tournaments/cup");
+  v1::TournamentStandings anyone;
+  EXPECT_TRUE(tournaments_->GetStandings(As(reader_).get(), open, &anyone).ok());
+}
+
+TEST_F(TournamentTest, RulingsVoidOrCorrectAResultAndReportWhatChanged) {
+  ASSERT_TRUE(Create("cup", Settings(2), Names(8), organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1);
+  const v1::TournamentStandings before = Standings("cup");
+  const std::string player = round.tables(0).players(1);
+  const std::string bystander = round.tables(1).players(0);
+
+  // A player of another table may not dispute this one; a player of it may.
+  v1::Dispute dispute;
+  grpc::Status status =
+      OpenDispute("d1", "cup", 1, 1, MakeToken(Role::kPublic, bystander), &dispute);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  status = OpenDispute("d1", "cup", 1, 1, MakeToken(Role::kPublic, player), &dispute);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(dispute.state(), v1::DISPUTE_STATE_OPEN);
+  EXPECT_EQ(dispute.opened_by(), player);
+  EXPECT_EQ(dispute.adjudication().verdict(), v1::VERDICT_LEGAL);
+  EXPECT_TRUE(dispute.adjudication().chain_intact());
+  EXPECT_EQ(dispute.adjudication().standings().players_size(), 4);
+  const int64_t events_before = Get("cup").last_event();
+
+  status = Rule("d1", v1::RULING_KIND_VOID, &dispute);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(dispute.state(), v1::DISPUTE_STATE_RULED);
+  EXPECT_EQ(dispute.ruling().ruled_by(), "olga");
+  // Every player of the voided table lost their points; the trace says so.
+  std::map<std::string, v1::StandingChange> changes;
+  for (const auto& c : dispute.ruling().changes()) changes[c.player()] = c;
+  for (const std::string& p : round.tables(0).players()) {
+    std::string before_points;
+    for (const auto& row : before.rows()) {
+      if (row.player() == p) before_points = row.points();
+    }
+    if (before_points == "0") continue;
+    ASSERT_TRUE(changes.contains(p)) << p;
+    EXPECT_EQ(changes[p].points_before(), before_points);
+    EXPECT_EQ(changes[p].points_after(), "0");
+  }
+  EXPECT_EQ(Get("cup").last_event(), events_before + 1);  // the ruling, nothing edited
+  EXPECT_EQ(ServerTest::Get(round.tables(0).game().substr(6)).status(), v1::GAME_STATUS_VOIDED);
+  const v1::TournamentStandings after = Standings("cup");
+  for (const auto& row : after.rows()) {
+    if (row.player() == player) {
+      EXPECT_EQ(row.rounds(0).kind(), "void");
+    }
+  }
+  // The trace stays readable.
+  v1::GetDisputeRequest get;
+  get.set_name("disputes/d1");
+  v1::Dispute again;
+  ASSERT_TRUE(disputes_->GetDispute(As(reader_).get(), get, &again).ok());
+  EXPECT_EQ(again.ruling().changes_size(), dispute.ruling().changes_size());
+
+  // A second ruling on a closed dispute.
+  status = Rule("d1", v1::RULING_KIND_UPHOLD, &again, {}, {}, "rule-again");
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(), "dispute \"d1\" is closed: ruled void by olga");
+
+  // A corrected result on table 2: its seats now finish in reverse.
+  ASSERT_TRUE(OpenDispute("d2", "cup", 1, 2, organiser_, &dispute).ok());
+  status = Rule("d2", v1::RULING_KIND_CORRECTED, &dispute, {4, 3, 2, 1}, {1, 2, 3, 4});
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  v1::GetRoundRequest get_round;
+  get_round.set_name("tournaments/cup");
+  get_round.set_round(1);
+  v1::TournamentRound corrected;
+  ASSERT_TRUE(tournaments_->GetRound(As(reader_).get(), get_round, &corrected).ok());
+  EXPECT_EQ(corrected.tables(0).status(), v1::TABLE_STATUS_VOID);
+  EXPECT_EQ(corrected.tables(1).status(), v1::TABLE_STATUS_CORRECTED);
+  EXPECT_EQ(corrected.tables(1).points(3), "4");
+  EXPECT_FALSE(dispute.ruling().changes().empty());
+
+  v1::ListDisputesRequest list;
+  list.set_tournament("tournaments/cup");
+  v1::ListDisputesResponse listed;
+  ASSERT_TRUE(disputes_->ListDisputes(As(reader_).get(), list, &listed).ok());
+  EXPECT_EQ(listed.disputes_size(), 2);
+}
+
+TEST_F(TournamentTest, AVoidRulingReachesTheLeagueRatings) {
+  v1::CreateLeagueRequest league;
+  league.set_request_id("north");
+  league.set_league_id("north");
+  league.mutable_settings()->add_game_types("atlantis");
+  league.mutable_settings()->set_rating_system("plackett-luce");
+  v1::League created;
+  ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), league, &created).ok());
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_league("north");
+  ASSERT_TRUE(Create("cup", settings, Names(8), organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1, admin_);  // games in the league
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  v1::GetLeagueRequest get;
+  get.set_name("leagues/north");
+  v1::League north;
+  ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
+  EXPECT_EQ(north.rated_games(), 2);
+
+  v1::Dispute dispute;
+  ASSERT_TRUE(OpenDispute("d1", "cup", 1, 2, organiser_, &dispute).ok());
+  ASSERT_TRUE(Rule("d1", v1::RULING_KIND_VOID, &dispute).ok());
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
+  EXPECT_EQ(north.rated_games(), 1);
+  EXPECT_EQ(round.tables(1).game(), dispute.game());
+}
+
+TEST_F(TournamentTest, ADisputeAfterItsWindowIsRefused) {
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_dispute_window_seconds(1);
+  ASSERT_TRUE(Create("late", settings, Names(4), organiser_).ok());
+  PlayRound("late", 1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  v1::Dispute dispute;
+  grpc::Status status = OpenDispute("d-late", "late", 1, 1, organiser_, &dispute);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_NE(status.error_message().find("the dispute window for round 1 table 1 closed at"),
+            std::string::npos)
+      << status.error_message();
+}
+
+TEST_F(TournamentTest, RolesAreEnforced) {
+  const std::string stranger = Organiser("sam", {"elsewhere"});
+  grpc::Status status = Create("cup", Settings(1), Names(4), stranger);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  status = Create("cup", Settings(1), Names(4), MakeToken(Role::kPublic, "pat"));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(Create("cup", Settings(1), Names(4), organiser_).ok());
+  v1::TournamentRound round;
+  status = Start("cup", 1, &round, stranger);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  status = Start("cup", 1, &round, MakeToken(Role::kAuditor, "audrey"));
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Get("cup").rounds_started(), 0);
+  ASSERT_TRUE(Start("cup", 1, &round, admin_).ok());
+}
+
+TEST_F(TournamentTest, BadInputGivesAPreciseErrorAndChangesNothing) {
+  v1::TournamentSettings settings = Settings(2);
+  settings.add_tie_breaks("elo");
+  grpc::Status status = Create("bad", settings, Names(8), organiser_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(),
+            "tie_breaks: unknown criterion \"elo\"; known: game_points, wins, "
+            "strength_of_schedule, head_to_head");
+  status = Create("bad", Settings(2), {"p1", "p2", "p1"}, organiser_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "players: \"p1\" is already registered");
+
+  ASSERT_TRUE(Create("bad", Settings(2), Names(8), organiser_).ok());
+  const int64_t created = Get("bad").last_event();
+  v1::TournamentRound out;
+  status = Confirm("bad", 1, 1, &out);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(),
+            "round 1 of tournament \"bad\" is not open (no round has started)");
+  ASSERT_TRUE(Start("bad", 1, &out).ok());
+  const int64_t started = Get("bad").last_event();
+  EXPECT_EQ(started, created + 1);
+
+  status = Start("bad", 1, &out);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(), "round 1 has already started");
+  status = Start("bad", 2, &out);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(), "round 1 is still open: table 1 has no result");
+  status = Confirm("bad", 1, 9, &out);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(status.error_message(), "round 1 has no table 9 (it has 2)");
+  status = Confirm("bad", 2, 1, &out);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(), "round 2 of tournament \"bad\" is not open (round 1 is the latest)");
+  status = Confirm("bad", 1, 1, &out);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(), "game \"bad-r1-t1\" has not finished");
+
+  v1::RegisterPlayersRequest late;
+  late.set_name("tournaments/bad");
+  late.set_request_id("late-1");
+  late.add_players("p99");
+  v1::Tournament t;
+  status = tournaments_->RegisterPlayers(As(organiser_).get(), late, &t);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+
+  v1::Dispute dispute;
+  status = OpenDispute("d9", "bad", 1, 7, organiser_, &dispute, 0);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(status.error_message(), "round 1 has no table 7 (it has 2)");
+  status = OpenDispute("d9", "bad", 1, 1, organiser_, &dispute, 5);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "event: game \"bad-r1-t1\" has events 1-1 (0: the whole game)");
+  ASSERT_TRUE(OpenDispute("d9", "bad", 1, 1, organiser_, &dispute, 0).ok());
+  const int64_t opened = Get("bad").last_event();
+  status = Rule("d9", v1::RULING_KIND_CORRECTED, &dispute, {1, 2}, {3, 4});
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "the result has game points for 2 seats; the table has 4");
+  status = Rule("d9", v1::RULING_KIND_UNSPECIFIED, &dispute);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  v1::GetTournamentRequest missing;
+  missing.set_name("tournaments/nope");
+  status = tournaments_->GetTournament(As(reader_).get(), missing, &t);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+  EXPECT_EQ(Get("bad").last_event(), opened);
+  EXPECT_EQ(opened, started);
+}
+
+}  // namespace
+}  // namespace arbiter::server::testing
