@@ -45,8 +45,14 @@ class GroupCommit {
     {
       absl::MutexLock lock(&mu_);
       queue_.push_back(&pending);
+      // Once another writer has taken `pending` into its group the queue may
+      // be empty: front() must not be read then (it is undefined, and in
+      // practice could name this very item again, letting it return before
+      // its group was written and leaving a dangling Pending to be marked
+      // done later).
       auto my_turn = [this, &pending]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-        return pending.done || (queue_.front() == &pending && writing_ < limits_.max_writers);
+        return pending.done || (!queue_.empty() && queue_.front() == &pending &&
+                                writing_ < limits_.max_writers);
       };
       mu_.Await(absl::Condition(&my_turn));
       if (pending.done) return;
