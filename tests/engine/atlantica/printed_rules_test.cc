@@ -1,6 +1,6 @@
 // Atlantica as printed: the hurricane card in the tie-break (issue 15), the
 // rulebook's scoring-row examples, and players' names in the sentences.
-// Rulebook: /work/shared/rulebooks/002_e8451cea96dac620.txt (English).
+// Rulebook: shared/rulebooks/002_e8451cea96dac620.txt (English).
 #include <gtest/gtest.h>
 
 #include "engine/atlantica/game.h"
