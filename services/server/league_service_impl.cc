@@ -79,19 +79,23 @@ absl::StatusOr<std::string> LeagueIdOf(const std::string& name, const char* fiel
 
 }  // namespace
 
-absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& league_id) {
-  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(LeagueName(league_id));
-  if (!stream.ok()) {
-    if (absl::IsNotFound(stream.status())) {
+absl::StatusOr<v1::LeagueSettings> LeagueServiceImpl::ReadSettings(const std::string& league_id) {
+  absl::StatusOr<std::vector<store::StreamEvent>> log =
+      streams_.ReadStream(LeagueName(league_id), 0, 10'000);
+  if (!log.ok()) {
+    if (absl::IsNotFound(log.status())) {
       return absl::NotFoundError(absl::StrCat("league \"", league_id, "\" does not exist"));
     }
-    return stream.status();
+    return log.status();
   }
-  absl::StatusOr<std::vector<store::StreamEvent>> log =
-      streams_.ReadStream(stream->stream_id, 0, 10'000);
-  if (!log.ok()) return log.status();
-  absl::StatusOr<v1::LeagueSettings> settings = league_service::SettingsOf(*log);
+  return league_service::SettingsOf(*log);
+}
+
+absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& league_id) {
+  absl::StatusOr<v1::LeagueSettings> settings = ReadSettings(league_id);
   if (!settings.ok()) return settings.status();
+  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(LeagueName(league_id));
+  if (!stream.ok()) return stream.status();
   v1::League out;
   out.set_name(stream->stream_id);
   *out.mutable_settings() = *std::move(settings);
@@ -113,10 +117,11 @@ absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& leag
 
 absl::Status LeagueServiceImpl::CheckSeason(const std::string& league_id,
                                             const std::string& season) {
-  absl::StatusOr<v1::League> league = ReadLeague(league_id);
-  if (!league.ok()) return league.status();
+  // Reads the league's settings only: this runs on every leaderboard read.
+  absl::StatusOr<v1::LeagueSettings> settings = ReadSettings(league_id);
+  if (!settings.ok()) return settings.status();
   if (season.empty()) return absl::OkStatus();
-  for (const v1::Season& s : league->settings().seasons()) {
+  for (const v1::Season& s : settings->seasons()) {
     if (s.id() == season) return absl::OkStatus();
   }
   return absl::NotFoundError(

@@ -39,6 +39,8 @@ class LeagueServiceImpl final : public v1::LeagueService::Service {
                              v1::RebuildLeagueResponse* response) override;
 
  private:
+  // The settings in force; NotFound for an unknown league.
+  absl::StatusOr<v1::LeagueSettings> ReadSettings(const std::string& league_id);
   // The league's API view; NotFound for an unknown league.
   absl::StatusOr<v1::League> ReadLeague(const std::string& league_id);
   // NotFound unless the league exists and `season` is empty or one of its
