@@ -3,6 +3,8 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace arbiter::testing {
@@ -50,7 +52,15 @@ int64_t Nudge(int64_t value, engine::Rng& rng) {
   return value + kDeltas[rng.Uniform(5)];
 }
 
-void MutateScalar(Message& message, const FieldDescriptor* field, engine::Rng& rng) {
+std::string AnyString(engine::Rng& rng, const std::vector<std::string>& pool) {
+  const uint64_t choice = rng.Uniform(pool.size() + 2);
+  if (choice == 0) return "";
+  if (choice == 1) return "x";
+  return pool[choice - 2];
+}
+
+void MutateScalar(Message& message, const FieldDescriptor* field, engine::Rng& rng,
+                  const std::vector<std::string>& pool) {
   const Reflection* r = message.GetReflection();
   switch (field->cpp_type()) {
     case FieldDescriptor::CPPTYPE_INT32:
@@ -74,7 +84,7 @@ void MutateScalar(Message& message, const FieldDescriptor* field, engine::Rng& r
       break;
     }
     case FieldDescriptor::CPPTYPE_STRING:
-      r->SetString(&message, field, rng.Uniform(2) == 0 ? "" : "x");
+      r->SetString(&message, field, AnyString(rng, pool));
       break;
     case FieldDescriptor::CPPTYPE_MESSAGE:
       r->MutableMessage(&message, field);  // selects this oneof member, empty
@@ -84,7 +94,8 @@ void MutateScalar(Message& message, const FieldDescriptor* field, engine::Rng& r
   }
 }
 
-void MutateRepeated(Message& message, const FieldDescriptor* field, engine::Rng& rng) {
+void MutateRepeated(Message& message, const FieldDescriptor* field, engine::Rng& rng,
+                    const std::vector<std::string>& pool) {
   const Reflection* r = message.GetReflection();
   const int size = r->FieldSize(message, field);
   const uint64_t choice = rng.Uniform(3);
@@ -105,8 +116,20 @@ void MutateRepeated(Message& message, const FieldDescriptor* field, engine::Rng&
       case FieldDescriptor::CPPTYPE_INT64:
         r->AddInt64(&message, field, r->GetRepeatedInt64(message, field, index));
         return;
+      case FieldDescriptor::CPPTYPE_UINT32:
+        r->AddUInt32(&message, field, r->GetRepeatedUInt32(message, field, index));
+        return;
+      case FieldDescriptor::CPPTYPE_UINT64:
+        r->AddUInt64(&message, field, r->GetRepeatedUInt64(message, field, index));
+        return;
+      case FieldDescriptor::CPPTYPE_BOOL:
+        r->AddBool(&message, field, r->GetRepeatedBool(message, field, index));
+        return;
       case FieldDescriptor::CPPTYPE_ENUM:
         r->AddEnumValue(&message, field, r->GetRepeatedEnumValue(message, field, index));
+        return;
+      case FieldDescriptor::CPPTYPE_STRING:
+        r->AddString(&message, field, r->GetRepeatedString(message, field, index));
         return;
       case FieldDescriptor::CPPTYPE_MESSAGE:
         r->AddMessage(&message, field)->CopyFrom(r->GetRepeatedMessage(message, field, index));
@@ -128,10 +151,24 @@ void MutateRepeated(Message& message, const FieldDescriptor* field, engine::Rng&
       r->AddEnumValue(&message, field, type->value(static_cast<int>(rng.Uniform(type->value_count())))->number());
       break;
     }
+    case FieldDescriptor::CPPTYPE_UINT32:
+      r->AddUInt32(&message, field, static_cast<uint32_t>(rng.Uniform(8)));
+      break;
+    case FieldDescriptor::CPPTYPE_UINT64:
+      r->AddUInt64(&message, field, rng.Uniform(8));
+      break;
+    case FieldDescriptor::CPPTYPE_BOOL:
+      r->AddBool(&message, field, rng.Uniform(2) == 0);
+      break;
+    case FieldDescriptor::CPPTYPE_STRING:
+      r->AddString(&message, field, AnyString(rng, pool));
+      break;
     case FieldDescriptor::CPPTYPE_MESSAGE:
       if (size > 0) {
         Message* copy = r->AddMessage(&message, field);
         copy->CopyFrom(r->GetRepeatedMessage(message, field, 0));
+      } else {
+        r->AddMessage(&message, field);  // an empty element
       }
       break;
     default:
@@ -139,9 +176,42 @@ void MutateRepeated(Message& message, const FieldDescriptor* field, engine::Rng&
   }
 }
 
+void CollectStrings(const Message& message, std::vector<std::string>& out) {
+  const Reflection* r = message.GetReflection();
+  std::vector<const FieldDescriptor*> fields;
+  r->ListFields(message, &fields);
+  for (const FieldDescriptor* field : fields) {
+    if (field->cpp_type() == FieldDescriptor::CPPTYPE_STRING) {
+      if (field->is_repeated()) {
+        for (int k = 0; k < r->FieldSize(message, field); ++k) out.push_back(r->GetRepeatedString(message, field, k));
+      } else {
+        out.push_back(r->GetString(message, field));
+      }
+    } else if (field->cpp_type() == FieldDescriptor::CPPTYPE_MESSAGE) {
+      if (field->is_repeated()) {
+        for (int k = 0; k < r->FieldSize(message, field); ++k) CollectStrings(r->GetRepeatedMessage(message, field, k), out);
+      } else {
+        CollectStrings(r->GetMessage(message, field), out);
+      }
+    }
+  }
+}
+
 }  // namespace
 
-v1::Action MutateAction(const v1::Action& action, engine::Rng& rng) {
+std::vector<std::string> StringValuesOf(const std::vector<v1::Action>& actions) {
+  std::vector<std::string> values;
+  for (const v1::Action& action : actions) {
+    v1::Action game_part = action;
+    game_part.clear_player();
+    CollectStrings(game_part, values);
+  }
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+v1::Action MutateAction(const v1::Action& action, engine::Rng& rng, const std::vector<std::string>& string_pool) {
   v1::Action mutated = action;
   std::vector<Site> sites;
   const Reflection* r = mutated.GetReflection();
@@ -155,9 +225,9 @@ v1::Action MutateAction(const v1::Action& action, engine::Rng& rng) {
   if (sites.empty()) return mutated;
   const Site& site = sites[rng.Uniform(sites.size())];
   if (site.field->is_repeated()) {
-    MutateRepeated(*site.message, site.field, rng);
+    MutateRepeated(*site.message, site.field, rng, string_pool);
   } else {
-    MutateScalar(*site.message, site.field, rng);
+    MutateScalar(*site.message, site.field, rng, string_pool);
   }
   return mutated;
 }

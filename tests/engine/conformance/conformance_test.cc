@@ -1,20 +1,19 @@
 // The conformance suite: for every registered game and every player count its
 // default ruleset allows, random legal games from fixed seeds, checking that
 //   * every game ends, and a non-final position always has a legal action;
-//   * Check() accepts every action LegalActions() lists, only for seats that
-//     may act, and every listed action is well-formed (Game::CheckShape);
-//   * Check() accepts exactly what LegalActions() lists: random mutations of
-//     listed actions that Check() accepts canonicalise (State::Canonical) to
-//     a listed action;
+//   * the checks of position_checks.h at every position: Check() accepts
+//     exactly what LegalActions() lists, for exactly the seats that may act;
+//   * over the run, the mutations exercised both sides of that check: many
+//     were refused, and some were accepted as a different listed action;
 //   * the log written for the game survives a write/read round trip byte for
 //     byte, and replaying it reproduces the same verdict and standings.
 // ARBITER_CONFORMANCE_SEEDS overrides the number of seeds (default 1000).
 #include <google/protobuf/util/message_differencer.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +27,7 @@
 #include "services/replay/replay.h"
 #include "services/replay/simulate.h"
 #include "tests/engine/conformance/action_mutator.h"
+#include "tests/engine/conformance/position_checks.h"
 
 namespace arbiter::testing {
 namespace {
@@ -63,13 +63,6 @@ std::vector<GameAndPlayers> AllGameConfigurations() {
 int SeedCount() {
   const char* env = std::getenv("ARBITER_CONFORMANCE_SEEDS");
   return env != nullptr ? std::max(1, std::atoi(env)) : 1000;
-}
-
-// Listed and canonical actions carry no player id, so their bytes identify them.
-std::string Key(const v1::Action& action) {
-  std::string bytes;
-  action.SerializePartialToString(&bytes);
-  return bytes;
 }
 
 class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
@@ -112,53 +105,12 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
         ADD_FAILURE() << "seed " << seed << ": the game did not end within " << kMaxActions << " actions";
         return log;
       }
-      const std::vector<engine::Move> legal = state.LegalActions();
-      if (legal.empty()) {
-        ADD_FAILURE() << "seed " << seed << ": no legal action in a non-final position:\n" << state.ToString();
+      if (auto problem = CheckPosition(*GetParam().game, referee->ruleset().ruleset, state, mutation_rng,
+                                       mutations_)) {
+        ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
         return log;
       }
-      const std::vector<engine::Seat> seats = state.SeatsToAct();
-      std::set<std::string> listed;
-      for (const engine::Move& move : legal) {
-        listed.insert(Key(move.action));
-        if (std::find(seats.begin(), seats.end(), move.seat) == seats.end()) {
-          ADD_FAILURE() << "seed " << seed << ": a legal action is listed for seat " << move.seat
-                        << ", which is not to act";
-        }
-        if (auto v = state.Check(move.seat, move.action)) {
-          ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": Check refuses a listed action ("
-                        << v->rule << ": " << v->detail << "): " << move.action.ShortDebugString();
-          return log;
-        }
-        absl::Status shape = GetParam().game->CheckShape(move.action, referee->ruleset().ruleset);
-        if (!shape.ok()) {
-          ADD_FAILURE() << "seed " << seed << ": a listed action is malformed (" << shape << "): "
-                        << move.action.ShortDebugString();
-          return log;
-        }
-      }
-      // A seat that is not to act may do nothing at all.
-      for (engine::Seat seat = 0; seat < state.num_players(); ++seat) {
-        if (std::find(seats.begin(), seats.end(), seat) != seats.end()) continue;
-        if (!state.Check(seat, legal.front().action).has_value()) {
-          ADD_FAILURE() << "seed " << seed << ": seat " << seat << " may act out of turn";
-          return log;
-        }
-      }
-      // Mutated actions that Check accepts must be listed, up to spelling.
-      for (int m = 0; m < 3; ++m) {
-        const engine::Move& base = legal[mutation_rng.Uniform(legal.size())];
-        const v1::Action mutated = MutateAction(base.action, mutation_rng);
-        if (state.Check(base.seat, mutated).has_value()) continue;
-        if (!GetParam().game->CheckShape(mutated, referee->ruleset().ruleset).ok()) continue;
-        if (listed.count(Key(state.Canonical(base.seat, mutated))) == 0) {
-          ADD_FAILURE() << "seed " << seed << ": Check accepts an action that LegalActions does not list: "
-                        << mutated.ShortDebugString() << "\n(canonical: "
-                        << state.Canonical(base.seat, mutated).ShortDebugString() << ")\nin\n"
-                        << state.ToString();
-          return log;
-        }
-      }
+      const std::vector<engine::Move> legal = state.LegalActions();
       engine::Move chosen = legal[bot.Uniform(legal.size())];
       chosen.action.set_player(referee->PlayerAt(chosen.seat));
       auto applied = referee->Apply(chosen.action, log::LineOfAction(log.actions.size()));
@@ -184,6 +136,7 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
 
   engine::RulesetRegistry registry_;
   v1::Standings standings_;
+  MutationCounts mutations_;
 };
 
 TEST_P(ConformanceTest, RandomGamesEndLegallyAndReplayIdentically) {
@@ -208,6 +161,15 @@ TEST_P(ConformanceTest, RandomGamesEndLegallyAndReplayIdentically) {
         << again->DebugString() << "\nversus\n"
         << standings_.DebugString();
   }
+  // Mutations that never reach Check, or that Check never accepts, would
+  // leave the position checks above proving nothing.
+  const MutationCounts& m = mutations_;
+  std::cout << "mutations: tried " << m.tried << ", unchanged " << m.unchanged << ", refused by Check "
+            << m.refused_by_check << ", refused by CheckShape only " << m.refused_by_shape << ", accepted "
+            << m.accepted << " (as another listed action " << m.accepted_other << ")\n";
+  EXPECT_EQ(m.tried, m.unchanged + m.refused_by_check + m.refused_by_shape + m.accepted);
+  EXPECT_GT(m.refused_by_check, m.tried / 4) << "most mutations should be refused by Check";
+  EXPECT_GT(m.accepted_other, 0) << "no mutation ever turned into another legal action";
 }
 
 // Hostile logs: a simulated game with one action changed at random must give
