@@ -127,6 +127,39 @@ TEST(AtlantisTurn, AFullRoundOfPassesWithNothingToDrawIsAStalemate) {
   ASSERT_TRUE(s->Final().has_value());
 }
 
+// The stalemate count (docs/atlantis.md, "Stalemate", assumed) counts only
+// passes that draw nothing, and starts again after a Bridge or a Move: each
+// test below would end the game one pass early otherwise. (A pass that draws
+// cannot follow a counted pass: only a Move puts cards back into the piles,
+// and the Move resets the count already.)
+TEST(AtlantisTurn, APassThatDrawsACardDoesNotCountTowardsAStalemate) {
+  auto s = PositionBuilder(2).Path("F3 O2 H4").Hand(0, "").Hand(1, "").Deck("R").Build();
+  ASSERT_EQ(ApplyRule(*s, 0, PassAction()), "");
+  ASSERT_EQ(s->board().players[0].card_count, 1) << "the last card is drawn";
+  ASSERT_EQ(ApplyRule(*s, 1, PassAction()), "");
+  EXPECT_FALSE(s->IsTerminal()) << "seat 0's pass drew a card, so only one pass counts";
+  EXPECT_EQ(s->SeatsToAct(), std::vector<Seat>{0});
+}
+
+TEST(AtlantisTurn, ABridgeBetweenPassesStartsTheStalemateCountAgain) {
+  auto s = PositionBuilder(2).Path("F3 . O2").Hand(0, "").Hand(1, "").Build();
+  ASSERT_EQ(ApplyRule(*s, 0, PassAction()), "");
+  ASSERT_EQ(ApplyRule(*s, 1, BridgeAction(2)), "");
+  ASSERT_EQ(ApplyRule(*s, 1, PassAction()), "");
+  EXPECT_FALSE(s->IsTerminal()) << "the bridge changed the path";
+  ASSERT_EQ(ApplyRule(*s, 0, PassAction()), "");
+  EXPECT_TRUE(s->IsTerminal());
+}
+
+TEST(AtlantisTurn, AMoveBetweenPassesStartsTheStalemateCountAgain) {
+  auto s = PositionBuilder(2).Path("F3 O2 H4").Hand(0, "").Hand(1, "F").Build();
+  ASSERT_EQ(ApplyRule(*s, 0, PassAction()), "");
+  ASSERT_EQ(ApplyRule(*s, 1, MoveAction(1, "F")), "");
+  ASSERT_EQ(ApplyRule(*s, 0, PassAction()), "");
+  EXPECT_FALSE(s->IsTerminal()) << "the move came between the passes";
+  EXPECT_EQ(s->SeatsToAct(), std::vector<Seat>{1});
+}
+
 TEST(AtlantisLegalActions, OneBuyPerDistinctTileAndOneBridgePerGap) {
   auto s = PositionBuilder(2).Path("F3 . . O2 . H4").Hand(0, "").Tiles(0, "C7 C7 A7").Build();
   const std::vector<std::string> listed = Listed(*s);
