@@ -235,6 +235,23 @@ TEST(AtlantisRisingCards, CardsTakeEffectWhenPlayed) {
   EXPECT_EQ(table.pos().library_discard.size(), 4u);
 }
 
+// GAIN_RESOURCE gives the printed resource; a resource named in the action
+// is a choice only GAIN_RESOURCE_CHOICE asks for, and is ignored here
+// (documented choice: the card's print decides).
+TEST(AtlantisRisingCards, AGainResourceCardGivesItsPrintedResource) {
+  Table table(4);
+  table.Hand(1, {"artifact-4", "artifact-10"});
+  const int gold = table.Resource(1, kGold);
+  const int ore = table.Resource(1, AtlantisRising::ORE);
+  const int crystal = table.Resource(1, AtlantisRising::CRYSTAL);
+  table.Must(1, Play("artifact-4"));
+  EXPECT_EQ(table.Resource(1, kGold), gold + 2);
+  table.Must(1, Play("artifact-10", AtlantisRising::CRYSTAL));
+  EXPECT_EQ(table.Resource(1, AtlantisRising::ORE), ore + 3);
+  EXPECT_EQ(table.Resource(1, AtlantisRising::CRYSTAL), crystal);
+  EXPECT_EQ(table.pos().library_discard.size(), 2u);
+}
+
 TEST(AtlantisRisingCards, ACancelledFloodLeavesTheTileDry) {
   Table table(4);
   table.Hand(1, {"sea-wall"});

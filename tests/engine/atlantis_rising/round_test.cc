@@ -258,5 +258,33 @@ TEST(AtlantisRisingEnd, TheCentreFloodsLastAndThePlayersLose) {
   EXPECT_EQ(table.RuleOf(1, ActOn(Centre())), "game_over");
 }
 
+// CANCEL_FLOOD also stops a flood that would take the centre
+// (docs/atlantis-rising.md, "Library cards": "a centre flood too"). A flood
+// card on a peninsula under water brings flooded_peninsula_floods (2) floods:
+// one cancelled flood is not enough, two are.
+TEST(AtlantisRisingEnd, CancelledFloodsSaveTheCentre) {
+  struct Case {
+    std::vector<std::string> cards;  // played before the misfortunes
+    int shield;
+    bool lost;
+  };
+  for (const Case& c : {Case{{}, 0, true}, Case{{"sea-wall"}, 1, true}, Case{{"artifact-7"}, 2, false}}) {
+    SCOPED_TRACE(c.shield);
+    Table table(4);
+    for (Peninsula p : {kMountains, kHills, kForests, kForges, AtlantisRising::CITIES, AtlantisRising::LIBRARIES}) {
+      table.Flooded(p, 6);
+    }
+    table.Hand(1, c.cards);
+    for (const std::string& card : c.cards) table.Must(1, Play(card));
+    ASSERT_EQ(table.pos().flood_shield, c.shield);
+    PlaceRestOnCentre(table);
+    table.MisfortuneDeck({FloodCard(kHills), Calm(), Calm(), Calm()});
+    table.Must(1, FinishPlacement());
+    EXPECT_EQ(table.state().IsTerminal(), c.lost);
+    EXPECT_EQ(table.pos().centre_flooded, c.lost);
+    EXPECT_EQ(table.pos().flood_shield, 0) << "every cancelled flood is used up";
+  }
+}
+
 }  // namespace
 }  // namespace arbiter::engine::atlantis_rising
