@@ -543,7 +543,7 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
     stored_events.push_back(*std::move(event));
   }
   // A game that is over ends with its result, in the same transaction as
-  // its last action unless the log is longer than one batch.
+  // its last action.
   const bool over = referee->verdict() != replay::Verdict::kUnfinished;
   const v1::Adjudication adjudication = ToAdjudication(game_id, *referee, events);
   if (over) {
@@ -566,35 +566,12 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,
   record.created_by = caller.principal;
   record.league_id = request.league();
   record.tournament_id = request.tournament();
-  // The game and its first kMaxEventsPerAppend events in one transaction
-  // (for most logs, all of them, and then the game is stored finished);
-  // longer logs go on in appends of that size.
-  const std::size_t batch = static_cast<std::size_t>(store::kMaxEventsPerAppend);
-  const std::size_t first_batch = std::min(stored_events.size(), batch);
-  const bool in_one = first_batch == stored_events.size();
-  if (over && in_one) record.status = store::GameStatus::kFinished;
-  create.events.assign(std::make_move_iterator(stored_events.begin()),
-                       std::make_move_iterator(stored_events.begin() + static_cast<long>(first_batch)));
+  // The game and all its events in one transaction, already finished if the
+  // log ends the game: no other writer can come between its parts.
+  if (over) record.status = store::GameStatus::kFinished;
+  create.events = std::move(stored_events);
   absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
   if (!stored.ok()) return stored.status();
-
-  for (std::size_t start = first_batch, chunk = 1; start < stored_events.size();
-       start += batch, ++chunk) {
-    const std::size_t end = std::min(stored_events.size(), start + batch);
-    store::AppendRequest append;
-    append.game_id = game_id;
-    append.expected_sequence = static_cast<int64_t>(start);
-    append.request_id = StoreRequestId(absl::StrCat("submit-", chunk), game_id, caller.principal,
-                                       request.request_id());
-    append.recorded_by = caller.principal;
-    append.events.assign(std::make_move_iterator(stored_events.begin() + static_cast<long>(start)),
-                         std::make_move_iterator(stored_events.begin() + static_cast<long>(end)));
-    absl::StatusOr<store::AppendResult> r = store_.Append(append);
-    if (!r.ok()) return r.status();
-    stored->last_sequence = r->last_sequence;
-    stored->last_hash = r->last_hash;
-  }
-  if (over) stored->status = store::GameStatus::kFinished;
   v1::SubmitGameResponse out;
   *out.mutable_game() = ToGame(*stored, &created, true);
   *out.mutable_adjudication() = adjudication;

@@ -46,6 +46,11 @@ std::optional<GameStatus> ParseGameStatus(const std::string& name);
 inline constexpr int kMaxEventsPerAppend = 1000;
 inline constexpr int64_t kMaxPayloadBytes = 256 * 1024;        // one event
 inline constexpr int64_t kMaxAppendBytes = 4 * 1024 * 1024;    // one batch
+// A game created together with its events (a whole submitted log) is written
+// in one transaction whatever its length, so that no other writer can append
+// between its parts; these limits bound that one batch.
+inline constexpr int kMaxEventsPerCreate = 1'000'000;
+inline constexpr int64_t kMaxCreateBytes = 256 * 1024 * 1024;
 inline constexpr int kMaxIdBytes = 200;  // game, request, event ids and types
 inline constexpr int kMaxPlayers = 64;
 

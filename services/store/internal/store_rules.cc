@@ -104,7 +104,7 @@ absl::Status ValidateCreateGame(const CreateGameRequest& request) {
       return absl::InvalidArgumentError("a game cannot be created voided");
   }
   if (request.events.empty()) return absl::OkStatus();
-  return ValidateBatch(request.request_id, game.game_id, game.created_by, 0, request.events);
+  return ValidateBatch(request.request_id, game.game_id, game.created_by, 0, request.events, kCreateLimits);
 }
 
 bool IsStatusEventType(const std::string& type) {
@@ -144,7 +144,7 @@ absl::Status ValidateAppend(const AppendRequest& request) {
 
 absl::Status ValidateBatch(const std::string& request_id, const std::string& game_id,
                            const std::string& recorded_by, int64_t expected_sequence,
-                           const std::vector<NewEvent>& events) {
+                           const std::vector<NewEvent>& events, BatchLimits limits) {
   if (absl::Status status = CheckId("request_id", request_id); !status.ok()) return status;
   if (absl::Status status = CheckId("game_id", game_id); !status.ok()) return status;
   if (absl::Status status = CheckId("recorded_by", recorded_by); !status.ok()) return status;
@@ -153,9 +153,9 @@ absl::Status ValidateBatch(const std::string& request_id, const std::string& gam
         absl::StrCat("expected_sequence is ", expected_sequence, "; it cannot be negative"));
   }
   if (events.empty()) return absl::InvalidArgumentError("the batch has no events");
-  if (events.size() > static_cast<size_t>(kMaxEventsPerAppend)) {
+  if (events.size() > static_cast<size_t>(limits.max_events)) {
     return absl::InvalidArgumentError(absl::StrCat("the batch has ", events.size(),
-                                                   " events; the limit is ", kMaxEventsPerAppend));
+                                                   " events; the limit is ", limits.max_events));
   }
   int64_t total = 0;
   std::set<std::string> ids;
@@ -186,10 +186,10 @@ absl::Status ValidateBatch(const std::string& request_id, const std::string& gam
           absl::StrCat(where, ".event_id \"", event.event_id, "\" appears twice in the batch"));
     }
   }
-  if (total > kMaxAppendBytes) {
+  if (total > limits.max_bytes) {
     return absl::InvalidArgumentError(absl::StrCat("the batch holds ", total,
                                                    " bytes of payload and JSON; the limit is ",
-                                                   kMaxAppendBytes));
+                                                   limits.max_bytes));
   }
   return absl::OkStatus();
 }

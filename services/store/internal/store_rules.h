@@ -21,10 +21,18 @@ absl::Status CheckId(const std::string& field, const std::string& value);
 // InvalidArgument naming the first bad field, or OK.
 absl::Status ValidateCreateGame(const CreateGameRequest& request);
 absl::Status ValidateAppend(const AppendRequest& request);
+// The most events and payload-plus-JSON bytes one batch may hold.
+struct BatchLimits {
+  int max_events = kMaxEventsPerAppend;
+  int64_t max_bytes = kMaxAppendBytes;
+};
+inline constexpr BatchLimits kAppendLimits{kMaxEventsPerAppend, kMaxAppendBytes};
+inline constexpr BatchLimits kCreateLimits{kMaxEventsPerCreate, kMaxCreateBytes};
+
 // ValidateAppend's checks of a batch given by its parts.
 absl::Status ValidateBatch(const std::string& request_id, const std::string& game_id,
                            const std::string& recorded_by, int64_t expected_sequence,
-                           const std::vector<NewEvent>& events);
+                           const std::vector<NewEvent>& events, BatchLimits limits = kAppendLimits);
 absl::Status ValidateLimit(int limit);
 
 // True for kGameFinishedType and kGameVoidedType.

@@ -3,6 +3,11 @@
 // nothing written unless all of it is. Run against both stores.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+
 #include "tests/services/store/store_backends.h"
 #include "tests/services/store/store_test_util.h"
 
@@ -118,11 +123,68 @@ TYPED_TEST(EventStoreTest, AWholeGameWithABadEventOrStatusIsRefusedWithTheField)
   game = this->store().CreateGame(WholeGame("bad", 2, GameStatus::kVoided));
   EXPECT_EQ(game.status().code(), absl::StatusCode::kInvalidArgument);
 
-  CreateGameRequest too_many = WholeGame("bad", kMaxEventsPerAppend + 1, GameStatus::kActive);
+  CreateGameRequest too_many = WholeGame("bad", 2, GameStatus::kActive);
+  too_many.events.resize(kMaxEventsPerCreate + 1, too_many.events[0]);
   game = this->store().CreateGame(too_many);
   EXPECT_EQ(game.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(game.status().message(), absl::StrCat("the batch has ", kMaxEventsPerCreate + 1,
+                                                  " events; the limit is ", kMaxEventsPerCreate));
   EXPECT_EQ(this->store().GetGame("bad").status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(this->Head(), 0);
+}
+
+// A whole log longer than one append batch is still one transaction: every
+// event in one call, consecutive positions, and no other writer can append
+// between its parts. The writer below tries, at every batch boundary, the
+// whole time the long games are being created.
+TYPED_TEST(EventStoreTest, AWholeGameLongerThanABatchIsWrittenAtOnceAndCannotBeSpliced) {
+  constexpr int kEvents = 3 * kMaxEventsPerAppend + 7;
+  constexpr int kGames = 4;
+  std::atomic<bool> done{false};
+  std::atomic<int> splice_attempts{0};
+  std::atomic<int> unexpected{0};
+  std::thread splicer([&] {
+    while (!done.load()) {
+      for (int g = 0; g < kGames; ++g) {
+        for (int at : {1, kMaxEventsPerAppend, 2 * kMaxEventsPerAppend}) {
+          absl::StatusOr<AppendResult> r =
+              this->store().Append(Append(absl::StrCat("long", g), at, absl::StrCat("splice", g, "-", at),
+                                          Events(absl::StrCat("splice", g, "-", at), 1)));
+          ++splice_attempts;
+          // Before the game exists: NotFound; after: the sequence is stale
+          // (the games stay active so that only the sequence refuses).
+          if (r.ok() || (r.status().code() != absl::StatusCode::kNotFound &&
+                         r.status().code() != absl::StatusCode::kAborted)) {
+            ++unexpected;
+          }
+        }
+      }
+    }
+  });
+  for (int g = 0; g < kGames; ++g) {
+    absl::StatusOr<GameRecord> game =
+        this->store().CreateGame(WholeGame(absl::StrCat("long", g), kEvents, GameStatus::kActive));
+    ASSERT_TRUE(game.ok()) << game.status();
+    EXPECT_EQ(game->last_sequence, kEvents);
+  }
+  done = true;
+  splicer.join();
+  EXPECT_GT(splice_attempts.load(), 0);
+  EXPECT_EQ(unexpected.load(), 0);
+  for (int g = 0; g < kGames; ++g) {
+    const std::string id = absl::StrCat("long", g);
+    const std::vector<StoredEvent> events = this->ReadGame(id);
+    const std::vector<NewEvent> sent = Events(id, kEvents);
+    ASSERT_EQ(events.size(), static_cast<size_t>(kEvents));
+    for (int i = 0; i < kEvents; ++i) {
+      ASSERT_EQ(events[i].sequence, i + 1);
+      ASSERT_EQ(events[i].position, events[0].position + i) << id << ": positions of one create are consecutive";
+      ASSERT_EQ(events[i].payload, sent[i].payload);
+    }
+    absl::StatusOr<VerifyReport> report = this->store().VerifyGame(id);
+    ASSERT_TRUE(report.ok()) << report.status();
+    EXPECT_EQ(report->events, kEvents);
+  }
 }
 
 TYPED_TEST(EventStoreTest, GlobalReadsResumeInsideABatch) {
