@@ -1,5 +1,6 @@
 // What every RPC handler does around its body: authenticate the caller,
-// stop when the call is cancelled or past its deadline, log one line, and
+// refuse a request larger than its method allows (request_limits.h), stop
+// when the call is cancelled or past its deadline, log one line, and
 // turn an absl::Status into a grpc::Status with its details.
 #ifndef ARBITER_SERVICES_SERVER_RPC_COMMON_H_
 #define ARBITER_SERVICES_SERVER_RPC_COMMON_H_
@@ -15,6 +16,7 @@
 #include "services/server/auth.h"
 #include "services/server/game_reader.h"
 #include "services/server/log_text.h"
+#include "services/server/request_limits.h"
 #include "services/server/status_mapping.h"
 
 namespace arbiter::server {
@@ -51,7 +53,8 @@ grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char
     status = caller.status();
   } else {
     principal = caller->principal;
-    status = CancelOf(context)();
+    status = TakeOversizeNote(context);
+    if (status.ok()) status = CancelOf(context)();
     if (status.ok()) status = body(*caller);
   }
   const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);

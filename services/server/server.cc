@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "services/server/early_auth.h"
+#include "services/server/request_limits.h"
 
 namespace arbiter::server {
 namespace {
@@ -115,6 +116,9 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   builder.AddListeningPort(options.listen, credentials, &server->port_);
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(std::make_unique<RequestSizeInterceptorFactory>(options.max_message_bytes));
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
                               std::max(1, options.idle_threads));
   grpc::ResourceQuota quota("arbiterd");

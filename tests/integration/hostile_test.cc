@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "services/server/request_limits.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -74,6 +75,47 @@ TEST_F(HostileTest, AHugeUnauthenticatedMessageIsRefusedBeforeAnyHandlerReadsIt)
   EXPECT_EQ(LogLinesWith("SubmitGame game="), 0) << "a handler ran for an unauthenticated call";
   EXPECT_EQ(LogLinesWith("refused before its message was read"), 2);
   big->Shutdown(std::chrono::system_clock::now());
+}
+
+// Every method but the few that carry logs, actions or player lists takes
+// 64 KiB at most (request_limits.h); the handler's body never runs for a
+// larger request, and the answer says which limit applies.
+TEST_F(HostileTest, AnOversizedRequestToASmallMethodIsRefusedWithItsLimit) {
+  const std::string auditor = MakeToken(Role::kAuditor, "big-reader");
+  auto stub = StubFor(*server_);
+  v1::GetGameRequest get;
+  get.set_name("games/" + std::string(100'000, 'g'));
+  v1::Game game;
+  grpc::Status status = stub->GetGame(As(auditor).get(), get, &game);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_EQ(status.error_message(),
+            absl::StrCat("GetGame requests are limited to 65536 bytes; this one has ", get.ByteSizeLong(), " bytes"));
+
+  // Just under the limit, the handler runs and judges the name itself.
+  get.set_name("games/" + std::string(60'000, 'g'));
+  status = stub->GetGame(As(auditor).get(), get, &game);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+
+  // The methods that carry logs take what the server takes.
+  const std::string organiser = MakeToken(Role::kOrganiser, "big-writer");
+  v1::SubmitGameRequest submit;
+  submit.set_request_id("big-log");
+  submit.set_log(std::string(200'000, '\n'));
+  v1::SubmitGameResponse submitted;
+  status = stub->SubmitGame(As(organiser).get(), submit, &submitted);
+  EXPECT_NE(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
+}
+
+TEST(RequestLimits, OnlyLogsActionsAndPlayerListsTakeMoreThanSixtyFourKibibytes) {
+  constexpr int64_t kServer = 64 << 20;
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.ArbiterService/SubmitGame", kServer), kServer);
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.ArbiterService/AppendActions", kServer), kServer);
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.TournamentService/RegisterPlayers", kServer), 4 << 20);
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.TournamentService/CreateTournament", kServer), 4 << 20);
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.ArbiterService/GetGame", kServer), 64 << 10);
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.DisputeService/RuleDispute", kServer), 64 << 10);
+  EXPECT_EQ(RequestLimitFor("/arbiter.v1.ArbiterService/GetGame", 1000), 1000) << "never above the server's limit";
 }
 
 TEST_F(HostileTest, ABurstOfTenThousandBogusTokensLeavesLegitimateCallsFast) {

@@ -1,0 +1,74 @@
+#include "services/server/request_limits.h"
+
+#include <google/protobuf/message.h>
+
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::server {
+namespace {
+
+using grpc::experimental::InterceptionHookPoints;
+using grpc::experimental::InterceptorBatchMethods;
+
+struct OversizeNote {
+  const grpc::ServerContextBase* context = nullptr;
+  std::string method;
+  int64_t bytes = 0;
+  int64_t limit = 0;
+};
+
+thread_local OversizeNote note;
+
+std::string_view ShortName(std::string_view method) {
+  const std::size_t slash = method.rfind('/');
+  return slash == std::string_view::npos ? method : method.substr(slash + 1);
+}
+
+class RequestSizeInterceptor final : public grpc::experimental::Interceptor {
+ public:
+  RequestSizeInterceptor(grpc::experimental::ServerRpcInfo* info, int64_t limit) : info_(info), limit_(limit) {}
+
+  void Intercept(InterceptorBatchMethods* methods) override {
+    if (methods->QueryInterceptionHookPoint(InterceptionHookPoints::POST_RECV_MESSAGE)) {
+      note = OversizeNote{};
+      const auto* request = static_cast<const google::protobuf::Message*>(methods->GetRecvMessage());
+      if (request != nullptr) {
+        const auto bytes = static_cast<int64_t>(request->ByteSizeLong());
+        if (bytes > limit_) note = {info_->server_context(), std::string(ShortName(info_->method())), bytes, limit_};
+      }
+    }
+    methods->Proceed();
+  }
+
+ private:
+  grpc::experimental::ServerRpcInfo* info_;
+  int64_t limit_;
+};
+
+}  // namespace
+
+int64_t RequestLimitFor(std::string_view method, int64_t max_message_bytes) {
+  const std::string_view name = ShortName(method);
+  if (name == "SubmitGame" || name == "AppendActions") return max_message_bytes;
+  if (name == "CreateTournament" || name == "RegisterPlayers") {
+    return std::min(max_message_bytes, kPlayerListRequestBytes);
+  }
+  return std::min(max_message_bytes, kSmallRequestBytes);
+}
+
+grpc::experimental::Interceptor* RequestSizeInterceptorFactory::CreateServerInterceptor(
+    grpc::experimental::ServerRpcInfo* info) {
+  return new RequestSizeInterceptor(info, RequestLimitFor(info->method(), max_message_bytes_));
+}
+
+absl::Status TakeOversizeNote(const grpc::ServerContextBase* context) {
+  if (note.context == nullptr || note.context != context) return absl::OkStatus();
+  const OversizeNote taken = note;
+  note = OversizeNote{};
+  return absl::ResourceExhaustedError(absl::StrCat(taken.method, " requests are limited to ", taken.limit,
+                                                   " bytes; this one has ", taken.bytes, " bytes"));
+}
+
+}  // namespace arbiter::server
