@@ -88,6 +88,15 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller
   return ToGame(*record, &created->game_created(), SeesSeed(caller, *record));
 }
 
+// A violation's detail may describe hidden cards ("the top card of the deck
+// is ..."): a caller who may not see the seed (docs/service.md, "Who sees the
+// seed") gets the rule id and the event, and the detail once the game ends.
+void WithholdHiddenDetail(const Caller& caller, const store::GameRecord& record, v1::Adjudication& adjudication) {
+  if (!adjudication.has_violation() || SeesSeed(caller, record)) return;
+  adjudication.mutable_violation()->set_detail(
+      "withheld while the game is live: the detail may describe hidden cards (admins and auditors see it)");
+}
+
 // The whole game if the caller may read it (and, with `seen_state`, see its
 // positions); checked before the game's events are read.
 absl::StatusOr<LoadedGame> LoadReadable(store::EventStore& store, const Caller& caller,
@@ -274,6 +283,7 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!record.ok()) return record.status();
                  if (auto cached = judgements_.Find(*game_id, record->last_hash)) {
                    *response = *std::move(cached);
+                   WithholdHiddenDetail(caller, *record, *response);
                    return absl::OkStatus();
                  }
                  absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
@@ -284,6 +294,7 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  *response = ToAdjudication(game->record.game_id, *referee,
                                             game->record.last_sequence);
                  judgements_.Store(*game_id, game->record.last_hash, *response);
+                 WithholdHiddenDetail(caller, game->record, *response);
                  return absl::OkStatus();
                });
 }

@@ -473,6 +473,50 @@ TEST_F(RolesTest, ARepeatedAdjudicationIsNeverStale) {
             grpc::StatusCode::PERMISSION_DENIED);
 }
 
+// A violation's detail may describe hidden cards: in a game whose seed a
+// caller may not see (here a voided illegal game), the caller gets the rule
+// and the event but not the detail; admins and auditors get all of it.
+TEST_F(RolesTest, AViolationsDetailReachesOnlyThoseWhoMaySeeTheSeed) {
+  log::GameLog illegal = WithActionOutOfTurn(Simulated(kSeed + 1), 4);
+  v1::SubmitGameRequest submit;
+  submit.set_request_id("illegal-north");
+  submit.set_log(log::FormatLog(illegal));
+  submit.set_league("north");
+  v1::SubmitGameResponse submitted;
+  ASSERT_TRUE(stub_->SubmitGame(As(admin_).get(), submit, &submitted).ok());
+  const std::string full_detail = submitted.adjudication().violation().detail();
+  ASSERT_EQ(submitted.adjudication().violation().rule(), "not_your_turn");
+  ASSERT_FALSE(full_detail.empty());
+  v1::VoidGameRequest void_request;
+  void_request.set_name(submitted.game().name());
+  void_request.set_request_id("void-illegal");
+  void_request.set_reason("played at the wrong table");
+  v1::Game voided;
+  ASSERT_TRUE(stub_->VoidGame(As(admin_).get(), void_request, &voided).ok());
+
+  v1::AdjudicateGameRequest request;
+  request.set_name(submitted.game().name());
+  for (int pass = 0; pass < 2; ++pass) {  // the second pass answers from the cache
+    for (const auto& [role, token] : roles_) {
+      v1::Adjudication answer;
+      grpc::Status status = stub_->AdjudicateGame(As(token).get(), request, &answer);
+      if (role == "public") {  // as for an unknown game
+        EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << role;
+        continue;
+      }
+      ASSERT_TRUE(status.ok()) << role << ": " << status.error_message();
+      EXPECT_EQ(answer.violation().rule(), "not_your_turn") << role;
+      EXPECT_EQ(answer.violation().event(), submitted.adjudication().violation().event()) << role;
+      if (role == "admin" || role == "auditor") {
+        EXPECT_EQ(answer.violation().detail(), full_detail) << role;
+      } else {
+        EXPECT_EQ(answer.violation().detail().rfind("withheld while the game is live", 0), 0u)
+            << role << ": " << answer.violation().detail();
+      }
+    }
+  }
+}
+
 TEST_F(RolesTest, DatabaseTextStaysInTheServersLog) {
   {
     pqxx::connection c(conninfo_);
