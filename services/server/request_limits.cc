@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
 namespace arbiter::server {
@@ -20,6 +21,8 @@ struct OversizeNote {
 };
 
 thread_local OversizeNote note;
+
+constexpr char kArbiterMethodPrefix[] = "/arbiter.v1.";
 
 std::string_view ShortName(std::string_view method) {
   const std::size_t slash = method.rfind('/');
@@ -60,6 +63,9 @@ int64_t RequestLimitFor(std::string_view method, int64_t max_message_bytes) {
 
 grpc::experimental::Interceptor* RequestSizeInterceptorFactory::CreateServerInterceptor(
     grpc::experimental::ServerRpcInfo* info) {
+  // Only Arbiter's own services carry protobuf messages we can measure: the
+  // health service, for one, receives raw byte buffers.
+  if (info->method() == nullptr || !absl::StartsWith(info->method(), kArbiterMethodPrefix)) return nullptr;
   return new RequestSizeInterceptor(info, RequestLimitFor(info->method(), max_message_bytes_));
 }
 
