@@ -207,7 +207,8 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
     append.stream_id = DisputeName(request->dispute_id());
     append.kind = tournament_service::kDisputeKind;
     append.expected_sequence = 0;
-    append.request_id = absl::StrCat("dispute-open-", caller.principal, "-", request->request_id());
+    append.request_id = tournament_service::StreamRequestId(
+        "dispute-open", append.stream_id, caller.principal, request->request_id());
     append.recorded_by = caller.principal;
     append.type = tournament_service::kTypeDisputeOpened;
     opened.SerializeToString(&append.payload);

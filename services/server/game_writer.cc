@@ -1,6 +1,7 @@
 #include "services/server/game_writer.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -201,6 +202,47 @@ absl::StatusOr<v1::Game> GameWriter::Void(const Caller& caller, const v1::VoidGa
 
 absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
                                             const v1::CreateGameRequest& request) {
+  absl::StatusOr<PreparedGame> prepared = PrepareCreate(caller, request, nullptr);
+  if (!prepared.ok()) return prepared.status();
+  absl::StatusOr<store::GameRecord> stored = store_.CreateGame(prepared->create);
+  if (!stored.ok()) return stored.status();
+  return ToGame(*stored, &prepared->created, true);
+}
+
+std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
+    const Caller& caller, const std::vector<v1::CreateGameRequest>& requests) {
+  std::vector<absl::StatusOr<v1::Game>> out;
+  out.reserve(requests.size());
+  std::vector<PreparedGame> prepared;
+  std::vector<size_t> index;  // prepared[i] answers requests[index[i]]
+  std::set<std::pair<std::string, std::string>> leagues_checked;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    absl::StatusOr<PreparedGame> one = PrepareCreate(caller, requests[i], &leagues_checked);
+    if (!one.ok()) {
+      out.push_back(one.status());
+      continue;
+    }
+    out.push_back(absl::UnknownError("not written"));
+    prepared.push_back(*std::move(one));
+    index.push_back(i);
+  }
+  std::vector<store::CreateGameRequest> creates;
+  creates.reserve(prepared.size());
+  for (PreparedGame& one : prepared) creates.push_back(std::move(one.create));
+  std::vector<absl::StatusOr<store::GameRecord>> stored = store_.CreateGames(creates);
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    if (!stored[i].ok()) {
+      out[index[i]] = stored[i].status();
+    } else {
+      out[index[i]] = ToGame(*stored[i], &prepared[i].created, true);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
+    const Caller& caller, const v1::CreateGameRequest& request,
+    std::set<std::pair<std::string, std::string>>* leagues_checked) {
   if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
   const std::string game_id = request.game_id().empty()
                                   ? DerivedGameId(caller.principal, request.request_id())
@@ -212,11 +254,16 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   if (absl::Status s = CheckScopeId(game.league(), "game.league"); !s.ok()) return s;
   if (absl::Status s = CheckScopeId(game.tournament(), "game.tournament"); !s.ok()) return s;
   if (absl::Status s = RequireCreate(caller, game.league(), game.tournament()); !s.ok()) return s;
-  if (absl::Status s = CheckLeague(game.league(), game.game_type(), "game.league"); !s.ok()) {
-    return s;
+  if (leagues_checked == nullptr ||
+      !leagues_checked->contains({game.league(), game.game_type()})) {
+    if (absl::Status s = CheckLeague(game.league(), game.game_type(), "game.league"); !s.ok()) {
+      return s;
+    }
+    if (leagues_checked != nullptr) leagues_checked->insert({game.league(), game.game_type()});
   }
 
-  v1::GameCreated created;
+  PreparedGame prepared;
+  v1::GameCreated& created = prepared.created;
   v1::LogHeader& header = *created.mutable_header();
   header.set_game(game.game_type());
   header.set_ruleset_id(game.ruleset_id());
@@ -257,7 +304,7 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   absl::StatusOr<store::NewEvent> event = EncodeCreated(game_id, created);
   if (!event.ok()) return event.status();
 
-  store::CreateGameRequest create;
+  store::CreateGameRequest& create = prepared.create;
   create.request_id = StoreRequestId("create", game_id, caller.principal, request.request_id());
   store::GameRecord& record = create.game;
   record.game_id = game_id;
@@ -274,9 +321,7 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   record.league_id = game.league();
   record.tournament_id = game.tournament();
   create.events.push_back(*std::move(event));
-  absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
-  if (!stored.ok()) return stored.status();
-  return ToGame(*stored, &created, true);
+  return prepared;
 }
 
 absl::Status GameWriter::Refresh(LiveGame& live, const store::GameRecord& record,

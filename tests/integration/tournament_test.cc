@@ -434,9 +434,26 @@ TEST_F(TournamentTest, BadInputGivesAPreciseErrorAndChangesNothing) {
   const int64_t started = Get("bad").last_event();
   EXPECT_EQ(started, created + 1);
 
-  status = Start("bad", 1, &out);
+  // A retry of the same request answers as the first time and writes
+  // nothing; another request to start round 1 is refused.
+  v1::TournamentRound again;
+  status = Start("bad", 1, &again);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(again.SerializeAsString(), out.SerializeAsString());
+  EXPECT_EQ(Get("bad").last_event(), started);
+  v1::StartRoundRequest other;
+  other.set_name("tournaments/bad");
+  other.set_request_id("another-start");
+  other.set_round(1);
+  status = tournaments_->StartRound(As(organiser_).get(), other, &again);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_EQ(status.error_message(), "round 1 has already started");
+  EXPECT_EQ(status.error_message(),
+            "round 1 has already started (by another StartRound request; GetRound reads its "
+            "tables)");
+  // The same client request id from another caller is another request.
+  status = Start("bad", 1, &again, admin_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Get("bad").last_event(), started);
   status = Start("bad", 2, &out);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message(), "round 1 is still open: table 1 has no result");
