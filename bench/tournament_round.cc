@@ -147,6 +147,9 @@ int main(int argc, char** argv) {
     actions += log->actions.size();
   }
 
+  timespec mono;
+  clock_gettime(CLOCK_MONOTONIC, &mono);
+  std::fprintf(stderr, "appends from %ld.%09ld\n", mono.tv_sec, mono.tv_nsec);
   start = Clock::now();
   std::atomic<size_t> next{0};
   std::atomic<int> errors{0};
@@ -165,6 +168,8 @@ int main(int argc, char** argv) {
   }
   for (std::thread& t : threads) t.join();
   const double play_s = Since(start);
+  clock_gettime(CLOCK_MONOTONIC, &mono);
+  std::fprintf(stderr, "appends to %ld.%09ld\n", mono.tv_sec, mono.tv_nsec);
 
   start = Clock::now();
   v1::ConfirmResultRequest confirm;

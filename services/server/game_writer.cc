@@ -137,6 +137,53 @@ absl::Status GameWriter::RecordFinished(const std::string& game_id,
   return result.status();
 }
 
+absl::StatusOr<int64_t> GameWriter::RecordCorrection(const Caller& caller,
+                                                     const std::string& game_id,
+                                                     const v1::Standings& standings,
+                                                     const std::string& correction,
+                                                     const std::string& request_id) {
+  LiveGames::Locked live = live_.Lock(game_id);
+  absl::StatusOr<store::GameRecord> record = Writable(caller, game_id);
+  if (!record.ok()) return record.status();
+  store::AppendRequest append;
+  append.game_id = game_id;
+  append.request_id = StoreRequestId("correct", game_id, caller.principal, request_id);
+  append.recorded_by = caller.principal;
+  absl::StatusOr<std::vector<store::StoredEvent>> first = store_.ReadGameEvents(game_id, 0, 1);
+  if (!first.ok()) return first.status();
+  v1::GameCreated created;
+  if (first->empty() || !created.ParseFromString(first->front().payload)) {
+    return absl::DataLossError(absl::StrCat("game \"", game_id, "\" has no readable event 1"));
+  }
+  v1::Adjudication judged;
+  judged.set_verdict(v1::VERDICT_LEGAL);
+  *judged.mutable_standings() = standings;
+  v1::GameFinished finished = FinishedBody(created, judged);
+  finished.set_correction(correction);
+  // A retry finds its event stored: the store answers it again whatever the
+  // game's last sequence now is, so ask for the one it was written after.
+  append.expected_sequence = record->last_sequence;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    absl::StatusOr<store::NewEvent> event =
+        EncodeGameFinished(game_id, append.expected_sequence + 1, finished);
+    if (!event.ok()) return event.status();
+    append.events.assign(1, *std::move(event));
+    absl::StatusOr<store::AppendResult> result = store_.Append(append);
+    if (result.ok()) {
+      live->Forget();
+      return result->last_sequence;
+    }
+    if (!absl::IsInvalidArgument(result.status()) || record->last_sequence < 2) {
+      return result.status();
+    }
+    // The same request id with other content: written before, after what
+    // was then the game's last event.
+    append.expected_sequence = record->last_sequence - 1;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "request id \"", request_id, "\" was already used for a different correction"));
+}
+
 absl::StatusOr<store::GameRecord> GameWriter::Writable(const Caller& caller,
                                                         const std::string& game_id) {
   // Permission before existence (AIP-211): a caller who could not write to

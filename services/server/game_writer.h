@@ -60,6 +60,16 @@ class GameWriter {
   // game). One answer per request, in their order.
   std::vector<absl::StatusOr<v1::Game>> CreateMany(const Caller& caller,
                                                    const std::vector<v1::CreateGameRequest>& requests);
+  // Records a corrected result ruled by an arbiter: one more "game_finished"
+  // event (verdict legal, `standings` in place of the game's own, and
+  // `correction` saying which ruling), after the game's result or ending an
+  // unfinished game. Rankings then count this result in place of the
+  // earlier one. A repeat with the same `request_id` is answered again.
+  // FailedPrecondition for a voided game. Returns the event's sequence.
+  absl::StatusOr<int64_t> RecordCorrection(const Caller& caller, const std::string& game_id,
+                                           const v1::Standings& standings,
+                                           const std::string& correction,
+                                           const std::string& request_id);
 
  private:
   struct PreparedGame {

@@ -217,7 +217,8 @@ class EventStore {
   //                    reused for a different request;
   //   NotFound         unknown game;
   //   FailedPrecondition  game finished (unless the batch is one
-  //                    kGameVoidedType event) or voided;
+  //                    kGameVoidedType event, or one kGameFinishedType
+  //                    event: a corrected result) or voided;
   //   Aborted          expected_sequence is not the game's last sequence
   //                    (message: "expected sequence E, game is at C");
   //   AlreadyExists    an event id is already stored (message names where);

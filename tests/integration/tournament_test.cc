@@ -13,7 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "engine/league/league_ratings.h"
+#include "engine/rating/rating.h"
 #include "engine/tournament/pairing.h"
+#include "services/league/league_settings.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/store/postgres_stream_store.h"
@@ -379,6 +382,122 @@ TEST_F(TournamentTest, AVoidRulingReachesTheLeagueRatings) {
   ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
   EXPECT_EQ(north.rated_games(), 1);
   EXPECT_EQ(round.tables(1).game(), dispute.game());
+}
+
+TEST_F(TournamentTest, ACorrectedResultReachesTheLeagueRatings) {
+  v1::CreateLeagueRequest league;
+  league.set_request_id("north");
+  league.set_league_id("north");
+  league.mutable_settings()->add_game_types("atlantis");
+  league.mutable_settings()->set_rating_system("plackett-luce");
+  v1::League created;
+  ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), league, &created).ok());
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_league("north");
+  ASSERT_TRUE(Create("cup", settings, Names(8), organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1, admin_);
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const v1::TournamentTable& table = round.tables(1);
+  const std::string game_id = table.game().substr(6);
+  auto rating = [&](const std::string& player) {
+    v1::GetPlayerRatingRequest request;
+    request.set_league("leagues/north");
+    request.set_player(player);
+    v1::LeaderboardRow row;
+    EXPECT_TRUE(leagues_->GetPlayerRating(As(reader_).get(), request, &row).ok()) << player;
+    return row;
+  };
+  // The table's results as played, and the seats' ratings from them.
+  std::vector<int> played;
+  std::map<std::string, v1::LeaderboardRow> before;
+  for (int i = 0; i < table.players_size(); ++i) {
+    played.push_back(round.tables(1).places(i));
+    before[table.players(i)] = rating(table.players(i));
+  }
+  // The ruling reverses the places: the last is first.
+  std::vector<int> reversed;
+  for (int place : played) reversed.push_back(table.players_size() + 1 - place);
+  v1::Dispute dispute;
+  ASSERT_TRUE(OpenDispute("d1", "cup", 1, 2, organiser_, &dispute).ok());
+  const int64_t last_before = events_->GetGame(game_id)->last_sequence;
+  ASSERT_TRUE(
+      Rule("d1", v1::RULING_KIND_CORRECTED, &dispute, reversed, {10, 20, 30, 40}).ok());
+
+  // The game's log keeps its result and adds the correction after it.
+  const auto tail = *events_->ReadGameEvents(game_id, last_before - 1, 10);
+  ASSERT_EQ(tail.size(), 2u);
+  EXPECT_EQ(tail[0].type, store::kGameFinishedType);
+  EXPECT_EQ(tail[1].type, store::kGameFinishedType);
+  EXPECT_EQ(tail[1].sequence, last_before + 1);
+  v1::GameFinished correction;
+  ASSERT_TRUE(correction.ParseFromString(tail[1].payload));
+  EXPECT_EQ(correction.correction(), "dispute d1: the arbiter watched the recording");
+  EXPECT_EQ(correction.league(), "north");
+  ASSERT_EQ(correction.standings().players_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(correction.standings().players(i).player(), table.players(i));
+    EXPECT_EQ(correction.standings().players(i).place(), reversed[static_cast<size_t>(i)]);
+  }
+
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  v1::GetLeagueRequest get;
+  get.set_name("leagues/north");
+  v1::League north;
+  ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
+  EXPECT_EQ(north.rated_games(), 2);  // the game counts once
+
+  // The model rating the two games in their order, table 2 with the
+  // corrected places, gives exactly the ratings now stored.
+  league::LeagueConfig config;
+  config.game_types = {"atlantis"};
+  config.rating = *rating::MakeConfig(*rating::ParseSystem("plackett-luce"), {});
+  league::LeagueRatings expected(config);
+  const auto results = *events_->ReadResults(0, 0, "north", 100);
+  ASSERT_EQ(results.size(), 3u);  // two results and the correction
+  int64_t first_position = 0;
+  for (const auto& r : results) {
+    if (r.event.game_id != game_id || r.event.sequence != last_before) {
+      if (r.event.game_id == game_id) continue;  // the correction: counted below
+      ASSERT_TRUE(expected.Add(*league_service::ResultOf(r), nullptr, nullptr).ok());
+      continue;
+    }
+    first_position = r.event.position;
+    league::GameResult fixed = *league_service::ResultOf(r);
+    fixed.places = reversed;
+    ASSERT_TRUE(expected.Add(fixed, nullptr, nullptr).ok());
+  }
+  for (int i = 0; i < table.players_size(); ++i) {
+    const std::string& player = table.players(i);
+    const v1::LeaderboardRow after = rating(player);
+    const league::PlayerRating& model = expected.table("").at(player);
+    EXPECT_EQ(after.mu(), model.rating.mu) << player;
+    EXPECT_EQ(after.sigma(), model.rating.sigma) << player;
+    EXPECT_EQ(after.games(), 1) << player;
+    // Whoever moved up the table gained, whoever moved down lost.
+    if (reversed[static_cast<size_t>(i)] < played[static_cast<size_t>(i)]) {
+      EXPECT_GT(after.mu(), before[player].mu()) << player;
+    } else if (reversed[static_cast<size_t>(i)] > played[static_cast<size_t>(i)]) {
+      EXPECT_LT(after.mu(), before[player].mu()) << player;
+    }
+    // One history point for the game, at its first result's position.
+    v1::GetRatingHistoryRequest history;
+    history.set_league("leagues/north");
+    history.set_player(player);
+    v1::RatingHistory points;
+    ASSERT_TRUE(leagues_->GetRatingHistory(As(reader_).get(), history, &points).ok());
+    ASSERT_EQ(points.points_size(), 1) << player;
+    EXPECT_EQ(points.points(0).game(), table.game());
+    EXPECT_EQ(points.points(0).position(), first_position);
+  }
+  // The tournament's trace names the players whose standing changed.
+  EXPECT_FALSE(dispute.ruling().changes().empty());
+  // A rebuild gives the same ratings.
+  v1::RebuildLeagueRequest rebuild;
+  rebuild.set_name("leagues/north");
+  v1::RebuildLeagueResponse rebuilt;
+  ASSERT_TRUE(leagues_->RebuildLeague(As(admin_).get(), rebuild, &rebuilt).ok());
+  EXPECT_EQ(rebuilt.rated_games(), 2);
+  EXPECT_EQ(rating(table.players(0)).mu(), expected.table("").at(table.players(0)).rating.mu);
 }
 
 TEST_F(TournamentTest, ADisputeAfterItsWindowIsRefused) {
