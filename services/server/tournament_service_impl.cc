@@ -49,6 +49,17 @@ absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
   return absl::OkStatus();
 }
 
+// A request's players must fit one stream event with the rest of it.
+absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int players) {
+  if (static_cast<int64_t>(append.payload.size()) <= store::kMaxStreamPayloadBytes) {
+    return absl::OkStatus();
+  }
+  return FieldError("players", absl::StrCat("players: ", players, " players take ",
+                                            append.payload.size(), " bytes; one request may hold ",
+                                            store::kMaxStreamPayloadBytes,
+                                            " (register the rest with RegisterPlayers)"));
+}
+
 store::StreamAppendRequest AppendTo(const TournamentLog& log, const Caller& caller,
                                     const std::string& kind, const std::string& request_id,
                                     const char* type, const google::protobuf::Message& body) {
@@ -236,6 +247,9 @@ grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* contex
                      AppendTo(empty, caller, "create", request->request_id(),
                               tournament_service::kTypeTournamentCreated, created);
                  append.kind = tournament_service::kTournamentKind;
+                 if (absl::Status s = CheckPlayersFit(append, request->players_size()); !s.ok()) {
+                   return s;
+                 }
                  absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
                  if (!event.ok()) {
                    if (absl::IsAlreadyExists(event.status())) {
@@ -270,9 +284,13 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                  }
                  v1::PlayersRegistered added;
                  *added.mutable_players() = request->players();
-                 absl::StatusOr<store::StreamEvent> event =
-                     streams_.Append(AppendTo(*log, caller, "register", request->request_id(),
-                                              tournament_service::kTypePlayersRegistered, added));
+                 const store::StreamAppendRequest append =
+                     AppendTo(*log, caller, "register", request->request_id(),
+                              tournament_service::kTypePlayersRegistered, added);
+                 if (absl::Status s = CheckPlayersFit(append, request->players_size()); !s.ok()) {
+                   return s;
+                 }
+                 absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
                  if (!event.ok()) return event.status();
                  return Answer(*id, response);
                });
