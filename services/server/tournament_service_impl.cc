@@ -271,7 +271,7 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                      ForWrite(caller, request->name(), request->request_id(), streams_);
                  if (!log.ok()) return log.status();
                  const std::string* const id = &log->id;
-                 if (!log->rounds.empty()) {
+                 if (!log->rounds.empty() || log->starting.has_value()) {
                    return absl::FailedPreconditionError(absl::StrCat(
                        "tournament \"", *id, "\" has started round 1; players can no longer "
                        "register"));

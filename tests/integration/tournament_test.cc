@@ -590,6 +590,16 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   part.payload = events[3].payload;
   ASSERT_TRUE(streams_->Append(part).ok());
   EXPECT_EQ(Get("big2").rounds_started(), 0);
+  // Nobody registers into a round being started.
+  v1::RegisterPlayersRequest late;
+  late.set_name("tournaments/big2");
+  late.set_request_id("late");
+  late.add_players("latecomer");
+  v1::Tournament unchanged;
+  status = tournaments_->RegisterPlayers(As(admin_).get(), late, &unchanged);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(),
+            "tournament \"big2\" has started round 1; players can no longer register");
   v1::TournamentRound finished;
   status = Start("big2", 1, &finished, admin_);
   ASSERT_TRUE(status.ok()) << status.error_message();
