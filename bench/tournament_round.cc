@@ -10,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -109,10 +110,22 @@ int main(int argc, char** argv) {
   for (int p : {4, 2, 1, 0}) s->add_place_points(p);
   s->add_tie_breaks("game_points");
   s->set_league("bench");
-  for (int i = 0; i < players; ++i) create.add_players(absl::StrCat("p", i));
+  // Registered 2,000 to an event: a stream event holds at most 64 KiB.
+  constexpr int kPerEvent = 2000;
+  for (int i = 0; i < std::min(players, kPerEvent); ++i) create.add_players(absl::StrCat("p", i));
   v1::Tournament tournament;
   status = tournaments->CreateTournament(As(admin).get(), create, &tournament);
   if (!status.ok()) return Fail("CreateTournament", status);
+  for (int first = kPerEvent; first < players; first += kPerEvent) {
+    v1::RegisterPlayersRequest add;
+    add.set_name("tournaments/t");
+    add.set_request_id(absl::StrCat("register-", first));
+    for (int i = first; i < std::min(players, first + kPerEvent); ++i) {
+      add.add_players(absl::StrCat("p", i));
+    }
+    status = tournaments->RegisterPlayers(As(admin).get(), add, &tournament);
+    if (!status.ok()) return Fail("RegisterPlayers", status);
+  }
   std::printf("%d players at tables of 4, %d clients\n", players, clients);
 
   auto start = Clock::now();

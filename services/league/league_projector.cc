@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "services/league/league_settings.h"
@@ -135,7 +136,10 @@ absl::StatusOr<LeagueProjector::League> LeagueProjector::Compute(
   league.settings_sequence = log->empty() ? 0 : log->back().sequence;
   league.ratings = std::make_unique<league::LeagueRatings>(*std::move(config));
   // Voided games are known only once every result is read: collect first.
+  // A game's later result (a ruling's correction) replaces its first one in
+  // place: same position and time, the correction's standings.
   std::vector<league::GameResult> finished;
+  absl::flat_hash_map<std::string, size_t> first_result;  // game id -> index in finished
   absl::flat_hash_set<std::string> voided;
   int64_t after = 0;
   while (position > 0) {
@@ -149,16 +153,25 @@ absl::StatusOr<LeagueProjector::League> LeagueProjector::Compute(
       }
       absl::StatusOr<league::GameResult> game = ResultOf(result);
       if (!game.ok()) return game.status();
-      finished.push_back(*std::move(game));
+      auto [it, first] = first_result.try_emplace(game->game_id, finished.size());
+      if (first) {
+        finished.push_back(*std::move(game));
+      } else {
+        league::GameResult& earlier = finished[it->second];
+        game->position = earlier.position;
+        game->finished_at = earlier.finished_at;
+        earlier = *std::move(game);
+      }
     }
     if (static_cast<int>(batch->size()) < kResultBatch) break;
     after = batch->back().event.position;
   }
+  league.seen.reserve(first_result.size());
   for (const league::GameResult& game : finished) {
+    league.seen.insert(game.game_id);
     if (voided.contains(game.game_id)) continue;
     absl::StatusOr<bool> counted = league.ratings->Add(game, history, nullptr);
     if (!counted.ok()) return counted.status();
-    if (*counted) league.counted.insert(game.game_id);
   }
   return league;
 }
@@ -233,7 +246,11 @@ absl::Status LeagueProjector::CatchUpLocked() {
       if (it == leagues_.end()) continue;  // no such league (yet): its rebuild will count it
       League& league = it->second;
       if (result.kind == store::GameStatus::kVoided) {
-        if (league.counted.contains(result.event.game_id)) rebuild.insert(league_id);
+        if (league.seen.contains(result.event.game_id)) rebuild.insert(league_id);
+        continue;
+      }
+      if (!league.seen.insert(result.event.game_id).second) {
+        rebuild.insert(league_id);  // a corrected result
         continue;
       }
       absl::StatusOr<league::GameResult> game = ResultOf(result);
@@ -245,7 +262,6 @@ absl::Status LeagueProjector::CatchUpLocked() {
                      std::string(counted.status().message()));
         continue;
       }
-      if (*counted) league.counted.insert(game->game_id);
     }
     if (static_cast<int>(batch->size()) < kResultBatch) break;
     after = batch->back().event.position;

@@ -11,7 +11,9 @@
 //
 // A league is rebuilt from scratch (its rows replaced in the same
 // transaction) when it first appears, when its settings change (a new event
-// in its log), when a game it counted is voided, and on request (Rebuild).
+// in its log), when a game it counted is voided or given a corrected result
+// (a later "game_finished" event of the same game, which takes the place of
+// the first one in the order), and on request (Rebuild).
 // A rebuild rates the same results in the same order with the same
 // arithmetic, so it writes the same bytes. Thread-safe.
 #ifndef ARBITER_SERVICES_LEAGUE_LEAGUE_PROJECTOR_H_
@@ -72,7 +74,9 @@ class LeagueProjector {
   struct League {
     int64_t settings_sequence = 0;
     std::unique_ptr<league::LeagueRatings> ratings;
-    absl::flat_hash_set<std::string> counted;  // game ids rated
+    // Game ids with a result in the league (rated or not): a second result
+    // (a correction) or a void of one of them rebuilds the league.
+    absl::flat_hash_set<std::string> seen;
   };
 
   absl::Status CatchUpLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);

@@ -207,7 +207,8 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
     append.stream_id = DisputeName(request->dispute_id());
     append.kind = tournament_service::kDisputeKind;
     append.expected_sequence = 0;
-    append.request_id = absl::StrCat("dispute-open-", caller.principal, "-", request->request_id());
+    append.request_id = tournament_service::StreamRequestId(
+        "dispute-open", append.stream_id, caller.principal, request->request_id());
     append.recorded_by = caller.principal;
     append.type = tournament_service::kTypeDisputeOpened;
     opened.SerializeToString(&append.payload);
@@ -304,6 +305,24 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
       void_request.set_reason(absl::StrCat("dispute ", *id, ": ", request->reason()));
       absl::StatusOr<v1::Game> voided = writer_.Void(caller, void_request);
       if (!voided.ok() && !absl::IsFailedPrecondition(voided.status())) return voided.status();
+    } else if (request->kind() == v1::RULING_KIND_CORRECTED) {
+      // The corrected result goes into the game's own log too, so that the
+      // league's ratings count it in place of the game's (a voided game
+      // stays voided: FailedPrecondition is no error here).
+      v1::Standings standings;
+      for (int i = 0; i < table.table.players_size(); ++i) {
+        v1::PlayerStanding* seat = standings.add_players();
+        seat->set_player(table.table.players(i));
+        seat->set_seat(i + 1);
+        seat->set_place(request->corrected().places(i));
+        seat->set_score(request->corrected().game_points(i));
+      }
+      absl::StatusOr<int64_t> corrected = writer_.RecordCorrection(
+          caller, dispute->game().substr(6), standings,
+          absl::StrCat("dispute ", *id, ": ", request->reason()), absl::StrCat("dispute-", *id));
+      if (!corrected.ok() && !absl::IsFailedPrecondition(corrected.status())) {
+        return corrected.status();
+      }
     }
     // The standings as the ruling makes them.
     table.ruling = recorded;

@@ -1,6 +1,7 @@
 #include "services/server/game_writer.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -136,6 +137,53 @@ absl::Status GameWriter::RecordFinished(const std::string& game_id,
   return result.status();
 }
 
+absl::StatusOr<int64_t> GameWriter::RecordCorrection(const Caller& caller,
+                                                     const std::string& game_id,
+                                                     const v1::Standings& standings,
+                                                     const std::string& correction,
+                                                     const std::string& request_id) {
+  LiveGames::Locked live = live_.Lock(game_id);
+  absl::StatusOr<store::GameRecord> record = Writable(caller, game_id);
+  if (!record.ok()) return record.status();
+  store::AppendRequest append;
+  append.game_id = game_id;
+  append.request_id = StoreRequestId("correct", game_id, caller.principal, request_id);
+  append.recorded_by = caller.principal;
+  absl::StatusOr<std::vector<store::StoredEvent>> first = store_.ReadGameEvents(game_id, 0, 1);
+  if (!first.ok()) return first.status();
+  v1::GameCreated created;
+  if (first->empty() || !created.ParseFromString(first->front().payload)) {
+    return absl::DataLossError(absl::StrCat("game \"", game_id, "\" has no readable event 1"));
+  }
+  v1::Adjudication judged;
+  judged.set_verdict(v1::VERDICT_LEGAL);
+  *judged.mutable_standings() = standings;
+  v1::GameFinished finished = FinishedBody(created, judged);
+  finished.set_correction(correction);
+  // A retry finds its event stored: the store answers it again whatever the
+  // game's last sequence now is, so ask for the one it was written after.
+  append.expected_sequence = record->last_sequence;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    absl::StatusOr<store::NewEvent> event =
+        EncodeGameFinished(game_id, append.expected_sequence + 1, finished);
+    if (!event.ok()) return event.status();
+    append.events.assign(1, *std::move(event));
+    absl::StatusOr<store::AppendResult> result = store_.Append(append);
+    if (result.ok()) {
+      live->Forget();
+      return result->last_sequence;
+    }
+    if (!absl::IsInvalidArgument(result.status()) || record->last_sequence < 2) {
+      return result.status();
+    }
+    // The same request id with other content: written before, after what
+    // was then the game's last event.
+    append.expected_sequence = record->last_sequence - 1;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "request id \"", request_id, "\" was already used for a different correction"));
+}
+
 absl::StatusOr<store::GameRecord> GameWriter::Writable(const Caller& caller,
                                                         const std::string& game_id) {
   // Permission before existence (AIP-211): a caller who could not write to
@@ -201,6 +249,47 @@ absl::StatusOr<v1::Game> GameWriter::Void(const Caller& caller, const v1::VoidGa
 
 absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
                                             const v1::CreateGameRequest& request) {
+  absl::StatusOr<PreparedGame> prepared = PrepareCreate(caller, request, nullptr);
+  if (!prepared.ok()) return prepared.status();
+  absl::StatusOr<store::GameRecord> stored = store_.CreateGame(prepared->create);
+  if (!stored.ok()) return stored.status();
+  return ToGame(*stored, &prepared->created, true);
+}
+
+std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
+    const Caller& caller, const std::vector<v1::CreateGameRequest>& requests) {
+  std::vector<absl::StatusOr<v1::Game>> out;
+  out.reserve(requests.size());
+  std::vector<PreparedGame> prepared;
+  std::vector<size_t> index;  // prepared[i] answers requests[index[i]]
+  std::set<std::pair<std::string, std::string>> leagues_checked;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    absl::StatusOr<PreparedGame> one = PrepareCreate(caller, requests[i], &leagues_checked);
+    if (!one.ok()) {
+      out.push_back(one.status());
+      continue;
+    }
+    out.push_back(absl::UnknownError("not written"));
+    prepared.push_back(*std::move(one));
+    index.push_back(i);
+  }
+  std::vector<store::CreateGameRequest> creates;
+  creates.reserve(prepared.size());
+  for (PreparedGame& one : prepared) creates.push_back(std::move(one.create));
+  std::vector<absl::StatusOr<store::GameRecord>> stored = store_.CreateGames(creates);
+  for (size_t i = 0; i < prepared.size(); ++i) {
+    if (!stored[i].ok()) {
+      out[index[i]] = stored[i].status();
+    } else {
+      out[index[i]] = ToGame(*stored[i], &prepared[i].created, true);
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
+    const Caller& caller, const v1::CreateGameRequest& request,
+    std::set<std::pair<std::string, std::string>>* leagues_checked) {
   if (absl::Status s = CheckRequestId(request.request_id()); !s.ok()) return s;
   const std::string game_id = request.game_id().empty()
                                   ? DerivedGameId(caller.principal, request.request_id())
@@ -212,11 +301,16 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   if (absl::Status s = CheckScopeId(game.league(), "game.league"); !s.ok()) return s;
   if (absl::Status s = CheckScopeId(game.tournament(), "game.tournament"); !s.ok()) return s;
   if (absl::Status s = RequireCreate(caller, game.league(), game.tournament()); !s.ok()) return s;
-  if (absl::Status s = CheckLeague(game.league(), game.game_type(), "game.league"); !s.ok()) {
-    return s;
+  if (leagues_checked == nullptr ||
+      !leagues_checked->contains({game.league(), game.game_type()})) {
+    if (absl::Status s = CheckLeague(game.league(), game.game_type(), "game.league"); !s.ok()) {
+      return s;
+    }
+    if (leagues_checked != nullptr) leagues_checked->insert({game.league(), game.game_type()});
   }
 
-  v1::GameCreated created;
+  PreparedGame prepared;
+  v1::GameCreated& created = prepared.created;
   v1::LogHeader& header = *created.mutable_header();
   header.set_game(game.game_type());
   header.set_ruleset_id(game.ruleset_id());
@@ -257,7 +351,7 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   absl::StatusOr<store::NewEvent> event = EncodeCreated(game_id, created);
   if (!event.ok()) return event.status();
 
-  store::CreateGameRequest create;
+  store::CreateGameRequest& create = prepared.create;
   create.request_id = StoreRequestId("create", game_id, caller.principal, request.request_id());
   store::GameRecord& record = create.game;
   record.game_id = game_id;
@@ -274,9 +368,7 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   record.league_id = game.league();
   record.tournament_id = game.tournament();
   create.events.push_back(*std::move(event));
-  absl::StatusOr<store::GameRecord> stored = store_.CreateGame(create);
-  if (!stored.ok()) return stored.status();
-  return ToGame(*stored, &created, true);
+  return prepared;
 }
 
 absl::Status GameWriter::Refresh(LiveGame& live, const store::GameRecord& record,

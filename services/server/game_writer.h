@@ -10,6 +10,10 @@
 #define ARBITER_SERVICES_SERVER_GAME_WRITER_H_
 
 #include <cstdint>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter_service.pb.h"
@@ -50,8 +54,33 @@ class GameWriter {
                                                 const v1::RevealSeedRequest& request,
                                                 const CancelCheck& cancel);
   absl::StatusOr<v1::Game> Void(const Caller& caller, const v1::VoidGameRequest& request);
+  // Many CreateGame requests of one caller at once (a tournament round's
+  // tables): each checked as Create checks it, the valid ones written
+  // together (EventStore::CreateGames: a few commits instead of one per
+  // game). One answer per request, in their order.
+  std::vector<absl::StatusOr<v1::Game>> CreateMany(const Caller& caller,
+                                                   const std::vector<v1::CreateGameRequest>& requests);
+  // Records a corrected result ruled by an arbiter: one more "game_finished"
+  // event (verdict legal, `standings` in place of the game's own, and
+  // `correction` saying which ruling), after the game's result or ending an
+  // unfinished game. Rankings then count this result in place of the
+  // earlier one. A repeat with the same `request_id` is answered again.
+  // FailedPrecondition for a voided game. Returns the event's sequence.
+  absl::StatusOr<int64_t> RecordCorrection(const Caller& caller, const std::string& game_id,
+                                           const v1::Standings& standings,
+                                           const std::string& correction,
+                                           const std::string& request_id);
 
  private:
+  struct PreparedGame {
+    store::CreateGameRequest create;  // what the store writes
+    v1::GameCreated created;          // event 1's body
+  };
+  // Create's checks and the store request; `leagues_checked` (may be null)
+  // remembers the (league, game type) pairs already found valid.
+  absl::StatusOr<PreparedGame> PrepareCreate(
+      const Caller& caller, const v1::CreateGameRequest& request,
+      std::set<std::pair<std::string, std::string>>* leagues_checked);
   // The game `game_id` if the caller may write to it; PERMISSION_DENIED if
   // not, and for a game that does not exist unless the caller is an admin
   // (NOT_FOUND then).

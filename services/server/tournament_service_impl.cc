@@ -49,13 +49,26 @@ absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
   return absl::OkStatus();
 }
 
+// A request's players must fit one stream event with the rest of it.
+absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int players) {
+  if (static_cast<int64_t>(append.payload.size()) <= store::kMaxStreamPayloadBytes) {
+    return absl::OkStatus();
+  }
+  return FieldError("players", absl::StrCat("players: ", players, " players take ",
+                                            append.payload.size(), " bytes; one request may hold ",
+                                            store::kMaxStreamPayloadBytes,
+                                            " (register the rest with RegisterPlayers)"));
+}
+
 store::StreamAppendRequest AppendTo(const TournamentLog& log, const Caller& caller,
                                     const std::string& kind, const std::string& request_id,
                                     const char* type, const google::protobuf::Message& body) {
   store::StreamAppendRequest append;
   append.stream_id = TournamentName(log.id);
   append.expected_sequence = log.stream.last_sequence;
-  append.request_id = absl::StrCat("tournament-", kind, "-", caller.principal, "-", request_id);
+  append.request_id = tournament_service::StreamRequestId(absl::StrCat("tournament-", kind),
+                                                         append.stream_id, caller.principal,
+                                                         request_id);
   append.recorded_by = caller.principal;
   append.type = type;
   body.SerializeToString(&append.payload);
@@ -84,14 +97,54 @@ absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool
 }
 
 constexpr int kConfirmationsPerEvent = 500;
+// Bytes of tables in one round event, well within a stream event's 64 KiB.
+constexpr size_t kRoundPartBytes = 48 * 1024;
+
+// The events that record `round` from its table `from` (1-based) on: a
+// "round_started" event with the byes and the number of tables (only when
+// `from` is 1), then "round_tables" events, each holding as many tables as
+// fit in kRoundPartBytes, in table order. Paired with each event's request
+// id: `request_id` for "round_started", `request_id`-t{first table} for the
+// others, so a retry writes the same events under the same ids.
+std::vector<std::pair<store::StreamAppendRequest, v1::RoundStarted>> RoundParts(
+    const v1::RoundStarted& round, int from, const std::string& request_id) {
+  std::vector<std::pair<store::StreamAppendRequest, v1::RoundStarted>> parts;
+  size_t bytes = 0;
+  auto begin = [&](int first_table) {
+    auto& [append, part] = parts.emplace_back();
+    part.set_round(round.round());
+    if (first_table == 1) {
+      append.type = tournament_service::kTypeRoundStarted;
+      append.request_id = request_id;
+      *part.mutable_byes() = round.byes();
+      part.set_table_count(round.tables_size());
+    } else {
+      append.type = tournament_service::kTypeRoundTables;
+      append.request_id = absl::StrCat(request_id, "-t", first_table);
+    }
+    bytes = part.ByteSizeLong();
+  };
+  if (from == 1) begin(1);
+  for (int t = from - 1; t < round.tables_size(); ++t) {
+    const v1::TournamentTable& table = round.tables(t);
+    const size_t size = table.ByteSizeLong() + 4;
+    if (parts.empty() || (parts.back().second.tables_size() > 0 && bytes + size > kRoundPartBytes)) {
+      begin(t + 1);
+    }
+    *parts.back().second.add_tables() = table;
+    bytes += size;
+  }
+  for (auto& [append, part] : parts) part.SerializeToString(&append.payload);
+  return parts;
+}
 
 // The confirmation of one table: its game finished legally.
-absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(store::EventStore& events, int round,
+absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const tournament_service::Outcomes& outcomes,
+                                                   int round,
                                                    const tournament_service::TableState& table) {
   const std::string game_id = table.table.game().substr(6);
-  absl::StatusOr<tournament_service::GameOutcome> outcome =
-      tournament_service::ReadOutcome(events, game_id);
-  if (!outcome.ok()) return outcome.status();
+  const tournament_service::GameOutcome* const outcome =
+      &tournament_service::OutcomeOf(outcomes, table.table.game());
   if (outcome->status == store::GameStatus::kVoided) {
     return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" is voided"));
   }
@@ -194,6 +247,9 @@ grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* contex
                      AppendTo(empty, caller, "create", request->request_id(),
                               tournament_service::kTypeTournamentCreated, created);
                  append.kind = tournament_service::kTournamentKind;
+                 if (absl::Status s = CheckPlayersFit(append, request->players_size()); !s.ok()) {
+                   return s;
+                 }
                  absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
                  if (!event.ok()) {
                    if (absl::IsAlreadyExists(event.status())) {
@@ -215,7 +271,7 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                      ForWrite(caller, request->name(), request->request_id(), streams_);
                  if (!log.ok()) return log.status();
                  const std::string* const id = &log->id;
-                 if (!log->rounds.empty()) {
+                 if (!log->rounds.empty() || log->starting.has_value()) {
                    return absl::FailedPreconditionError(absl::StrCat(
                        "tournament \"", *id, "\" has started round 1; players can no longer "
                        "register"));
@@ -228,9 +284,13 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                  }
                  v1::PlayersRegistered added;
                  *added.mutable_players() = request->players();
-                 absl::StatusOr<store::StreamEvent> event =
-                     streams_.Append(AppendTo(*log, caller, "register", request->request_id(),
-                                              tournament_service::kTypePlayersRegistered, added));
+                 const store::StreamAppendRequest append =
+                     AppendTo(*log, caller, "register", request->request_id(),
+                              tournament_service::kTypePlayersRegistered, added);
+                 if (absl::Status s = CheckPlayersFit(append, request->players_size()); !s.ok()) {
+                   return s;
+                 }
+                 absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
                  if (!event.ok()) return event.status();
                  return Answer(*id, response);
                });
@@ -247,29 +307,39 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                });
 }
 
-absl::Status TournamentServiceImpl::CreateTableGame(const Caller& caller, const TournamentLog& log,
-                                                    int round, const v1::TournamentTable& table) {
-  v1::CreateGameRequest create;
-  const std::string game_id = tournament_service::TableGameId(log.id, round, table.number());
-  create.set_request_id(absl::StrCat("tournament-", log.id, "-r", round, "-t", table.number()));
-  create.set_game_id(game_id);
-  v1::Game* game = create.mutable_game();
-  game->set_game_type(log.settings.game_type());
-  for (const std::string& p : table.players()) game->add_players()->set_id(p);
-  game->set_seed(table.seed());
-  game->set_tournament(log.id);
-  game->set_league(log.settings.league());
-  absl::StatusOr<v1::Game> created = writer_.Create(caller, create);
-  if (created.ok()) return absl::OkStatus();
-  if (!absl::IsAlreadyExists(created.status())) return created.status();
-  // Created by an earlier attempt at this round: the same tournament and
-  // seats, or it is someone else's game.
-  absl::StatusOr<store::GameRecord> record = events_.GetGame(game_id);
-  if (!record.ok()) return record.status();
-  if (record->tournament_id != log.id ||
-      record->players != std::vector<std::string>(table.players().begin(), table.players().end())) {
-    return absl::AlreadyExistsError(
-        absl::StrCat("game \"", game_id, "\" exists and is not this table's game"));
+absl::Status TournamentServiceImpl::CreateTableGames(const Caller& caller,
+                                                     const TournamentLog& log,
+                                                     const v1::RoundStarted& round) {
+  std::vector<v1::CreateGameRequest> creates;
+  creates.reserve(static_cast<size_t>(round.tables_size()));
+  for (const v1::TournamentTable& table : round.tables()) {
+    v1::CreateGameRequest& create = creates.emplace_back();
+    create.set_request_id(absl::StrCat("tournament-", log.id, "-r", round.round(), "-t",
+                                       table.number()));
+    create.set_game_id(tournament_service::TableGameId(log.id, round.round(), table.number()));
+    v1::Game* game = create.mutable_game();
+    game->set_game_type(log.settings.game_type());
+    for (const std::string& p : table.players()) game->add_players()->set_id(p);
+    game->set_seed(table.seed());
+    game->set_tournament(log.id);
+    game->set_league(log.settings.league());
+  }
+  const std::vector<absl::StatusOr<v1::Game>> created = writer_.CreateMany(caller, creates);
+  for (size_t i = 0; i < created.size(); ++i) {
+    if (created[i].ok()) continue;
+    if (!absl::IsAlreadyExists(created[i].status())) return created[i].status();
+    // Created by an earlier attempt at this round (by another caller): the
+    // same tournament and seats, or it is someone else's game.
+    const std::string& game_id = creates[i].game_id();
+    absl::StatusOr<store::GameRecord> record = events_.GetGame(game_id);
+    if (!record.ok()) return record.status();
+    const v1::TournamentTable& table = round.tables(static_cast<int>(i));
+    if (record->tournament_id != log.id ||
+        record->players !=
+            std::vector<std::string>(table.players().begin(), table.players().end())) {
+      return absl::AlreadyExistsError(
+          absl::StrCat("game \"", game_id, "\" exists and is not this table's game"));
+    }
   }
   return absl::OkStatus();
 }
@@ -287,9 +357,23 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                  if (request->round() < 1) {
                    return FieldError("round", "round is required: the round to start, from 1");
                  }
+                 const std::string request_id = tournament_service::StreamRequestId(
+                     "tournament-round", TournamentName(*id), caller.principal,
+                     request->request_id());
                  if (request->round() < next) {
-                   return absl::FailedPreconditionError(
-                       absl::StrCat("round ", request->round(), " has already started"));
+                   // A retry is answered with the round it started; another
+                   // request is refused.
+                   const tournament_service::RoundState& earlier =
+                       log->rounds[static_cast<size_t>(request->round() - 1)];
+                   if (earlier.request_id != request_id) {
+                     return absl::FailedPreconditionError(absl::StrCat(
+                         "round ", request->round(), " has already started (by another "
+                         "StartRound request; GetRound reads its tables)"));
+                   }
+                   absl::StatusOr<v1::TournamentRound> view = Round(*log, request->round());
+                   if (!view.ok()) return view.status();
+                   *response = *std::move(view);
+                   return absl::OkStatus();
                  }
                  if (request->round() > log->model.rounds) {
                    return absl::FailedPreconditionError(absl::StrCat(
@@ -314,16 +398,37 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                    t->set_seed(table.game_seed);
                  }
                  for (const std::string& bye : round->byes) started.add_byes(bye);
-                 for (v1::TournamentTable table : started.tables()) {
-                   table.set_game(GameName(tournament_service::TableGameId(*id, next, table.number())));
-                   if (absl::Status s = CreateTableGame(caller, *log, next, table); !s.ok()) {
-                     return s;
+                 // A round an earlier attempt recorded in part is finished as
+                 // it was begun, under that attempt's request ids.
+                 int from = 1;
+                 std::string first_id = request_id;
+                 if (log->starting.has_value()) {
+                   const tournament_service::RoundState& begun = *log->starting;
+                   bool same = begun.number == next && begun.table_count == started.tables_size();
+                   for (size_t t = 0; same && t < begun.tables.size(); ++t) {
+                     const v1::TournamentTable& had = begun.tables[t].table;
+                     const v1::TournamentTable& now = started.tables(static_cast<int>(t));
+                     same = had.seed() == now.seed() &&
+                            std::equal(had.players().begin(), had.players().end(),
+                                       now.players().begin(), now.players().end());
                    }
+                   if (!same) {
+                     return absl::AbortedError(absl::StrCat(
+                         "round ", next, " was recorded in part with other tables than it now "
+                         "has; the earlier results changed since"));
+                   }
+                   from = static_cast<int>(begun.tables.size()) + 1;
+                   first_id = begun.request_id;
                  }
-                 absl::StatusOr<store::StreamEvent> event =
-                     streams_.Append(AppendTo(*log, caller, "round", request->request_id(),
-                                              tournament_service::kTypeRoundStarted, started));
-                 if (!event.ok()) return event.status();
+                 if (absl::Status s = CreateTableGames(caller, *log, started); !s.ok()) return s;
+                 int64_t expected = log->stream.last_sequence;
+                 for (auto& [append, part] : RoundParts(started, from, first_id)) {
+                   append.stream_id = TournamentName(*id);
+                   append.expected_sequence = expected++;
+                   append.recorded_by = caller.principal;
+                   absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
+                   if (!event.ok()) return event.status();
+                 }
                  absl::StatusOr<TournamentLog> after = ReadTournament(streams_, *id);
                  if (!after.ok()) return after.status();
                  absl::StatusOr<v1::TournamentRound> view = Round(*after, next);
@@ -366,12 +471,15 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                    return s;
                  }
                  const auto& tables = log->rounds[static_cast<size_t>(request->round() - 1)].tables;
+                 absl::StatusOr<tournament_service::Outcomes> outcomes =
+                     tournament_service::ReadOutcomes(events_, *id);
+                 if (!outcomes.ok()) return outcomes.status();
                  v1::ResultsConfirmed batch;
                  for (const tournament_service::TableState& table : tables) {
                    if (!all && table.table.number() != request->table()) continue;
                    if (table.confirmed.has_value() || table.ruling.has_value()) continue;
                    absl::StatusOr<v1::ResultConfirmed> confirmed =
-                       ConfirmationOf(events_, request->round(), table);
+                       ConfirmationOf(*outcomes, request->round(), table);
                    if (!confirmed.ok()) {
                      if (all && absl::IsFailedPrecondition(confirmed.status())) continue;
                      return confirmed.status();

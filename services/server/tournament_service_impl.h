@@ -1,7 +1,8 @@
 // TournamentServiceImpl: the TournamentService RPCs (tournament_service.proto).
 // Writes go to the tournament's stream; a round's games are created through
-// a GameWriter (with the tournament set and each table's seed); results and
-// standings are derived from the stream and the games' logs on every read
+// a GameWriter, together (with the tournament set and each table's seed);
+// results and standings are derived on every read from the stream and the
+// store's results of the tournament's games, read in one query
 // (services/tournament/tournament_reader.h). Thread-safe: concurrent writes
 // to one tournament race on the stream's expected sequence (ABORTED).
 #ifndef ARBITER_SERVICES_SERVER_TOURNAMENT_SERVICE_IMPL_H_
@@ -45,9 +46,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   absl::Status Answer(const std::string& id, v1::Tournament* response);
   absl::StatusOr<v1::TournamentRound> Round(const tournament_service::TournamentLog& log,
                                             int number);
-  // Creates the game of one table (or accepts the one a retry created).
-  absl::Status CreateTableGame(const Caller& caller, const tournament_service::TournamentLog& log,
-                               int round, const v1::TournamentTable& table);
+  // Creates the games of a round's tables together (or accepts those an
+  // earlier attempt created).
+  absl::Status CreateTableGames(const Caller& caller, const tournament_service::TournamentLog& log,
+                                const v1::RoundStarted& round);
 
   store::StreamStore& streams_;
   store::EventStore& events_;

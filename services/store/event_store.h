@@ -189,6 +189,17 @@ class EventStore {
   // stored), Unavailable. Nothing is written unless all of it is.
   virtual absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) = 0;
 
+  // Creates many games at once, each as CreateGame would, with one answer
+  // per request in their order. The PostgreSQL store writes them a group to
+  // a statement (one commit per group); this default writes one at a time.
+  virtual std::vector<absl::StatusOr<GameRecord>> CreateGames(
+      const std::vector<CreateGameRequest>& requests) {
+    std::vector<absl::StatusOr<GameRecord>> out;
+    out.reserve(requests.size());
+    for (const CreateGameRequest& request : requests) out.push_back(CreateGame(request));
+    return out;
+  }
+
   // NotFound for an unknown game.
   virtual absl::StatusOr<GameRecord> GetGame(const std::string& game_id) = 0;
 
@@ -211,7 +222,8 @@ class EventStore {
   //                    reused for a different request;
   //   NotFound         unknown game;
   //   FailedPrecondition  game finished (unless the batch is one
-  //                    kGameVoidedType event) or voided;
+  //                    kGameVoidedType event, or one kGameFinishedType
+  //                    event: a corrected result) or voided;
   //   Aborted          expected_sequence is not the game's last sequence
   //                    (message: "expected sequence E, game is at C");
   //   AlreadyExists    an event id is already stored (message names where);
@@ -240,6 +252,12 @@ class EventStore {
                                                                int64_t up_to_position,
                                                                const std::string& league_id,
                                                                int limit) = 0;
+
+  // Up to `limit` (1..10000) result events of the games of one tournament
+  // (fixed at their creation) with position > after_position, in position
+  // order: every table result of a tournament in one read.
+  virtual absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(
+      const std::string& tournament_id, int64_t after_position, int limit) = 0;
 
   // The position of the last committed event (0 for an empty store).
   virtual absl::StatusOr<int64_t> HeadPosition() = 0;

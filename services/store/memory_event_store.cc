@@ -219,6 +219,26 @@ absl::StatusOr<std::vector<ResultEvent>> MemoryEventStore::ReadResults(
   return out;
 }
 
+absl::StatusOr<std::vector<ResultEvent>> MemoryEventStore::ReadTournamentResults(
+    const std::string& tournament_id, int64_t after_position, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::MutexLock lock(&mu_);
+  std::vector<ResultEvent> out;
+  auto it = std::upper_bound(
+      results_.begin(), results_.end(), after_position,
+      [](int64_t position, const Result& result) { return position < result.position; });
+  for (; it != results_.end() && static_cast<int>(out.size()) < limit; ++it) {
+    if (it->tournament_id != tournament_id) continue;
+    ResultEvent result;
+    result.event = events_[it->position - 1];
+    result.kind = it->kind;
+    result.league_id = it->league_id;
+    result.tournament_id = it->tournament_id;
+    out.push_back(std::move(result));
+  }
+  return out;
+}
+
 absl::StatusOr<int64_t> MemoryEventStore::HeadPosition() {
   absl::MutexLock lock(&mu_);
   return static_cast<int64_t>(events_.size());

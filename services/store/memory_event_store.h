@@ -34,6 +34,9 @@ class MemoryEventStore final : public EventStore {
                                                        int64_t up_to_position,
                                                        const std::string& league_id,
                                                        int limit) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(const std::string& tournament_id,
+                                                                 int64_t after_position,
+                                                                 int limit) override;
   absl::StatusOr<int64_t> HeadPosition() override;
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 

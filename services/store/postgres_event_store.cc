@@ -386,6 +386,42 @@ absl::Status PostgresEventStore::Run(const std::string& doing,
   }
 }
 
+absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadTournamentResults(
+    const std::string& tournament_id, int64_t after_position, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    // As ReadResults, through game_results_by_tournament (migration 0011).
+    pqxx::result rows = txn.exec_params(
+        "SELECT x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
+        "e.payload_json::text, e.recorded_by, "
+        "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash, "
+        "x.kind, x.league_id, x.tournament_id "
+        "FROM (SELECT * FROM game_results WHERE tournament_id = $1::text "
+        "AND position > $2::bigint ORDER BY position LIMIT $3) x "
+        "CROSS JOIN LATERAL (SELECT * FROM events WHERE events.game_id = x.game_id "
+        "AND events.sequence = x.sequence LIMIT 1) e "
+        "ORDER BY x.position",
+        tournament_id, after_position, limit);
+    std::vector<ResultEvent> results;
+    results.reserve(rows.size());
+    const int extra = static_cast<int>(rows.columns()) - 3;
+    for (const pqxx::row& row : rows) {
+      ResultEvent result;
+      result.event = EventFromRow(row);
+      result.kind = ParseGameStatus(row[extra].as<std::string>()).value_or(GameStatus::kUnspecified);
+      result.league_id = row[extra + 1].is_null() ? "" : row[extra + 1].as<std::string>();
+      result.tournament_id = row[extra + 2].as<std::string>();
+      results.push_back(std::move(result));
+    }
+    return results;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading a tournament's results");
+  }
+}
+
 absl::StatusOr<int64_t> PostgresEventStore::HeadPosition() {
   absl::StatusOr<Lease> lease = Lease::Take(*this);
   if (!lease.ok()) return lease.status();

@@ -66,6 +66,9 @@ class PostgresEventStore final : public EventStore {
                                                        int64_t up_to_position,
                                                        const std::string& league_id,
                                                        int limit) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(const std::string& tournament_id,
+                                                                 int64_t after_position,
+                                                                 int limit) override;
   absl::StatusOr<int64_t> HeadPosition() override;
 
   // Runs `work` in a pooled connection (after SET ROLE to options.role), for
@@ -81,7 +84,7 @@ class PostgresEventStore final : public EventStore {
   // id is taken, or a group whose statement fails, is written again on its
   // own to get its own answer. The answers are in the order of `requests`.
   std::vector<absl::StatusOr<GameRecord>> CreateGames(
-      const std::vector<CreateGameRequest>& requests);
+      const std::vector<CreateGameRequest>& requests) override;
 
  private:
   explicit PostgresEventStore(PostgresOptions options);

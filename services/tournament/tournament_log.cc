@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/sha256.h"
 
 namespace arbiter::tournament_service {
 namespace {
@@ -46,6 +47,24 @@ absl::StatusOr<TableState*> TableOf(TournamentLog& log, int round_number, int ta
   return &round.tables[static_cast<size_t>(table_number - 1)];
 }
 
+// Appends a round event's tables to `round`: numbered on from the tables
+// already there, never more than the round has.
+absl::Status AddTables(const std::string& id, int64_t sequence, const v1::RoundStarted& event,
+                       RoundState& round) {
+  for (const v1::TournamentTable& table : event.tables()) {
+    if (table.number() != static_cast<int>(round.tables.size()) + 1) {
+      return Corrupt(id, sequence, absl::StrCat("table ", table.number(), " out of order"));
+    }
+    if (static_cast<int>(round.tables.size()) == round.table_count) {
+      return Corrupt(id, sequence, "more tables than the round has");
+    }
+    v1::TournamentTable& t = round.tables.emplace_back().table;
+    t = table;
+    t.set_game(absl::StrCat("games/", TableGameId(id, round.number, table.number())));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 bool IsValidTournamentId(const std::string& id) { return IsIdOf(id, 40); }
@@ -62,6 +81,14 @@ absl::StatusOr<std::string> ParseDisputeName(const std::string& name, const char
 
 std::string TableGameId(const std::string& tournament_id, int round, int table) {
   return absl::StrCat(tournament_id, "-r", round, "-t", table);
+}
+
+std::string StreamRequestId(const std::string& kind, const std::string& stream_id,
+                            const std::string& principal, const std::string& request_id) {
+  return absl::StrCat(kind, "-",
+                      engine::Sha256Hex(absl::StrCat(stream_id.size(), ":", stream_id,
+                                                     principal.size(), ":", principal,
+                                                     request_id)));
 }
 
 absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& in) {
@@ -133,17 +160,35 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
     } else if (event.type == kTypeRoundStarted) {
       v1::RoundStarted started;
       if (!started.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      if (log.starting.has_value()) {
+        return Corrupt(id, event.sequence, "a round started before the last one's tables were all recorded");
+      }
       if (started.round() != static_cast<int>(log.rounds.size()) + 1) {
         return Corrupt(id, event.sequence, "round out of order");
       }
-      RoundState& round = log.rounds.emplace_back();
+      RoundState round;
       round.number = started.round();
-      for (const v1::TournamentTable& table : started.tables()) {
-        v1::TournamentTable& t = round.tables.emplace_back().table;
-        t = table;
-        t.set_game(absl::StrCat("games/", TableGameId(id, round.number, table.number())));
-      }
+      round.request_id = event.request_id;
+      round.table_count =
+          started.table_count() == 0 ? started.tables_size() : started.table_count();
       round.byes.assign(started.byes().begin(), started.byes().end());
+      if (absl::Status s = AddTables(id, event.sequence, started, round); !s.ok()) return s;
+      if (static_cast<int>(round.tables.size()) == round.table_count) {
+        log.rounds.push_back(std::move(round));
+      } else {
+        log.starting = std::move(round);
+      }
+    } else if (event.type == kTypeRoundTables) {
+      v1::RoundStarted more;
+      if (!more.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
+      if (!log.starting.has_value() || log.starting->number != more.round()) {
+        return Corrupt(id, event.sequence, "tables of a round that is not being started");
+      }
+      if (absl::Status s = AddTables(id, event.sequence, more, *log.starting); !s.ok()) return s;
+      if (static_cast<int>(log.starting->tables.size()) == log.starting->table_count) {
+        log.rounds.push_back(*std::move(log.starting));
+        log.starting.reset();
+      }
     } else if (event.type == kTypeResultConfirmed || event.type == kTypeResultsConfirmed) {
       v1::ResultsConfirmed batch;
       if (event.type == kTypeResultConfirmed) {

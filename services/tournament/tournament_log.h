@@ -24,6 +24,7 @@ inline constexpr char kDisputeKind[] = "dispute";
 inline constexpr char kTypeTournamentCreated[] = "tournament_created";
 inline constexpr char kTypePlayersRegistered[] = "players_registered";
 inline constexpr char kTypeRoundStarted[] = "round_started";
+inline constexpr char kTypeRoundTables[] = "round_tables";
 inline constexpr char kTypeResultConfirmed[] = "result_confirmed";
 inline constexpr char kTypeResultsConfirmed[] = "results_confirmed";
 inline constexpr char kTypeRulingRecorded[] = "ruling_recorded";
@@ -45,6 +46,14 @@ absl::StatusOr<std::string> ParseDisputeName(const std::string& name, const char
 // "{tournament}-r{round}-t{table}".
 std::string TableGameId(const std::string& tournament_id, int round, int table);
 
+// The stream request id of a write of `kind` ("round", "confirm", ...) to
+// `stream_id` by `principal` with the client's `request_id`: the kind and a
+// SHA-256 of the rest (kind + 65 bytes), so a client's id of up to 200 bytes
+// and a principal of up to 100 always fit the store's 200-byte limit, and
+// the same client id used on two tournaments names two requests.
+std::string StreamRequestId(const std::string& kind, const std::string& stream_id,
+                            const std::string& principal, const std::string& request_id);
+
 // The model's settings. InvalidArgument starting with the field's name
 // ("tie_breaks: unknown criterion ...").
 absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& settings);
@@ -60,6 +69,10 @@ struct RoundState {
   int number = 0;
   std::vector<TableState> tables;
   std::vector<std::string> byes;
+  // The request id of its "round_started" event (StreamRequestId), and the
+  // tables the round has in all (tables.size() once it is recorded).
+  std::string request_id;
+  int table_count = 0;
 };
 
 struct TournamentLog {
@@ -68,7 +81,11 @@ struct TournamentLog {
   v1::TournamentSettings settings;
   tournament::TournamentSettings model;
   std::vector<std::string> players;
-  std::vector<RoundState> rounds;
+  std::vector<RoundState> rounds;  // started: every table recorded
+  // A round whose "round_started" event is stored but not all of its
+  // "round_tables" events (StartRound stopped half way): StartRound finishes
+  // it; everything else ignores it.
+  std::optional<RoundState> starting;
 };
 
 // Folds a tournament's events. DataLoss if an event does not decode, is of

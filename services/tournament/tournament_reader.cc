@@ -57,6 +57,46 @@ absl::StatusOr<GameOutcome> ReadOutcome(store::EventStore& events, const std::st
   return out;
 }
 
+absl::StatusOr<Outcomes> ReadOutcomes(store::EventStore& events, const std::string& tournament_id) {
+  constexpr int kPage = 10'000;
+  Outcomes out;
+  int64_t after = 0;
+  while (true) {
+    absl::StatusOr<std::vector<store::ResultEvent>> page =
+        events.ReadTournamentResults(tournament_id, after, kPage);
+    if (!page.ok()) return page.status();
+    for (const store::ResultEvent& result : *page) {
+      GameOutcome& outcome = out[result.event.game_id];
+      if (result.kind == store::GameStatus::kVoided) {
+        outcome.status = store::GameStatus::kVoided;
+        continue;
+      }
+      if (outcome.status != store::GameStatus::kVoided) outcome.status = store::GameStatus::kFinished;
+      v1::GameFinished finished;
+      if (!finished.ParseFromString(result.event.payload)) {
+        return absl::DataLossError(absl::StrCat("game \"", result.event.game_id, "\" event ",
+                                                result.event.sequence,
+                                                ": game_finished does not decode"));
+      }
+      outcome.finished = std::move(finished);
+      outcome.finished_event = result.event.sequence;
+    }
+    if (static_cast<int>(page->size()) < kPage) break;
+    after = page->back().event.position;
+  }
+  return out;
+}
+
+const GameOutcome& OutcomeOf(const Outcomes& outcomes, const std::string& game_name) {
+  static const GameOutcome* const kActive = [] {
+    auto* active = new GameOutcome;
+    active->status = store::GameStatus::kActive;
+    return active;
+  }();
+  auto it = outcomes.find(GameIdOf(game_name));
+  return it == outcomes.end() ? *kActive : it->second;
+}
+
 absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finished,
                                                  const std::vector<std::string>& seats) {
   if (finished.verdict() != v1::VERDICT_LEGAL) {
@@ -85,6 +125,12 @@ absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finishe
 
 absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const TournamentLog& log,
                                        int up_to) {
+  absl::StatusOr<Outcomes> outcomes = ReadOutcomes(events, log.id);
+  if (!outcomes.ok()) return outcomes.status();
+  return ResultsFrom(*outcomes, log, up_to);
+}
+
+ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int up_to) {
   ReadRounds out;
   const int last = up_to == 0 ? static_cast<int>(log.rounds.size())
                               : std::min(up_to, static_cast<int>(log.rounds.size()));
@@ -113,8 +159,7 @@ absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const Tourname
           table_status = v1::TABLE_STATUS_CORRECTED;
         }
       } else {
-        absl::StatusOr<GameOutcome> outcome = ReadOutcome(events, GameIdOf(t.table.game()));
-        if (!outcome.ok()) return outcome.status();
+        const GameOutcome* const outcome = &OutcomeOf(outcomes, t.table.game());
         if (outcome->status == store::GameStatus::kVoided) {
           table.result.kind = tournament::TableResult::Kind::kVoid;
           table_status = v1::TABLE_STATUS_VOID;

@@ -10,6 +10,7 @@
 #ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_READER_H_
 #define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_READER_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,15 @@ struct GameOutcome {
 // NotFound for an unknown game; DataLoss if the event does not decode.
 absl::StatusOr<GameOutcome> ReadOutcome(store::EventStore& events, const std::string& game_id);
 
+// The outcome of every game of the tournament that has one (finished or
+// voided), by game id, from the store's results in one read
+// (EventStore::ReadTournamentResults); a game not listed is still active.
+// DataLoss if a "game_finished" event does not decode.
+using Outcomes = std::map<std::string, GameOutcome>;
+absl::StatusOr<Outcomes> ReadOutcomes(store::EventStore& events, const std::string& tournament_id);
+// The outcome of `game_name` ("games/{id}") in `outcomes` (active if absent).
+const GameOutcome& OutcomeOf(const Outcomes& outcomes, const std::string& game_name);
+
 // The model's result of a legal finished game, per seat of `seats`.
 // FailedPrecondition for an illegal game or one whose players differ.
 absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finished,
@@ -46,6 +56,8 @@ struct ReadRounds {
 // Rounds 1..up_to (0: all started) with their results (see the header).
 absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const TournamentLog& log,
                                        int up_to);
+// The same from outcomes already read.
+ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int up_to);
 
 // The API's round `number` (1-based, must exist) with its results.
 v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number);

@@ -6,14 +6,20 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "engine/league/league_ratings.h"
+#include "engine/rating/rating.h"
 #include "engine/tournament/pairing.h"
+#include "services/league/league_settings.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/store/postgres_stream_store.h"
@@ -381,6 +387,285 @@ TEST_F(TournamentTest, AVoidRulingReachesTheLeagueRatings) {
   EXPECT_EQ(round.tables(1).game(), dispute.game());
 }
 
+TEST_F(TournamentTest, ACorrectedResultReachesTheLeagueRatings) {
+  v1::CreateLeagueRequest league;
+  league.set_request_id("north");
+  league.set_league_id("north");
+  league.mutable_settings()->add_game_types("atlantis");
+  league.mutable_settings()->set_rating_system("plackett-luce");
+  v1::League created;
+  ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), league, &created).ok());
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_league("north");
+  ASSERT_TRUE(Create("cup", settings, Names(8), organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1, admin_);
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const v1::TournamentTable& table = round.tables(1);
+  const std::string game_id = table.game().substr(6);
+  auto rating = [&](const std::string& player) {
+    v1::GetPlayerRatingRequest request;
+    request.set_league("leagues/north");
+    request.set_player(player);
+    v1::LeaderboardRow row;
+    EXPECT_TRUE(leagues_->GetPlayerRating(As(reader_).get(), request, &row).ok()) << player;
+    return row;
+  };
+  // The table's results as played, and the seats' ratings from them.
+  std::vector<int> played;
+  std::map<std::string, v1::LeaderboardRow> before;
+  for (int i = 0; i < table.players_size(); ++i) {
+    played.push_back(round.tables(1).places(i));
+    before[table.players(i)] = rating(table.players(i));
+  }
+  // The ruling reverses the places: the last is first.
+  std::vector<int> reversed;
+  for (int place : played) reversed.push_back(table.players_size() + 1 - place);
+  v1::Dispute dispute;
+  ASSERT_TRUE(OpenDispute("d1", "cup", 1, 2, organiser_, &dispute).ok());
+  const int64_t last_before = events_->GetGame(game_id)->last_sequence;
+  ASSERT_TRUE(
+      Rule("d1", v1::RULING_KIND_CORRECTED, &dispute, reversed, {10, 20, 30, 40}).ok());
+
+  // The game's log keeps its result and adds the correction after it.
+  const auto tail = *events_->ReadGameEvents(game_id, last_before - 1, 10);
+  ASSERT_EQ(tail.size(), 2u);
+  EXPECT_EQ(tail[0].type, store::kGameFinishedType);
+  EXPECT_EQ(tail[1].type, store::kGameFinishedType);
+  EXPECT_EQ(tail[1].sequence, last_before + 1);
+  v1::GameFinished correction;
+  ASSERT_TRUE(correction.ParseFromString(tail[1].payload));
+  EXPECT_EQ(correction.correction(), "dispute d1: the arbiter watched the recording");
+  EXPECT_EQ(correction.league(), "north");
+  ASSERT_EQ(correction.standings().players_size(), 4);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(correction.standings().players(i).player(), table.players(i));
+    EXPECT_EQ(correction.standings().players(i).place(), reversed[static_cast<size_t>(i)]);
+  }
+
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  v1::GetLeagueRequest get;
+  get.set_name("leagues/north");
+  v1::League north;
+  ASSERT_TRUE(leagues_->GetLeague(As(reader_).get(), get, &north).ok());
+  EXPECT_EQ(north.rated_games(), 2);  // the game counts once
+
+  // The model rating the two games in their order, table 2 with the
+  // corrected places, gives exactly the ratings now stored.
+  league::LeagueConfig config;
+  config.game_types = {"atlantis"};
+  config.rating = *rating::MakeConfig(*rating::ParseSystem("plackett-luce"), {});
+  league::LeagueRatings expected(config);
+  const auto results = *events_->ReadResults(0, 0, "north", 100);
+  ASSERT_EQ(results.size(), 3u);  // two results and the correction
+  int64_t first_position = 0;
+  for (const auto& r : results) {
+    if (r.event.game_id != game_id || r.event.sequence != last_before) {
+      if (r.event.game_id == game_id) continue;  // the correction: counted below
+      ASSERT_TRUE(expected.Add(*league_service::ResultOf(r), nullptr, nullptr).ok());
+      continue;
+    }
+    first_position = r.event.position;
+    league::GameResult fixed = *league_service::ResultOf(r);
+    fixed.places = reversed;
+    ASSERT_TRUE(expected.Add(fixed, nullptr, nullptr).ok());
+  }
+  for (int i = 0; i < table.players_size(); ++i) {
+    const std::string& player = table.players(i);
+    const v1::LeaderboardRow after = rating(player);
+    const league::PlayerRating& model = expected.table("").at(player);
+    EXPECT_EQ(after.mu(), model.rating.mu) << player;
+    EXPECT_EQ(after.sigma(), model.rating.sigma) << player;
+    EXPECT_EQ(after.games(), 1) << player;
+    // Whoever moved up the table gained, whoever moved down lost.
+    if (reversed[static_cast<size_t>(i)] < played[static_cast<size_t>(i)]) {
+      EXPECT_GT(after.mu(), before[player].mu()) << player;
+    } else if (reversed[static_cast<size_t>(i)] > played[static_cast<size_t>(i)]) {
+      EXPECT_LT(after.mu(), before[player].mu()) << player;
+    }
+    // One history point for the game, at its first result's position.
+    v1::GetRatingHistoryRequest history;
+    history.set_league("leagues/north");
+    history.set_player(player);
+    v1::RatingHistory points;
+    ASSERT_TRUE(leagues_->GetRatingHistory(As(reader_).get(), history, &points).ok());
+    ASSERT_EQ(points.points_size(), 1) << player;
+    EXPECT_EQ(points.points(0).game(), table.game());
+    EXPECT_EQ(points.points(0).position(), first_position);
+  }
+  // The tournament's trace names the players whose standing changed.
+  EXPECT_FALSE(dispute.ruling().changes().empty());
+  // A rebuild gives the same ratings.
+  v1::RebuildLeagueRequest rebuild;
+  rebuild.set_name("leagues/north");
+  v1::RebuildLeagueResponse rebuilt;
+  ASSERT_TRUE(leagues_->RebuildLeague(As(admin_).get(), rebuild, &rebuilt).ok());
+  EXPECT_EQ(rebuilt.rated_games(), 2);
+  EXPECT_EQ(rating(table.players(0)).mu(), expected.table("").at(table.players(0)).rating.mu);
+}
+
+TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
+  std::vector<std::string> players;
+  for (int i = 1; i <= 10'000; ++i) players.push_back(absl::StrFormat("player-%05d", i));
+  // One request cannot hold them all: a precise error, nothing stored.
+  grpc::Status status = Create("big", Settings(1), players, admin_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_TRUE(absl::StartsWith(status.error_message(), "players: 10000 players take "))
+      << status.error_message();
+  EXPECT_TRUE(absl::EndsWith(status.error_message(),
+                             " bytes; one request may hold 65536 (register the rest with "
+                             "RegisterPlayers)"))
+      << status.error_message();
+  EXPECT_EQ(streams_->GetStream("tournaments/big").status().code(), absl::StatusCode::kNotFound);
+
+  auto create_big = [&](const std::string& id) {
+    ASSERT_TRUE(Create(id, Settings(1), std::vector<std::string>(players.begin(),
+                                                                 players.begin() + 4000),
+                       admin_)
+                    .ok());
+    for (int first : {4000, 7000}) {
+      v1::RegisterPlayersRequest add;
+      add.set_name(absl::StrCat("tournaments/", id));
+      add.set_request_id(absl::StrCat("add-", first));
+      for (int i = first; i < first + 3000; ++i) add.add_players(players[static_cast<size_t>(i)]);
+      v1::Tournament out;
+      status = tournaments_->RegisterPlayers(As(admin_).get(), add, &out);
+      ASSERT_TRUE(status.ok()) << status.error_message();
+    }
+  };
+  create_big("big");
+  v1::TournamentRound round;
+  status = Start("big", 1, &round, admin_);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(round.tables_size(), 2500);
+  const tournament::Round expected = *tournament::AssignRound(
+      *tournament_service::ModelSettings(Settings(1)), players, {});
+  std::set<std::string> seated;
+  for (int t = 0; t < 2500; ++t) {
+    const v1::TournamentTable& table = round.tables(t);
+    ASSERT_EQ(table.number(), t + 1);
+    ASSERT_EQ(std::vector<std::string>(table.players().begin(), table.players().end()),
+              expected.tables[static_cast<size_t>(t)].players);
+    ASSERT_EQ(table.seed(), expected.tables[static_cast<size_t>(t)].game_seed);
+    seated.insert(table.players().begin(), table.players().end());
+  }
+  EXPECT_EQ(seated.size(), 10'000u);
+  EXPECT_EQ(ServerTest::Get("big-r1-t2500").players(3).id(), round.tables(2499).players(3));
+
+  // The stream: the creation, two registrations, then the round in parts,
+  // each within a stream event's 64 KiB.
+  const auto events = *streams_->ReadStream("tournaments/big", 0, 100);
+  ASSERT_GE(events.size(), 6u);
+  EXPECT_EQ(events[3].type, "round_started");
+  v1::RoundStarted first;
+  ASSERT_TRUE(first.ParseFromString(events[3].payload));
+  EXPECT_EQ(first.table_count(), 2500);
+  int recorded = first.tables_size();
+  for (size_t e = 4; e < events.size(); ++e) {
+    EXPECT_EQ(events[e].type, "round_tables");
+    v1::RoundStarted part;
+    ASSERT_TRUE(part.ParseFromString(events[e].payload));
+    EXPECT_EQ(part.tables(0).number(), recorded + 1);
+    recorded += part.tables_size();
+  }
+  EXPECT_EQ(recorded, 2500);
+  for (const auto& e : events) EXPECT_LE(e.payload.size(), 64u * 1024u);
+
+  // A retry answers the same and writes nothing.
+  v1::TournamentRound again;
+  ASSERT_TRUE(Start("big", 1, &again, admin_).ok());
+  EXPECT_EQ(again.SerializeAsString(), round.SerializeAsString());
+  EXPECT_EQ(streams_->GetStream("tournaments/big")->last_sequence,
+            static_cast<int64_t>(events.size()));
+
+  // A start interrupted after its first event (no games created, the rest
+  // of the tables not recorded) is finished by the next StartRound, under
+  // the first event's request id; until then the round has not started.
+  create_big("big2");
+  store::StreamAppendRequest part;
+  part.stream_id = "tournaments/big2";
+  part.expected_sequence = 3;
+  part.request_id = "interrupted-start";
+  part.recorded_by = "root";
+  part.type = "round_started";
+  part.payload = events[3].payload;
+  ASSERT_TRUE(streams_->Append(part).ok());
+  EXPECT_EQ(Get("big2").rounds_started(), 0);
+  // Nobody registers into a round being started.
+  v1::RegisterPlayersRequest late;
+  late.set_name("tournaments/big2");
+  late.set_request_id("late");
+  late.add_players("latecomer");
+  v1::Tournament unchanged;
+  status = tournaments_->RegisterPlayers(As(admin_).get(), late, &unchanged);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(),
+            "tournament \"big2\" has started round 1; players can no longer register");
+  v1::TournamentRound finished;
+  status = Start("big2", 1, &finished, admin_);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(finished.tables_size(), 2500);
+  for (int t = 0; t < 2500; t += 499) {
+    EXPECT_EQ(finished.tables(t).seed(), round.tables(t).seed());
+    EXPECT_EQ(finished.tables(t).players(0), round.tables(t).players(0));
+  }
+  const auto events2 = *streams_->ReadStream("tournaments/big2", 0, 100);
+  ASSERT_EQ(events2.size(), events.size());
+  for (size_t e = 4; e < events2.size(); ++e) {
+    EXPECT_EQ(events2[e].payload, events[e].payload);
+    EXPECT_TRUE(absl::StartsWith(events2[e].request_id, "interrupted-start-t"))
+        << events2[e].request_id;
+  }
+  EXPECT_EQ(Get("big2").rounds_started(), 1);
+  EXPECT_EQ(ServerTest::Get("big2-r1-t1").players(0).id(), round.tables(0).players(0));
+}
+
+TEST_F(TournamentTest, LongRequestIdsAndPrincipalsFitAndNameOneTournamentEach) {
+  // A 200-byte client request id (the most allowed) by a long principal.
+  const std::string principal(100, 'o');
+  const std::string organiser = Organiser(principal, {"cup", "late"});
+  const std::string long_id(200, 'r');
+  for (const char* id : {"cup", "late"}) {
+    v1::CreateTournamentRequest request;
+    request.set_request_id(long_id);  // the same client id on two tournaments
+    request.set_tournament_id(id);
+    *request.mutable_settings() = Settings(1);
+    for (const std::string& p : Names(4)) request.add_players(p);
+    v1::Tournament out;
+    grpc::Status status = tournaments_->CreateTournament(As(organiser).get(), request, &out);
+    ASSERT_TRUE(status.ok()) << id << ": " << status.error_message();
+    v1::StartRoundRequest start;
+    start.set_name(absl::StrCat("tournaments/", id));
+    start.set_request_id(long_id);
+    start.set_round(1);
+    v1::TournamentRound round;
+    status = tournaments_->StartRound(As(organiser).get(), start, &round);
+    ASSERT_TRUE(status.ok()) << id << ": " << status.error_message();
+    // Stored under a bounded id: the kind and a SHA-256.
+    const auto events = *streams_->ReadStream(absl::StrCat("tournaments/", id), 0, 10);
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[1].request_id,
+              tournament_service::StreamRequestId(
+                  "tournament-round", absl::StrCat("tournaments/", id), principal, long_id));
+    EXPECT_EQ(events[1].request_id.size(), std::string("tournament-round-").size() + 64);
+  }
+  v1::Dispute dispute;
+  v1::OpenDisputeRequest open;
+  open.set_request_id(long_id);
+  open.set_dispute_id("d1");
+  open.set_tournament("tournaments/cup");
+  open.set_round(1);
+  open.set_table(1);
+  open.set_reason("a long request id");
+  grpc::Status status = disputes_->OpenDispute(As(organiser).get(), open, &dispute);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  // 201 bytes are refused, naming the field.
+  open.set_request_id(std::string(201, 'r'));
+  open.set_dispute_id("d2");
+  status = disputes_->OpenDispute(As(organiser).get(), open, &dispute);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "request_id is required: 1-200 bytes, unique per request");
+}
+
 TEST_F(TournamentTest, ADisputeAfterItsWindowIsRefused) {
   v1::TournamentSettings settings = Settings(1);
   settings.set_dispute_window_seconds(1);
@@ -434,9 +719,26 @@ TEST_F(TournamentTest, BadInputGivesAPreciseErrorAndChangesNothing) {
   const int64_t started = Get("bad").last_event();
   EXPECT_EQ(started, created + 1);
 
-  status = Start("bad", 1, &out);
+  // A retry of the same request answers as the first time and writes
+  // nothing; another request to start round 1 is refused.
+  v1::TournamentRound again;
+  status = Start("bad", 1, &again);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(again.SerializeAsString(), out.SerializeAsString());
+  EXPECT_EQ(Get("bad").last_event(), started);
+  v1::StartRoundRequest other;
+  other.set_name("tournaments/bad");
+  other.set_request_id("another-start");
+  other.set_round(1);
+  status = tournaments_->StartRound(As(organiser_).get(), other, &again);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
-  EXPECT_EQ(status.error_message(), "round 1 has already started");
+  EXPECT_EQ(status.error_message(),
+            "round 1 has already started (by another StartRound request; GetRound reads its "
+            "tables)");
+  // The same client request id from another caller is another request.
+  status = Start("bad", 1, &again, admin_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(Get("bad").last_event(), started);
   status = Start("bad", 2, &out);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message(), "round 1 is still open: table 1 has no result");

@@ -120,8 +120,10 @@ GameStatus StatusAfterBatch(GameStatus current, const std::vector<NewEvent>& eve
 
 absl::Status CheckAppendAllowed(const GameRecord& game, const std::vector<NewEvent>& events) {
   if (game.status == GameStatus::kActive) return absl::OkStatus();
+  // A finished game may still be voided, or given a corrected result (a
+  // further "game_finished" event, which replaces the earlier one).
   if (game.status == GameStatus::kFinished && events.size() == 1 &&
-      events[0].type == kGameVoidedType) {
+      (events[0].type == kGameVoidedType || events[0].type == kGameFinishedType)) {
     return absl::OkStatus();
   }
   return GameNotActive(game);

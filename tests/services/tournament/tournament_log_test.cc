@@ -105,6 +105,78 @@ TEST(TournamentLog, AnUnknownEventTypeIsDataLoss) {
             "tournament \"cup\" event 3: unknown type \"round_restarted\"");
 }
 
+// A round of 3 tables recorded as round_started (table 1) + round_tables.
+Stream InParts(bool finished) {
+  v1::TournamentCreated created;
+  *created.mutable_settings() = Settings();
+  for (const char* p : {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}) {
+    created.add_players(p);
+  }
+  v1::RoundStarted first;
+  first.set_round(1);
+  first.set_table_count(3);
+  first.add_tables()->set_number(1);
+  v1::RoundStarted second;
+  second.set_round(1);
+  second.add_tables()->set_number(2);
+  Stream stream;
+  stream.Add(kTypeTournamentCreated, created).Add(kTypeRoundStarted, first);
+  stream.Add(kTypeRoundTables, second);
+  if (finished) {
+    v1::RoundStarted third;
+    third.set_round(1);
+    third.add_tables()->set_number(3);
+    stream.Add(kTypeRoundTables, third);
+  }
+  return stream;
+}
+
+TEST(TournamentLog, ARoundRecordedInPartsStartsWithItsLastTable) {
+  absl::StatusOr<TournamentLog> log = InParts(false).Fold();
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_TRUE(log->rounds.empty());
+  ASSERT_TRUE(log->starting.has_value());
+  EXPECT_EQ(log->starting->tables.size(), 2u);
+  EXPECT_EQ(log->starting->table_count, 3);
+  log = InParts(true).Fold();
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_FALSE(log->starting.has_value());
+  ASSERT_EQ(log->rounds.size(), 1u);
+  ASSERT_EQ(log->rounds[0].tables.size(), 3u);
+  EXPECT_EQ(log->rounds[0].tables[2].table.game(), "games/cup-r1-t3");
+  // Tables that skip a number, go beyond the count, or belong to no round
+  // being started are DataLoss.
+  Stream skipped = InParts(false);
+  v1::RoundStarted wrong;
+  wrong.set_round(1);
+  wrong.add_tables()->set_number(5);
+  skipped.Add(kTypeRoundTables, wrong);
+  EXPECT_EQ(skipped.Fold().status().message(), "tournament \"cup\" event 4: table 5 out of order");
+  Stream beyond = InParts(true);
+  wrong.mutable_tables(0)->set_number(4);
+  beyond.Add(kTypeRoundTables, wrong);
+  EXPECT_EQ(beyond.Fold().status().message(),
+            "tournament \"cup\" event 5: tables of a round that is not being started");
+  Stream next = InParts(false);
+  v1::RoundStarted round2;
+  round2.set_round(2);
+  next.Add(kTypeRoundStarted, round2);
+  EXPECT_EQ(next.Fold().status().message(),
+            "tournament \"cup\" event 4: a round started before the last one's tables were all "
+            "recorded");
+}
+
+TEST(TournamentNames, StreamRequestIdsAreBoundedAndDistinct) {
+  const std::string id = StreamRequestId("tournament-round", "tournaments/cup", "olga",
+                                         std::string(200, 'x'));
+  EXPECT_EQ(id.size(), std::string("tournament-round-").size() + 64);
+  EXPECT_NE(id, StreamRequestId("tournament-round", "tournaments/cap", "olga",
+                                std::string(200, 'x')));
+  // The lengths are part of the hashed text: moving a character from the
+  // principal to the request id names another request.
+  EXPECT_NE(StreamRequestId("k", "s", "ab", "c"), StreamRequestId("k", "s", "a", "bc"));
+}
+
 TEST(TournamentSettingsFromTheApi, UnknownCriteriaAndDefaults) {
   v1::TournamentSettings s = Settings();
   s.add_tie_breaks("rating");
