@@ -16,6 +16,7 @@
 #include "services/server/judgement_cache.h"
 #include "services/server/token_store.h"
 #include "services/store/event_store.h"
+#include "services/transparency/transparency_log.h"
 
 namespace arbiter::server {
 
@@ -28,6 +29,10 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
         registry_(registry),
         auth_(auth),
         writer_(store, registry, limits, leagues) {}
+
+  // The transparency log AdjudicateGame proves the last event against
+  // (none: its answers carry no proof). Set before the server starts.
+  void set_transparency(transparency::TransparencyLog* log) { transparency_ = log; }
 
   grpc::Status CreateGame(grpc::ServerContext* context, const v1::CreateGameRequest* request,
                           v1::Game* response) override;
@@ -57,7 +62,12 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   store::EventStore& store_;
   const engine::RulesetRegistry& registry_;
   Authenticator& auth_;
+  // Sets the answer's inclusion proof of its last event, or says why there
+  // is none. Fails only if the log cannot be read.
+  absl::Status AddInclusion(v1::Adjudication& adjudication);
+
   GameWriter writer_;
+  transparency::TransparencyLog* transparency_ = nullptr;
   JudgementCache judgements_;
 };
 

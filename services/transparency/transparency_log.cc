@@ -278,14 +278,14 @@ void TransparencyLog::Stop() {
 
 void TransparencyLog::Loop(absl::Duration interval, absl::Duration checkpoint_interval) {
   absl::Time last_signed = absl::InfinitePast();
-  uint64_t signed_size = 0;
+  std::optional<uint64_t> signed_size;  // none yet: the first is signed at once
   if (absl::StatusOr<StoredCheckpoint> latest = LatestCheckpoint(); latest.ok()) {
     signed_size = latest->size;
     last_signed = latest->time;
   }
   while (!stop_->WaitForNotificationWithTimeout(interval)) {
     absl::StatusOr<uint64_t> size = CatchUp();
-    if (!size.ok() || *size <= signed_size) continue;
+    if (!size.ok() || (signed_size.has_value() && *size <= *signed_size)) continue;
     if (absl::Now() - last_signed < checkpoint_interval) continue;
     absl::StatusOr<StoredCheckpoint> published = Publish();
     if (!published.ok()) continue;
