@@ -36,7 +36,7 @@ struct ExportOpts {
 struct AuditOpts {
   std::string bundle;
   std::string public_key;
-  bool json = false;
+  std::string previous;
 };
 
 struct CheckpointOpts {
@@ -142,6 +142,16 @@ int RunAudit(const AuditOpts& opts, const GlobalOptions& global) {
       transparency::AuditBundle(*bundle, *verifier, *registry);
   if (!report.ok()) {
     return Fail(kExitBadInput, absl::StrCat(opts.bundle, ": ", report.status().message()));
+  }
+  if (!opts.previous.empty()) {
+    absl::StatusOr<std::string> earlier_text = ReadText(opts.previous);
+    if (!earlier_text.ok()) return Fail(kExitBadInput, std::string(earlier_text.status().message()));
+    absl::StatusOr<v1::AuditBundle> earlier = transparency::BundleFromJson(*earlier_text);
+    if (!earlier.ok()) {
+      return Fail(kExitBadInput, absl::StrCat(opts.previous, ": ", earlier.status().message()));
+    }
+    report->findings.push_back(
+        transparency::CompareWithEarlier(*earlier, *bundle, *verifier, *registry));
   }
   for (const transparency::AuditFinding& f : report->findings) {
     std::cout << f.check << ": " << (f.holds ? "holds" : "DOES NOT HOLD") << " - " << f.detail
@@ -260,6 +270,9 @@ void AddTransparencyCommands(CLI::App& app, const GlobalOptions& global, int& ex
   cmd->add_option("--public-key", audit->public_key,
                   "The log's verifier key (transparency.pub, or GetPublicKey)")
       ->required();
+  cmd->add_option("--previous", audit->previous,
+                  "An export of the same game taken before: every event it holds must be "
+                  "unchanged in this one");
   cmd->callback([audit, &global, &exit_code] { exit_code = RunAudit(*audit, global); });
 
   auto checkpoint = std::make_shared<CheckpointOpts>();

@@ -232,6 +232,46 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
   return report;
 }
 
+AuditFinding CompareWithEarlier(const v1::AuditBundle& earlier, const v1::AuditBundle& now,
+                                const NoteVerifier& verifier,
+                                const engine::RulesetRegistry& registry) {
+  absl::StatusOr<AuditReport> before = AuditBundle(earlier, verifier, registry);
+  if (!before.ok()) {
+    return Fails("history", absl::StrCat("the export taken before is not a bundle: ",
+                                         before.status().message()));
+  }
+  for (const AuditFinding& f : before->findings) {
+    if (!f.holds) {
+      return Fails("history", absl::StrCat("the export taken before does not hold (", f.check,
+                                           ": ", f.detail, ")"));
+    }
+  }
+  if (earlier.game() != now.game()) {
+    return Fails("history", absl::StrCat("the export taken before is of ", earlier.game(),
+                                         ", not of ", now.game()));
+  }
+  for (int i = 0; i < earlier.events_size(); ++i) {
+    const v1::AuditEvent& was = earlier.events(i);
+    if (i >= now.events_size()) {
+      return Fails("history", absl::StrCat("event ", i + 1, " (\"", was.event_id(),
+                                           "\") is missing: the export taken before had ",
+                                           earlier.events_size(), " events, this one has ",
+                                           now.events_size()));
+    }
+    const v1::AuditEvent& is = now.events(i);
+    if (was.hash() != is.hash() || was.event_id() != is.event_id()) {
+      return Fails("history", absl::StrCat("event ", i + 1, " differs from the export taken "
+                                           "before: it was \"", was.event_id(), "\" with hash ",
+                                           was.hash(), ", it is \"", is.event_id(),
+                                           "\" with hash ", is.hash()));
+    }
+  }
+  return Holds("history", absl::StrCat("the ", earlier.events_size(),
+                                       " events of the export taken before are unchanged; ",
+                                       now.events_size() - earlier.events_size(),
+                                       " followed"));
+}
+
 std::string BundleToJson(const v1::AuditBundle& bundle) {
   google::protobuf::util::JsonPrintOptions options;
   options.add_whitespace = true;

@@ -56,6 +56,15 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
                                         const NoteVerifier& verifier,
                                         const engine::RulesetRegistry& registry);
 
+// The finding "history": `now` (a later export of the same game) keeps
+// every event of `earlier` (an export taken before, which must itself hold
+// against `verifier`) unchanged, at the same numbers. An event edited,
+// deleted, reordered or inserted in between, even with the chain
+// recomputed, is named.
+AuditFinding CompareWithEarlier(const v1::AuditBundle& earlier, const v1::AuditBundle& now,
+                                const NoteVerifier& verifier,
+                                const engine::RulesetRegistry& registry);
+
 // The bundle's JSON text (the protobuf JSON mapping, indented), and back.
 // InvalidArgument naming the problem for text that is not a bundle.
 std::string BundleToJson(const v1::AuditBundle& bundle);
