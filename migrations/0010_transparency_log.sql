@@ -5,26 +5,43 @@
 --
 -- One log builder at a time (arbiterd, under an advisory lock) reads events
 -- that have committed, gives them the next leaf indexes in the order it reads
--- them, and stores the leaves, the hashes of the perfect subtrees they
--- complete and its progress in one transaction, off the append path: an
+-- them, and stores which events they are, the hashes of the perfect subtrees
+-- they complete and its progress in one transaction, off the append path: an
 -- append writes nothing here.
 
--- Stored: never renumber a leaf. Exactly one of `position` (a game event, by
--- its store position) and (`stream_id`, `sequence`) (a stream event) is set.
-CREATE TABLE transparency_leaves (
-  leaf_index bigint PRIMARY KEY CHECK (leaf_index >= 0),
-  position   bigint UNIQUE CHECK (position >= 1),
+-- Which event each leaf is, one row per run of leaves the builder added
+-- together: a run of game events (consecutive store positions from
+-- `position`) or a run of one stream's events (consecutive sequences from
+-- `sequence`). A row per run instead of per leaf keeps the builder's writes
+-- to the subtree hashes. Stored: never renumber a leaf.
+CREATE TABLE transparency_segments (
+  first_leaf bigint PRIMARY KEY CHECK (first_leaf >= 0),
+  leaves     bigint NOT NULL CHECK (leaves >= 1),
+  position   bigint CHECK (position >= 1),
   stream_id  text COLLATE "C",
   sequence   bigint CHECK (sequence >= 1),
   CHECK ((position IS NULL) <> (stream_id IS NULL)),
-  CHECK ((stream_id IS NULL) = (sequence IS NULL)),
-  UNIQUE (stream_id, sequence)
+  CHECK ((stream_id IS NULL) = (sequence IS NULL))
 );
-COMMENT ON TABLE transparency_leaves IS 'Which event is each leaf of the transparency log. Append-only. The leaf hash is SHA-256(0x00 || the 32 bytes of the event''s hash), stored as node (0, leaf_index).';
-COMMENT ON COLUMN transparency_leaves.leaf_index IS 'Index of the leaf: 0, 1, 2, ... without gaps, in the order the log builder read the events.';
-COMMENT ON COLUMN transparency_leaves.position IS 'A game event: its store-wide position (events_in_order).';
-COMMENT ON COLUMN transparency_leaves.stream_id IS 'A stream event: its stream.';
-COMMENT ON COLUMN transparency_leaves.sequence IS 'A stream event: its sequence in the stream.';
+CREATE UNIQUE INDEX transparency_segments_by_position ON transparency_segments (position)
+  WHERE position IS NOT NULL;
+CREATE UNIQUE INDEX transparency_segments_by_stream ON transparency_segments (stream_id, sequence)
+  WHERE stream_id IS NOT NULL;
+COMMENT ON TABLE transparency_segments IS 'Which events are the leaves of the transparency log, by runs. Append-only. The leaf hash of an event is SHA-256(0x00 || the 32 bytes of its hash), stored as node (0, leaf index).';
+COMMENT ON COLUMN transparency_segments.first_leaf IS 'Index of the run''s first leaf (leaves are 0, 1, 2, ... without gaps, in the order the builder read the events).';
+COMMENT ON COLUMN transparency_segments.leaves IS 'Leaves in the run.';
+COMMENT ON COLUMN transparency_segments.position IS 'Game events: the store position of the first; the others follow without gaps.';
+COMMENT ON COLUMN transparency_segments.stream_id IS 'Stream events: their stream.';
+COMMENT ON COLUMN transparency_segments.sequence IS 'Stream events: the sequence of the first; the others follow without gaps.';
+
+-- One row per leaf, for people and SQL: leaf index and its event.
+CREATE VIEW transparency_leaves AS
+SELECT s.first_leaf + g AS leaf_index,
+       s.position + g AS position,
+       s.stream_id,
+       s.sequence + g AS sequence
+FROM transparency_segments s, generate_series(0, s.leaves - 1) AS g;
+COMMENT ON VIEW transparency_leaves IS 'Every leaf of the transparency log with its event: a game event by store position, or a stream event by stream and sequence.';
 
 -- Every perfect subtree of the tree: level L, index I covers leaves
 -- [I * 2^L, (I + 1) * 2^L). Level 0 holds the leaf hashes.
@@ -72,9 +89,9 @@ COMMENT ON COLUMN transparency_checkpoints.root_hash IS 'The tree''s root hash (
 COMMENT ON COLUMN transparency_checkpoints.signed_at IS 'The time written in the note.';
 COMMENT ON COLUMN transparency_checkpoints.note IS 'The signed note, byte for byte as served (docs/transparency.md).';
 
-CREATE TRIGGER transparency_leaves_append_only BEFORE UPDATE OR DELETE ON transparency_leaves
-  FOR EACH ROW EXECUTE FUNCTION arbiter_refuse_change();
-CREATE TRIGGER transparency_leaves_no_truncate BEFORE TRUNCATE ON transparency_leaves
+CREATE TRIGGER transparency_segments_append_only BEFORE UPDATE OR DELETE
+  ON transparency_segments FOR EACH ROW EXECUTE FUNCTION arbiter_refuse_change();
+CREATE TRIGGER transparency_segments_no_truncate BEFORE TRUNCATE ON transparency_segments
   FOR EACH STATEMENT EXECUTE FUNCTION arbiter_refuse_change();
 CREATE TRIGGER transparency_nodes_append_only BEFORE UPDATE OR DELETE ON transparency_nodes
   FOR EACH ROW EXECUTE FUNCTION arbiter_refuse_change();
@@ -85,7 +102,8 @@ CREATE TRIGGER transparency_checkpoints_append_only BEFORE UPDATE OR DELETE
 CREATE TRIGGER transparency_checkpoints_no_truncate BEFORE TRUNCATE ON transparency_checkpoints
   FOR EACH STATEMENT EXECUTE FUNCTION arbiter_refuse_change();
 
-GRANT SELECT, INSERT ON transparency_leaves, transparency_nodes, transparency_checkpoints
+GRANT SELECT, INSERT ON transparency_segments, transparency_nodes, transparency_checkpoints
   TO arbiter_service;
+GRANT SELECT ON transparency_leaves TO arbiter_service;
 GRANT SELECT, UPDATE (tree_size, events_position) ON transparency_head TO arbiter_service;
 GRANT SELECT, INSERT, UPDATE (sequence) ON transparency_stream_heads TO arbiter_service;

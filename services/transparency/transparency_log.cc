@@ -132,8 +132,10 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
       range = *std::move(restored);
     }
 
-    std::vector<uint64_t> leaf_indexes;
-    std::vector<std::optional<std::string>> positions, stream_ids, sequences;
+    uint64_t added_leaves = 0;
+    // Runs of leaves: (first leaf, leaves, first position | stream + sequence).
+    std::vector<uint64_t> run_first, run_leaves;
+    std::vector<std::optional<std::string>> run_positions, run_streams, run_sequences;
     std::vector<int> node_levels;
     std::vector<uint64_t> node_indexes;
     std::vector<std::optional<std::string>> node_hashes;
@@ -142,13 +144,22 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
       if (!leaf.ok()) {
         return absl::DataLossError(absl::StrCat("the stored hash of ", what, " is not a hash"));
       }
-      leaf_indexes.push_back(range.size());
       for (const auto& [id, hash] : range.Append(*leaf)) {
         node_levels.push_back(id.level);
         node_indexes.push_back(id.index);
         node_hashes.push_back(engine::merkle::ToHex(hash));
       }
+      ++added_leaves;
       return absl::OkStatus();
+    };
+    auto start_run = [&](std::optional<std::string> first_position,
+                         std::optional<std::string> stream,
+                         std::optional<std::string> first_sequence) {
+      run_first.push_back(range.size());
+      run_leaves.push_back(0);
+      run_positions.push_back(std::move(first_position));
+      run_streams.push_back(std::move(stream));
+      run_sequences.push_back(std::move(first_sequence));
     };
 
     // Game events: positions commit in order and without gaps.
@@ -162,18 +173,17 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
     for (const pqxx::row& row : events) {
       const int64_t p = row[0].as<int64_t>();
       if (p != position + 1) break;  // not expected; the next step retries
+      if (run_first.empty()) start_run(absl::StrCat(p), std::nullopt, std::nullopt);
       if (absl::Status s = add_leaf(row[1].as<std::string>(), absl::StrCat("event ", p));
           !s.ok()) {
         return s;
       }
+      ++run_leaves.back();
       position = p;
-      positions.push_back(absl::StrCat(p));
-      stream_ids.push_back(std::nullopt);
-      sequences.push_back(std::nullopt);
     }
     // Stream events: each stream's new events, in stream and sequence order.
     std::map<std::string, int64_t> stream_heads;
-    const int room = limit - static_cast<int>(leaf_indexes.size());
+    const int room = limit - static_cast<int>(added_leaves);
     if (room > 0) {
       pqxx::result streams = txn.exec_params(
           "SELECT se.stream_id, se.sequence, se.hash FROM streams s "
@@ -186,24 +196,32 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
       for (const pqxx::row& row : streams) {
         const std::string stream_id = row[0].as<std::string>();
         const int64_t sequence = row[1].as<int64_t>();
+        auto stream_head = stream_heads.find(stream_id);
+        if (stream_head == stream_heads.end() || stream_head->second + 1 != sequence) {
+          start_run(std::nullopt, stream_id, absl::StrCat(sequence));
+        }
         if (absl::Status s = add_leaf(row[2].as<std::string>(),
                                       absl::StrCat("event ", sequence, " of ", stream_id));
             !s.ok()) {
           return s;
         }
-        positions.push_back(std::nullopt);
-        stream_ids.push_back(stream_id);
-        sequences.push_back(absl::StrCat(sequence));
+        ++run_leaves.back();
         stream_heads[stream_id] = sequence;
       }
     }
-    if (leaf_indexes.empty()) return absl::OkStatus();
+    if (added_leaves == 0) return absl::OkStatus();
 
+    // The tree is derived from the events: a step lost in a crash is simply
+    // built again, so it need not wait for its commit to reach the disk. A
+    // checkpoint's own commit is synchronous, and flushing it flushes every
+    // step before it, so no checkpoint ever outlives the tree it signs.
+    txn.exec0("SET LOCAL synchronous_commit = off");
     txn.exec_params0(
-        "INSERT INTO transparency_leaves (leaf_index, position, stream_id, sequence) "
-        "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[])",
-        NumberArray(leaf_indexes), ArrayLiteral(positions), ArrayLiteral(stream_ids),
-        ArrayLiteral(sequences));
+        "INSERT INTO transparency_segments (first_leaf, leaves, position, stream_id, sequence) "
+        "SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], "
+        "$5::bigint[])",
+        NumberArray(run_first), NumberArray(run_leaves), ArrayLiteral(run_positions),
+        ArrayLiteral(run_streams), ArrayLiteral(run_sequences));
     txn.exec_params0(
         "INSERT INTO transparency_nodes (level, index, hash) "
         "SELECT l, i, decode(h, 'hex') FROM unnest($1::smallint[], $2::bigint[], $3::text[]) "
@@ -225,7 +243,7 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
     txn.exec_params0("UPDATE transparency_head SET tree_size = $1, events_position = $2",
                      range.size(), position);
     txn.commit();
-    *added = static_cast<int64_t>(leaf_indexes.size());
+    *added = static_cast<int64_t>(added_leaves);
     tree_size = range.size();
     frontier_ = range;
     frontier_known_ = true;
@@ -343,7 +361,10 @@ absl::StatusOr<std::optional<uint64_t>> TransparencyLog::LeafOfPosition(int64_t 
   absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection& conn) {
     pqxx::read_transaction txn(conn);
     pqxx::result rows = txn.exec_params(
-        "SELECT leaf_index FROM transparency_leaves WHERE position = $1", position);
+        "SELECT first_leaf + ($1 - position) FROM (SELECT * FROM transparency_segments "
+        "WHERE position IS NOT NULL AND position <= $1 ORDER BY position DESC LIMIT 1) s "
+        "WHERE position + leaves > $1",
+        position);
     if (!rows.empty()) out = rows[0][0].as<uint64_t>();
     return absl::OkStatus();
   });
@@ -357,7 +378,9 @@ absl::StatusOr<std::optional<uint64_t>> TransparencyLog::LeafOfStreamEvent(
   absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection& conn) {
     pqxx::read_transaction txn(conn);
     pqxx::result rows = txn.exec_params(
-        "SELECT leaf_index FROM transparency_leaves WHERE stream_id = $1 AND sequence = $2",
+        "SELECT first_leaf + ($2 - sequence) FROM (SELECT * FROM transparency_segments "
+        "WHERE stream_id = $1 AND sequence <= $2 ORDER BY sequence DESC LIMIT 1) s "
+        "WHERE sequence + leaves > $2",
         stream_id, sequence);
     if (!rows.empty()) out = rows[0][0].as<uint64_t>();
     return absl::OkStatus();

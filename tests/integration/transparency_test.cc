@@ -546,7 +546,7 @@ TEST_F(TransparencyTest, TruncatingTheStoreAndReplayingAnotherHistoryIsRefused) 
   auto wipe = [&] {
     AsSuperuser([](pqxx::work& txn) {
       for (const char* table :
-           {"events", "append_requests", "game_results", "games", "transparency_leaves",
+           {"events", "append_requests", "game_results", "games", "transparency_segments",
             "transparency_nodes", "transparency_checkpoints", "transparency_stream_heads"}) {
         txn.exec0(absl::StrCat("DELETE FROM ", table));
       }

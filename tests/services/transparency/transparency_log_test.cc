@@ -106,6 +106,12 @@ TEST_F(TransparencyLogTest, EveryGameAndStreamEventBecomesOneLeaf) {
   // Nothing new: nothing added.
   EXPECT_EQ(*log_->CatchUp(), 14u);
   EXPECT_EQ(Count("SELECT count(*) FROM transparency_leaves"), 14);
+  // One run of game events and one run per stream.
+  EXPECT_EQ(Count("SELECT count(*) FROM transparency_segments"), 3);
+  EXPECT_EQ(*log_->LeafOfPosition(11), std::optional<uint64_t>(10));
+  EXPECT_EQ(*log_->LeafOfPosition(12), std::nullopt);
+  EXPECT_EQ(*log_->LeafOfStreamEvent("leagues/north", 2), std::optional<uint64_t>(12));
+  EXPECT_EQ(*log_->LeafOfStreamEvent("leagues/north", 3), std::nullopt);
 }
 
 TEST_F(TransparencyLogTest, StoredTreeAgreesWithThePureCodeAndItsProofsVerify) {
@@ -205,7 +211,7 @@ TEST_F(TransparencyLogTest, TheSuperuserCannotEditLeavesWithTriggersOn) {
   Game("g1", 3);
   ASSERT_TRUE(log_->Publish().ok());
   pqxx::connection conn(conninfo_);
-  for (const char* sql : {"DELETE FROM transparency_leaves", "TRUNCATE transparency_nodes",
+  for (const char* sql : {"DELETE FROM transparency_segments", "TRUNCATE transparency_nodes",
                           "UPDATE transparency_checkpoints SET note = ''"}) {
     pqxx::work txn(conn);
     try {
