@@ -267,8 +267,8 @@ absl::Status ArbiterServiceImpl::AddInclusion(v1::Adjudication& adjudication) {
   }
   absl::StatusOr<std::string> game_id = ParseGameName(adjudication.game(), "game");
   if (!game_id.ok()) return game_id.status();
-  absl::StatusOr<v1::InclusionProof> proof =
-      ProveGameEvent(store_, *transparency_, *game_id, adjudication.last_event(), 0);
+  absl::StatusOr<v1::InclusionProof> proof = inclusions_.Prove(
+      store_, *transparency_, *game_id, adjudication.last_event(), adjudication.last_event_hash());
   if (proof.ok()) {
     *adjudication.mutable_last_event_inclusion() = *std::move(proof);
     return absl::OkStatus();

@@ -14,6 +14,7 @@
 #include "services/server/auth.h"
 #include "services/server/game_writer.h"
 #include "services/server/judgement_cache.h"
+#include "services/server/transparency_proofs.h"
 #include "services/server/token_store.h"
 #include "services/store/event_store.h"
 #include "services/transparency/transparency_log.h"
@@ -68,6 +69,7 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
 
   GameWriter writer_;
   transparency::TransparencyLog* transparency_ = nullptr;
+  InclusionCache inclusions_;
   JudgementCache judgements_;
 };
 

@@ -289,7 +289,28 @@ absl::StatusOr<StoredCheckpoint> TransparencyLog::Publish() {
     return absl::OkStatus();
   });
   if (!status.ok()) return status;
-  return CheckpointAt(*size);
+  absl::StatusOr<StoredCheckpoint> stored = CheckpointAt(*size);
+  if (stored.ok()) {
+    absl::MutexLock lock(&recent_mu_);
+    if (!recent_.has_value() || recent_->size <= stored->size) {
+      recent_ = *stored;
+      recent_read_ = absl::Now();
+    }
+  }
+  return stored;
+}
+
+absl::StatusOr<StoredCheckpoint> TransparencyLog::RecentCheckpoint(absl::Duration max_age) {
+  {
+    absl::MutexLock lock(&recent_mu_);
+    if (recent_.has_value() && absl::Now() - recent_read_ <= max_age) return *recent_;
+  }
+  absl::StatusOr<StoredCheckpoint> latest = LatestCheckpoint();
+  if (!latest.ok()) return latest.status();
+  absl::MutexLock lock(&recent_mu_);
+  recent_ = *latest;
+  recent_read_ = absl::Now();
+  return *latest;
 }
 
 void TransparencyLog::Start(absl::Duration interval, absl::Duration checkpoint_interval) {

@@ -78,8 +78,11 @@ class TransparencyLog {
              absl::Duration checkpoint_interval = absl::Seconds(10));
   void Stop();
 
-  // NotFound before the first checkpoint.
+  // NotFound before the first checkpoint. Read from the database.
   absl::StatusOr<StoredCheckpoint> LatestCheckpoint();
+  // The same, as read at most `max_age` ago (or as this process last
+  // published), for answers that are read often (AdjudicateGame).
+  absl::StatusOr<StoredCheckpoint> RecentCheckpoint(absl::Duration max_age = absl::Seconds(1));
   // NotFound unless a checkpoint of exactly `size` leaves was signed.
   absl::StatusOr<StoredCheckpoint> CheckpointAt(uint64_t size);
 
@@ -120,6 +123,9 @@ class TransparencyLog {
   bool frontier_known_ ABSL_GUARDED_BY(build_mu_) = false;
   std::thread thread_;
   std::unique_ptr<absl::Notification> stop_;
+  absl::Mutex recent_mu_;
+  std::optional<StoredCheckpoint> recent_ ABSL_GUARDED_BY(recent_mu_);
+  absl::Time recent_read_ ABSL_GUARDED_BY(recent_mu_) = absl::InfinitePast();
 };
 
 }  // namespace arbiter::transparency

@@ -212,6 +212,16 @@ TEST_F(TransparencyTest, AdjudicationCarriesTheLastEventsInclusionProof) {
                   proof.leaf_index(), checkpoint->size,
                   *transparency::EventLeafHash(after.last_event_hash()), hashes, checkpoint->root)
                   .ok());
+
+  // A later checkpoint: the (remembered) proof follows it.
+  Finished("g2", 12);
+  const v1::Checkpoint later = Publish();
+  ASSERT_GT(later.tree_size(), proof.tree_size());
+  v1::Adjudication again;
+  ASSERT_TRUE(stub_->AdjudicateGame(As(admin_).get(), request, &again).ok());
+  EXPECT_EQ(again.last_event_inclusion().tree_size(), later.tree_size());
+  EXPECT_EQ(again.last_event_inclusion().checkpoint().note(), later.note());
+  EXPECT_EQ(again.last_event_inclusion().leaf_index(), proof.leaf_index());
 }
 
 TEST_F(TransparencyTest, AnEventNotYetInACheckpointIsFailedPreconditionWithItsReason) {
