@@ -74,6 +74,7 @@ absl::StatusOr<Client> Connect(const ClientOptions& options) {
   client.leagues = v1::LeagueService::NewStub(channel);
   client.tournaments = v1::TournamentService::NewStub(channel);
   client.disputes = v1::DisputeService::NewStub(channel);
+  client.transparency = v1::TransparencyService::NewStub(channel);
   if (!token.empty()) client.authorization = absl::StrCat("Bearer ", token);
   client.timeout_seconds = options.timeout_seconds;
   return client;

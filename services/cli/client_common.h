@@ -17,6 +17,7 @@
 #include "arbiter/v1/log.pb.h"
 #include "arbiter/v1/report.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "arbiter/v1/transparency_service.grpc.pb.h"
 
 namespace arbiter::cli {
 
@@ -44,6 +45,7 @@ struct Client {
   std::unique_ptr<v1::LeagueService::Stub> leagues;
   std::unique_ptr<v1::TournamentService::Stub> tournaments;
   std::unique_ptr<v1::DisputeService::Stub> disputes;
+  std::unique_ptr<v1::TransparencyService::Stub> transparency;
   std::string authorization;  // "Bearer <token>"
   double timeout_seconds = 60;
 };

@@ -24,6 +24,8 @@ void AddLeagueCommands(CLI::App& app, int& exit_code);
 // tournament ... (tournament_commands.cc) and dispute ... (dispute_commands.cc).
 void AddTournamentCommands(CLI::App& app, int& exit_code);
 void AddDisputeCommands(CLI::App& app, int& exit_code);
+// export, audit, checkpoint: the transparency log (transparency_commands.cc).
+void AddTransparencyCommands(CLI::App& app, const GlobalOptions& global, int& exit_code);
 
 }  // namespace arbiter::cli
 

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   AddLeagueCommands(app, exit_code);
   AddTournamentCommands(app, exit_code);
   AddDisputeCommands(app, exit_code);
+  AddTransparencyCommands(app, global, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

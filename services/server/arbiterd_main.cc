@@ -18,6 +18,8 @@
 #include "services/league/league_projector.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/server/server.h"
+#include "services/transparency/key_file.h"
+#include "services/transparency/transparency_log.h"
 
 namespace {
 
@@ -27,6 +29,9 @@ int Run(int argc, char** argv) {
   arbiter::server::ServerOptions options;
   int grace_seconds = 30;
   std::string log_level = "info";
+  std::string transparency_key;
+  std::string log_origin = "arbiter.local/log";
+  double checkpoint_seconds = 10;
   app.add_option("--data-dir", db_options.data_dir,
                  "Directory of the embedded PostgreSQL and of admin.token")
       ->capture_default_str();
@@ -67,6 +72,17 @@ int Run(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--log-level", log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
+  app.add_option("--transparency-key", transparency_key,
+                 "Ed25519 key (PEM) that signs the transparency log's checkpoints; created on "
+                 "first start (default: <data dir>/transparency.key; the verifier key is written "
+                 "beside it as .pub)");
+  app.add_option("--log-origin", log_origin,
+                 "Name of the transparency log, written in every checkpoint (docs/transparency.md)")
+      ->capture_default_str();
+  app.add_option("--checkpoint-interval", checkpoint_seconds,
+                 "Seconds between signed checkpoints while the log grows")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 86400.0));
   CLI11_PARSE(app, argc, argv);
   options.limits.max_log_bytes = options.max_message_bytes;
   spdlog::set_default_logger(spdlog::stderr_color_mt("arbiterd"));
@@ -97,6 +113,21 @@ int Run(int argc, char** argv) {
     spdlog::critical("admin token: {}", std::string(token_file.status().message()));
     return 1;
   }
+  // The transparency log: its signing key outside the database, created on
+  // the first start like the admin token.
+  if (transparency_key.empty()) transparency_key = db_options.data_dir + "/transparency.key";
+  auto key = arbiter::transparency::LoadOrCreateKey(transparency_key, log_origin);
+  if (!key.ok()) {
+    spdlog::critical("transparency key: {}", std::string(key.status().message()));
+    return 1;
+  }
+  if (key->created) {
+    std::printf("First start: wrote the checkpoint signing key to %s (mode 0600); auditors verify "
+                "with %s.\n",
+                key->key_path.c_str(), key->public_key_path.c_str());
+  }
+  arbiter::transparency::TransparencyLog transparency(*db->events, key->signer);
+  transparency.Start(absl::Milliseconds(200), absl::Seconds(checkpoint_seconds));
   // Leagues: their logs in the same database, and the projector that keeps
   // their ratings up to date with the store.
   arbiter::store::PostgresStreamStore streams(*db->events);
@@ -105,7 +136,8 @@ int Run(int argc, char** argv) {
   projector.Start();
   arbiter::server::LeagueParts leagues{&streams, &projections, &projector};
   auto server =
-      arbiter::server::ArbiterServer::Start(options, *db->events, *db->tokens, *registry, &leagues);
+      arbiter::server::ArbiterServer::Start(options, *db->events, *db->tokens, *registry, &leagues,
+                                            &transparency);
   if (!server.ok()) {
     spdlog::critical("{}", std::string(server.status().message()));
     return 1;
@@ -133,6 +165,7 @@ int Run(int argc, char** argv) {
   (*server)->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
   server->reset();
   projector.Stop();
+  transparency.Stop();
   db->events.reset();
   db->tokens.reset();
   if (db->embedded != nullptr) {

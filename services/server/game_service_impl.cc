@@ -12,6 +12,7 @@
 #include "services/server/rpc_common.h"
 #include "services/server/game_reader.h"
 #include "services/server/status_mapping.h"
+#include "services/server/transparency_proofs.h"
 #include "services/store/internal/store_rules.h"
 
 namespace arbiter::server {
@@ -268,6 +269,26 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                });
 }
 
+absl::Status ArbiterServiceImpl::AddInclusion(v1::Adjudication& adjudication) {
+  if (transparency_ == nullptr) {
+    adjudication.set_transparency_note("this server keeps no transparency log");
+    return absl::OkStatus();
+  }
+  absl::StatusOr<std::string> game_id = ParseGameName(adjudication.game(), "game");
+  if (!game_id.ok()) return game_id.status();
+  absl::StatusOr<v1::InclusionProof> proof = inclusions_.Prove(
+      store_, *transparency_, *game_id, adjudication.last_event(), adjudication.last_event_hash());
+  if (proof.ok()) {
+    *adjudication.mutable_last_event_inclusion() = *std::move(proof);
+    return absl::OkStatus();
+  }
+  if (absl::IsFailedPrecondition(proof.status()) || absl::IsNotFound(proof.status())) {
+    adjudication.set_transparency_note(std::string(proof.status().message()));
+    return absl::OkStatus();
+  }
+  return proof.status();
+}
+
 grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                                                 const v1::AdjudicateGameRequest* request,
                                                 v1::Adjudication* response) {
@@ -284,7 +305,7 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (auto cached = judgements_.Find(*game_id, record->last_hash)) {
                    *response = *std::move(cached);
                    WithholdHiddenDetail(caller, *record, *response);
-                   return absl::OkStatus();
+                   return AddInclusion(*response);
                  }
                  absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
                  if (!game.ok()) return game.status();
@@ -293,9 +314,12 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!referee.ok()) return referee.status();
                  *response = ToAdjudication(game->record.game_id, *referee,
                                             game->record.last_sequence);
+                 if (!game->stored.empty()) {
+                   response->set_last_event_hash(game->stored.back().hash);
+                 }
                  judgements_.Store(*game_id, game->record.last_hash, *response);
                  WithholdHiddenDetail(caller, game->record, *response);
-                 return absl::OkStatus();
+                 return AddInclusion(*response);
                });
 }
 

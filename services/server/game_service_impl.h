@@ -14,8 +14,10 @@
 #include "services/server/auth.h"
 #include "services/server/game_writer.h"
 #include "services/server/judgement_cache.h"
+#include "services/server/transparency_proofs.h"
 #include "services/server/token_store.h"
 #include "services/store/event_store.h"
+#include "services/transparency/transparency_log.h"
 
 namespace arbiter::server {
 
@@ -28,6 +30,10 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
         registry_(registry),
         auth_(auth),
         writer_(store, registry, limits, leagues) {}
+
+  // The transparency log AdjudicateGame proves the last event against
+  // (none: its answers carry no proof). Set before the server starts.
+  void set_transparency(transparency::TransparencyLog* log) { transparency_ = log; }
 
   grpc::Status CreateGame(grpc::ServerContext* context, const v1::CreateGameRequest* request,
                           v1::Game* response) override;
@@ -57,7 +63,13 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   store::EventStore& store_;
   const engine::RulesetRegistry& registry_;
   Authenticator& auth_;
+  // Sets the answer's inclusion proof of its last event, or says why there
+  // is none. Fails only if the log cannot be read.
+  absl::Status AddInclusion(v1::Adjudication& adjudication);
+
   GameWriter writer_;
+  transparency::TransparencyLog* transparency_ = nullptr;
+  InclusionCache inclusions_;
   JudgementCache judgements_;
 };
 

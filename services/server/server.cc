@@ -52,7 +52,8 @@ bool IsLoopbackAddress(const std::string& listen) {
 
 ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
                              const engine::RulesetRegistry& registry, const WriteLimits& limits,
-                             const LeagueParts* leagues)
+                             const LeagueParts* leagues,
+                             transparency::TransparencyLog* transparency)
     : auth_(tokens),
       arbiter_service_(store, registry, auth_, limits,
                        leagues != nullptr ? leagues->streams : nullptr),
@@ -66,6 +67,10 @@ ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
     dispute_service_ = std::make_unique<DisputeServiceImpl>(*leagues->streams, store,
                                                             *tournament_games_, registry, auth_);
   }
+  if (transparency != nullptr) {
+    transparency_service_ = std::make_unique<TransparencyServiceImpl>(store, *transparency, auth_);
+    arbiter_service_.set_transparency(transparency);
+  }
 }
 
 ArbiterServer::~ArbiterServer() {
@@ -74,7 +79,8 @@ ArbiterServer::~ArbiterServer() {
 
 absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
-    const engine::RulesetRegistry& registry, const LeagueParts* leagues) {
+    const engine::RulesetRegistry& registry, const LeagueParts* leagues,
+    transparency::TransparencyLog* transparency) {
   std::shared_ptr<grpc::ServerCredentials> credentials;
   bool secure = true;  // credentials that take an AuthMetadataProcessor
   if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
@@ -107,7 +113,7 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
-      new ArbiterServer(store, tokens, registry, options.limits, leagues));
+      new ArbiterServer(store, tokens, registry, options.limits, leagues, transparency));
   if (secure) {
     server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
     credentials->SetAuthMetadataProcessor(server->early_auth_);
@@ -133,6 +139,9 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     builder.RegisterService(server->tournament_service_.get());
     builder.RegisterService(server->dispute_service_.get());
   }
+  if (server->transparency_service_ != nullptr) {
+    builder.RegisterService(server->transparency_service_.get());
+  }
   server->server_ = builder.BuildAndStart();
   if (server->server_ == nullptr || server->port_ == 0) {
     server->shut_down_ = true;
@@ -147,6 +156,9 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
       health->SetServingStatus("arbiter.v1.LeagueService", true);
       health->SetServingStatus("arbiter.v1.TournamentService", true);
       health->SetServingStatus("arbiter.v1.DisputeService", true);
+    }
+    if (server->transparency_service_ != nullptr) {
+      health->SetServingStatus("arbiter.v1.TransparencyService", true);
     }
   }
   return server;

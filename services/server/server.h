@@ -8,6 +8,7 @@
 #include "services/server/dispute_service_impl.h"
 #include "services/server/league_service_impl.h"
 #include "services/server/tournament_service_impl.h"
+#include "services/server/transparency_service_impl.h"
 
 #include <grpcpp/server.h>
 
@@ -68,9 +69,12 @@ class ArbiterServer {
   // Builds and starts the server. InvalidArgument for unreadable TLS files
   // and for plaintext on a non-loopback address without `insecure`;
   // Unavailable if the address cannot be bound.
+  // With `transparency` (owned by the caller) the server also serves
+  // TransparencyService, and AdjudicateGame answers carry inclusion proofs.
   static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
       const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
-      const engine::RulesetRegistry& registry, const LeagueParts* leagues = nullptr);
+      const engine::RulesetRegistry& registry, const LeagueParts* leagues = nullptr,
+      transparency::TransparencyLog* transparency = nullptr);
   ~ArbiterServer();
 
   // The port actually bound.
@@ -82,7 +86,7 @@ class ArbiterServer {
  private:
   ArbiterServer(store::EventStore& store, TokenStore& tokens,
                 const engine::RulesetRegistry& registry, const WriteLimits& limits,
-                const LeagueParts* leagues);
+                const LeagueParts* leagues, transparency::TransparencyLog* transparency);
 
   Authenticator auth_;
   std::shared_ptr<grpc::AuthMetadataProcessor> early_auth_;
@@ -93,6 +97,7 @@ class ArbiterServer {
   std::unique_ptr<GameWriter> tournament_games_;
   std::unique_ptr<TournamentServiceImpl> tournament_service_;
   std::unique_ptr<DisputeServiceImpl> dispute_service_;
+  std::unique_ptr<TransparencyServiceImpl> transparency_service_;  // with a log
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool shut_down_ = false;

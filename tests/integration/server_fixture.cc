@@ -40,7 +40,7 @@ void ServerTest::TearDown() {
 }
 
 std::unique_ptr<ArbiterServer> ServerTest::StartServer(ServerOptions options) {
-  auto server = ArbiterServer::Start(options, *events_, *tokens_, Registry());
+  auto server = ArbiterServer::Start(options, *events_, *tokens_, Registry(), nullptr, transparency_);
   EXPECT_TRUE(server.ok()) << server.status();
   return server.ok() ? *std::move(server) : nullptr;
 }

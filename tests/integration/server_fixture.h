@@ -18,6 +18,7 @@
 #include "services/server/server.h"
 #include "services/server/token_store.h"
 #include "services/store/postgres_event_store.h"
+#include "services/transparency/transparency_log.h"
 
 namespace arbiter::server::testing {
 
@@ -65,6 +66,8 @@ class ServerTest : public ::testing::Test {
   std::string conninfo_;  // superuser
   std::unique_ptr<store::PostgresEventStore> events_;
   std::unique_ptr<PostgresTokenStore> tokens_;
+  // When set before StartServer, servers also keep this transparency log.
+  transparency::TransparencyLog* transparency_ = nullptr;
   std::unique_ptr<ArbiterServer> server_;
   std::unique_ptr<v1::ArbiterService::Stub> stub_;
   std::unique_ptr<v1::TokenService::Stub> token_stub_;

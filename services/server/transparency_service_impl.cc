@@ -1,0 +1,118 @@
+#include "services/server/transparency_service_impl.h"
+
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "services/server/event_codec.h"
+#include "services/server/rpc_common.h"
+#include "services/server/status_mapping.h"
+#include "services/server/transparency_proofs.h"
+
+namespace arbiter::server {
+namespace {
+
+// "games/{game}/events/{event}" -> (game id, event number).
+absl::StatusOr<std::pair<std::string, int64_t>> ParseEventName(const std::string& name) {
+  const std::size_t cut = name.rfind("/events/");
+  int64_t event = 0;
+  if (cut == std::string::npos || !absl::SimpleAtoi(name.substr(cut + 8), &event) || event < 1 ||
+      name.substr(cut + 8) != absl::StrCat(event)) {
+    return FieldError("name", "name must be \"games/{game}/events/{event}\" with an event from 1");
+  }
+  absl::StatusOr<std::string> game_id = ParseGameName(name.substr(0, cut), "name");
+  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not an event name");
+  return std::make_pair(*game_id, event);
+}
+
+}  // namespace
+
+grpc::Status TransparencyServiceImpl::GetCheckpoint(grpc::ServerContext* context,
+                                                    const v1::GetCheckpointRequest* request,
+                                                    v1::Checkpoint* response) {
+  return Serve(context, auth_, "GetCheckpoint", "", "", [&](const Caller&) -> absl::Status {
+    absl::StatusOr<transparency::StoredCheckpoint> checkpoint =
+        FindCheckpoint(log_, request->tree_size());
+    if (!checkpoint.ok()) return checkpoint.status();
+    *response = ToCheckpoint(*checkpoint, log_.signer().name());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TransparencyServiceImpl::GetInclusionProof(
+    grpc::ServerContext* context, const v1::GetInclusionProofRequest* request,
+    v1::InclusionProof* response) {
+  return Serve(context, auth_, "GetInclusionProof", request->name(), "",
+               [&](const Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::pair<std::string, int64_t>> event =
+                     ParseEventName(request->name());
+                 if (!event.ok()) return event.status();
+                 // Permission before existence, as for every read of a game.
+                 absl::StatusOr<store::GameRecord> record = store_.GetGame(event->first);
+                 if (!record.ok()) {
+                   if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
+                     return ReadDenied(caller, event->first);
+                   }
+                   return record.status();
+                 }
+                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+                 absl::StatusOr<v1::InclusionProof> proof = ProveGameEvent(
+                     store_, log_, event->first, event->second, request->tree_size());
+                 if (!proof.ok()) return proof.status();
+                 *response = *std::move(proof);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TransparencyServiceImpl::GetConsistencyProof(
+    grpc::ServerContext* context, const v1::GetConsistencyProofRequest* request,
+    v1::ConsistencyProof* response) {
+  return Serve(context, auth_, "GetConsistencyProof", "", "", [&](const Caller&) -> absl::Status {
+    const int64_t from = request->from_tree_size();
+    const int64_t to = request->to_tree_size();
+    if (from < 0) return FieldError("from_tree_size", "from_tree_size must not be negative");
+    if (to < from) {
+      return FieldError("to_tree_size", absl::StrCat("to_tree_size (", to,
+                                                     ") must be at least from_tree_size (", from,
+                                                     ")"));
+    }
+    absl::StatusOr<std::vector<engine::merkle::Hash>> hashes =
+        log_.ConsistencyProof(static_cast<uint64_t>(from), static_cast<uint64_t>(to));
+    if (!hashes.ok()) {
+      if (absl::IsInvalidArgument(hashes.status())) {
+        return FieldError("to_tree_size", std::string(hashes.status().message()));
+      }
+      return hashes.status();
+    }
+    response->set_from_tree_size(from);
+    response->set_to_tree_size(to);
+    for (const engine::merkle::Hash& h : *hashes) response->add_hashes(engine::merkle::ToBytes(h));
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TransparencyServiceImpl::GetPublicKey(grpc::ServerContext* context,
+                                                   const v1::GetPublicKeyRequest*,
+                                                   v1::PublicKey* response) {
+  return Serve(context, auth_, "GetPublicKey", "", "", [&](const Caller&) -> absl::Status {
+    response->set_origin(log_.signer().name());
+    response->set_verifier_key(log_.signer().VerifierKey());
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status TransparencyServiceImpl::PublishCheckpoint(grpc::ServerContext* context,
+                                                        const v1::PublishCheckpointRequest*,
+                                                        v1::Checkpoint* response) {
+  return Serve(context, auth_, "PublishCheckpoint", "", "",
+               [&](const Caller& caller) -> absl::Status {
+                 if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+                 absl::StatusOr<transparency::StoredCheckpoint> checkpoint = log_.Publish();
+                 if (!checkpoint.ok()) return checkpoint.status();
+                 *response = ToCheckpoint(*checkpoint, log_.signer().name());
+                 return absl::OkStatus();
+               });
+}
+
+}  // namespace arbiter::server

@@ -1,0 +1,43 @@
+// The gRPC service TransparencyService (transparency_service.proto):
+// checkpoints, inclusion and consistency proofs of the transparency log and
+// its public key. Each RPC authenticates, checks the role, and reads the
+// TransparencyLog. Thread-safe.
+#ifndef ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
+#define ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
+
+#include "arbiter/v1/transparency_service.grpc.pb.h"
+#include "services/server/auth.h"
+#include "services/store/event_store.h"
+#include "services/transparency/transparency_log.h"
+
+namespace arbiter::server {
+
+class TransparencyServiceImpl final : public v1::TransparencyService::Service {
+ public:
+  TransparencyServiceImpl(store::EventStore& store, transparency::TransparencyLog& log,
+                          Authenticator& auth)
+      : store_(store), log_(log), auth_(auth) {}
+
+  grpc::Status GetCheckpoint(grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
+                             v1::Checkpoint* response) override;
+  grpc::Status GetInclusionProof(grpc::ServerContext* context,
+                                 const v1::GetInclusionProofRequest* request,
+                                 v1::InclusionProof* response) override;
+  grpc::Status GetConsistencyProof(grpc::ServerContext* context,
+                                   const v1::GetConsistencyProofRequest* request,
+                                   v1::ConsistencyProof* response) override;
+  grpc::Status GetPublicKey(grpc::ServerContext* context, const v1::GetPublicKeyRequest* request,
+                            v1::PublicKey* response) override;
+  grpc::Status PublishCheckpoint(grpc::ServerContext* context,
+                                 const v1::PublishCheckpointRequest* request,
+                                 v1::Checkpoint* response) override;
+
+ private:
+  store::EventStore& store_;
+  transparency::TransparencyLog& log_;
+  Authenticator& auth_;
+};
+
+}  // namespace arbiter::server
+
+#endif  // ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_

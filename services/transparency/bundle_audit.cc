@@ -1,0 +1,296 @@
+#include "services/transparency/bundle_audit.h"
+
+#include <google/protobuf/util/json_util.h>
+
+#include "absl/strings/str_cat.h"
+#include "engine/merkle/merkle.h"
+#include "services/server/event_codec.h"
+#include "services/server/game_reader.h"
+#include "services/store/event_hash.h"
+#include "services/store/memory_event_store.h"
+#include "services/transparency/checkpoint.h"
+#include "services/transparency/transparency_log.h"
+
+namespace arbiter::transparency {
+namespace {
+
+using engine::merkle::Hash;
+
+AuditFinding Holds(const std::string& check, const std::string& detail) {
+  return {check, true, detail};
+}
+AuditFinding Fails(const std::string& check, const std::string& detail) {
+  return {check, false, detail};
+}
+
+// Checks the chain; on success returns "" and fills nothing else.
+std::string ChainProblem(const std::string& game_id, const v1::AuditBundle& bundle) {
+  std::string prev = store::GenesisHash();
+  for (int i = 0; i < bundle.events_size(); ++i) {
+    const v1::AuditEvent& e = bundle.events(i);
+    const int64_t number = i + 1;
+    if (e.sequence() != number) {
+      return absl::StrCat("event ", number, " is missing: events[", i, "] has sequence ",
+                          e.sequence());
+    }
+    if (e.prev_hash() != prev) {
+      return absl::StrCat("event ", number, " (\"", e.event_id(),
+                          "\") does not point at the hash of the event before it");
+    }
+    if (store::EventHash(e.prev_hash(), e.sequence(), game_id, e.event_id(), e.type(),
+                         e.payload()) != e.hash()) {
+      return absl::StrCat("event ", number, " (\"", e.event_id(),
+                          "\") does not match its hash: its contents were changed");
+    }
+    prev = e.hash();
+  }
+  return "";
+}
+
+// The replay on an in-memory store holding the bundle's events, as the
+// server's VerifyGame runs it; fills `adjudication` when it can judge.
+AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
+                    const engine::RulesetRegistry& registry, v1::Adjudication& adjudication) {
+  v1::GameCreated created;
+  if (bundle.events(0).type() != server::kTypeGameCreated ||
+      !created.ParseFromString(bundle.events(0).payload())) {
+    return Fails("replay", "event 1 is not the game's creation");
+  }
+  store::CreateGameRequest request;
+  request.request_id = "audit";
+  request.game.game_id = game_id;
+  request.game.game = created.header().game();
+  request.game.ruleset_id = created.header().ruleset_id();
+  request.game.ruleset_hash = created.header().ruleset_hash();
+  if (created.seed_commitment().empty()) {
+    request.game.seed = created.header().seed();
+  } else {
+    request.game.seed_commitment = created.seed_commitment();
+  }
+  for (const auto& player : created.header().players()) request.game.players.push_back(player.id());
+  request.game.created_by = "audit";
+  request.game.league_id = created.league();
+  request.game.tournament_id = created.tournament();
+  // Batches end after each event that ends the game, as the store requires.
+  std::vector<std::vector<store::NewEvent>> batches(1);
+  for (const v1::AuditEvent& e : bundle.events()) {
+    batches.back().push_back({e.event_id(), e.type(), e.payload(), ""});
+    if (e.type() == store::kGameFinishedType || e.type() == store::kGameVoidedType) {
+      batches.emplace_back();
+    }
+  }
+  if (batches.back().empty()) batches.pop_back();
+  request.events = batches.front();
+  if (request.events.back().type == store::kGameFinishedType) {
+    request.game.status = store::GameStatus::kFinished;
+  }
+  store::MemoryEventStore memory;
+  absl::StatusOr<store::GameRecord> record = memory.CreateGame(request);
+  if (!record.ok()) {
+    return Fails("replay", absl::StrCat("the log cannot be stored as a game: ",
+                                        record.status().message()));
+  }
+  for (std::size_t b = 1; b < batches.size(); ++b) {
+    store::AppendRequest append;
+    append.game_id = game_id;
+    append.expected_sequence = record->last_sequence;
+    append.request_id = absl::StrCat("audit-", b);
+    append.recorded_by = "audit";
+    append.events = batches[b];
+    absl::StatusOr<store::AppendResult> appended = memory.Append(append);
+    if (!appended.ok()) {
+      return Fails("replay", absl::StrCat("the log cannot be stored as a game: ",
+                                          appended.status().message()));
+    }
+    record->last_sequence = appended->last_sequence;
+  }
+  const server::CancelCheck never = [] { return absl::OkStatus(); };
+  absl::StatusOr<v1::VerifyGameResponse> verified =
+      server::VerifyStoredGame(memory, registry, game_id, never);
+  if (!verified.ok()) return Fails("replay", std::string(verified.status().message()));
+  if (!verified->intact()) {
+    return Fails("replay", absl::StrCat("event ", verified->first_bad_event(), ": ",
+                                        verified->problem()));
+  }
+  absl::StatusOr<server::LoadedGame> game = server::LoadGame(memory, game_id, never);
+  if (!game.ok()) return Fails("replay", std::string(game.status().message()));
+  if (!game->seed.has_value()) {
+    return Holds("replay", "the log decodes; its seed is still hidden, so it cannot be replayed");
+  }
+  absl::StatusOr<replay::Referee> referee = server::Judge(*game, registry, 0, never);
+  if (!referee.ok()) return Fails("replay", std::string(referee.status().message()));
+  adjudication =
+      server::ToAdjudication(game_id, *referee, static_cast<int64_t>(bundle.events_size()));
+  adjudication.set_last_event_hash(bundle.events(bundle.events_size() - 1).hash());
+  // A recorded verdict must be the one the replay reaches.
+  for (const v1::Event& event : game->events) {
+    if (!event.has_game_finished()) continue;
+    const v1::GameFinished& finished = event.game_finished();
+    if (finished.verdict() != adjudication.verdict() ||
+        finished.actions() != adjudication.actions()) {
+      return Fails("replay", absl::StrCat("event ", event.event(), " records verdict ",
+                                          v1::Verdict_Name(finished.verdict()), " after ",
+                                          finished.actions(), " actions, but the replay gives ",
+                                          v1::Verdict_Name(adjudication.verdict()), " after ",
+                                          adjudication.actions()));
+    }
+  }
+  return Holds("replay", absl::StrCat(v1::Verdict_Name(adjudication.verdict()), " after ",
+                                      adjudication.actions(), " actions"));
+}
+
+}  // namespace
+
+absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
+                                        const NoteVerifier& verifier,
+                                        const engine::RulesetRegistry& registry) {
+  if (bundle.format() != kBundleFormat) {
+    return absl::InvalidArgumentError(absl::StrCat("not an audit bundle: format is \"",
+                                                   bundle.format(), "\", not \"", kBundleFormat,
+                                                   "\""));
+  }
+  absl::StatusOr<std::string> game_id = server::ParseGameName(bundle.game(), "game");
+  if (!game_id.ok()) return game_id.status();
+  if (bundle.events().empty()) return absl::InvalidArgumentError("the bundle has no events");
+  AuditReport report;
+
+  // The checkpoint: the signed note is the authority; the bundle's copy of
+  // its fields must agree with it.
+  const v1::InclusionProof& proof = bundle.proof();
+  absl::StatusOr<Checkpoint> checkpoint = OpenCheckpoint(verifier, proof.checkpoint().note());
+  if (!checkpoint.ok()) {
+    report.findings.push_back(Fails("signature", std::string(checkpoint.status().message())));
+  } else {
+    report.findings.push_back(Holds(
+        "signature", absl::StrCat("checkpoint of ", checkpoint->size, " leaves of log ",
+                                  checkpoint->origin, ", signed ",
+                                  absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", checkpoint->time,
+                                                   absl::UTCTimeZone()))));
+    const v1::Checkpoint& copy = proof.checkpoint();
+    if (copy.tree_size() != static_cast<int64_t>(checkpoint->size) ||
+        copy.root_hash() != engine::merkle::ToBytes(checkpoint->root) ||
+        copy.origin() != checkpoint->origin ||
+        proof.tree_size() != static_cast<int64_t>(checkpoint->size)) {
+      report.findings.push_back(Fails(
+          "checkpoint", "the bundle's tree size, root or origin differ from the signed note's"));
+    } else {
+      report.findings.push_back(Holds("checkpoint", "the bundle's copy matches the signed note"));
+    }
+  }
+
+  const std::string chain_problem = ChainProblem(*game_id, bundle);
+  const v1::AuditEvent& last = bundle.events(bundle.events_size() - 1);
+  if (chain_problem.empty()) {
+    report.findings.push_back(Holds("chain", absl::StrCat(bundle.events_size(),
+                                                          " events, last hash ", last.hash())));
+  } else {
+    report.findings.push_back(Fails("chain", chain_problem));
+  }
+
+  // Inclusion of the last event in the signed tree.
+  const std::string last_name = absl::StrCat(bundle.game(), "/events/", bundle.events_size());
+  if (!checkpoint.ok()) {
+    report.findings.push_back(Fails("inclusion", "no signed checkpoint to prove against"));
+  } else if (proof.event() != last_name || proof.event_hash() != last.hash()) {
+    report.findings.push_back(Fails(
+        "inclusion", absl::StrCat("the proof is of ", proof.event(), " with hash ",
+                                  proof.event_hash(), ", not of the last event ", last_name,
+                                  " with hash ", last.hash())));
+  } else {
+    absl::StatusOr<Hash> leaf = EventLeafHash(last.hash());
+    std::vector<Hash> hashes;
+    absl::Status status = leaf.status();
+    for (const std::string& h : proof.hashes()) {
+      absl::StatusOr<Hash> hash = engine::merkle::FromBytes(h);
+      if (!hash.ok()) {
+        status = hash.status();
+        break;
+      }
+      hashes.push_back(*hash);
+    }
+    if (status.ok() && proof.leaf_index() < 0) {
+      status = absl::InvalidArgumentError("the leaf index is negative");
+    }
+    if (status.ok()) {
+      status = engine::merkle::VerifyInclusion(static_cast<uint64_t>(proof.leaf_index()),
+                                               checkpoint->size, *leaf, hashes, checkpoint->root);
+    }
+    if (status.ok()) {
+      report.findings.push_back(Holds(
+          "inclusion", absl::StrCat(last_name, " is leaf ", proof.leaf_index(), " of the ",
+                                    checkpoint->size, "-leaf tree")));
+    } else {
+      report.findings.push_back(Fails("inclusion", std::string(status.message())));
+    }
+  }
+
+  if (chain_problem.empty()) {
+    report.findings.push_back(Replay(*game_id, bundle, registry, report.adjudication));
+  } else {
+    report.findings.push_back(Fails("replay", "not replayed: the chain is broken"));
+  }
+  return report;
+}
+
+AuditFinding CompareWithEarlier(const v1::AuditBundle& earlier, const v1::AuditBundle& now,
+                                const NoteVerifier& verifier,
+                                const engine::RulesetRegistry& registry) {
+  absl::StatusOr<AuditReport> before = AuditBundle(earlier, verifier, registry);
+  if (!before.ok()) {
+    return Fails("history", absl::StrCat("the export taken before is not a bundle: ",
+                                         before.status().message()));
+  }
+  for (const AuditFinding& f : before->findings) {
+    if (!f.holds) {
+      return Fails("history", absl::StrCat("the export taken before does not hold (", f.check,
+                                           ": ", f.detail, ")"));
+    }
+  }
+  if (earlier.game() != now.game()) {
+    return Fails("history", absl::StrCat("the export taken before is of ", earlier.game(),
+                                         ", not of ", now.game()));
+  }
+  for (int i = 0; i < earlier.events_size(); ++i) {
+    const v1::AuditEvent& was = earlier.events(i);
+    if (i >= now.events_size()) {
+      return Fails("history", absl::StrCat("event ", i + 1, " (\"", was.event_id(),
+                                           "\") is missing: the export taken before had ",
+                                           earlier.events_size(), " events, this one has ",
+                                           now.events_size()));
+    }
+    const v1::AuditEvent& is = now.events(i);
+    if (was.hash() != is.hash() || was.event_id() != is.event_id()) {
+      return Fails("history", absl::StrCat("event ", i + 1, " differs from the export taken "
+                                           "before: it was \"", was.event_id(), "\" with hash ",
+                                           was.hash(), ", it is \"", is.event_id(),
+                                           "\" with hash ", is.hash()));
+    }
+  }
+  return Holds("history", absl::StrCat("the ", earlier.events_size(),
+                                       " events of the export taken before are unchanged; ",
+                                       now.events_size() - earlier.events_size(),
+                                       " followed"));
+}
+
+std::string BundleToJson(const v1::AuditBundle& bundle) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.add_whitespace = true;
+  options.preserve_proto_field_names = true;
+  std::string out;
+  (void)google::protobuf::util::MessageToJsonString(bundle, &out, options);
+  return out;
+}
+
+absl::StatusOr<v1::AuditBundle> BundleFromJson(const std::string& json) {
+  v1::AuditBundle bundle;
+  google::protobuf::util::JsonParseOptions options;
+  options.ignore_unknown_fields = false;
+  auto status = google::protobuf::util::JsonStringToMessage(json, &bundle, options);
+  if (!status.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("not an audit bundle: ", std::string(status.message())));
+  }
+  return bundle;
+}
+
+}  // namespace arbiter::transparency

@@ -1,0 +1,133 @@
+// TransparencyLog: the Merkle tree over every event hash of the store, kept
+// in PostgreSQL (migrations/0010_transparency_log.sql), and its signed
+// checkpoints.
+//
+// Building. CatchUp reads events that have committed after the builder's
+// progress (game events by store position, which commit in order and without
+// gaps; then new events of every stream), gives them the next leaf indexes,
+// and in one transaction stores the leaves, the perfect subtrees they
+// complete (CompactRange) and the new progress. It runs under a PostgreSQL
+// advisory lock, so two servers on one database never build at once, and it
+// checks that the progress it started from is still the stored one, so a
+// step that lost a race writes nothing. The append path is not involved.
+//
+// Leaf data: the 32 bytes of the event's hash (services/store/event_hash.h),
+// so the leaf hash is SHA-256(0x00 || hash bytes). Stored: never change.
+//
+// Checkpoints. Publish signs (note.h, checkpoint.h) the tree as it is and
+// stores the note; Start runs CatchUp on a thread of its own and publishes a
+// checkpoint when the tree has grown and `checkpoint_interval` has passed.
+//
+// Reading. Proofs are computed from the stored subtree hashes for any tree
+// size up to the tree's. Thread-safe.
+#ifndef ARBITER_SERVICES_TRANSPARENCY_TRANSPARENCY_LOG_H_
+#define ARBITER_SERVICES_TRANSPARENCY_TRANSPARENCY_LOG_H_
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/base/thread_annotations.h"
+#include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
+#include "absl/synchronization/notification.h"
+#include "absl/time/time.h"
+#include "engine/merkle/compact_range.h"
+#include "engine/merkle/merkle.h"
+#include "services/store/postgres_event_store.h"
+#include "services/transparency/note.h"
+
+namespace arbiter::transparency {
+
+struct StoredCheckpoint {
+  uint64_t size = 0;
+  engine::merkle::Hash root{};
+  absl::Time time;
+  std::string note;  // the signed note, as stored
+};
+
+// The leaf hash of an event whose hash is `event_hash_hex` (64 hex digits).
+// InvalidArgument if it is not one.
+absl::StatusOr<engine::merkle::Hash> EventLeafHash(const std::string& event_hash_hex);
+
+class TransparencyLog {
+ public:
+  // `pool` must outlive this object; `signer` signs the checkpoints (its
+  // name is the log's origin).
+  TransparencyLog(store::PostgresEventStore& pool, NoteSigner signer)
+      : pool_(pool), signer_(std::move(signer)) {}
+  ~TransparencyLog() { Stop(); }
+  TransparencyLog(const TransparencyLog&) = delete;
+  TransparencyLog& operator=(const TransparencyLog&) = delete;
+
+  // Adds every committed event not yet in the tree. Returns the tree size.
+  // Unavailable if PostgreSQL is; DataLoss if a stored event hash is not 64
+  // hex digits.
+  absl::StatusOr<uint64_t> CatchUp();
+
+  // Catches up and signs a checkpoint of the tree as it then is (returns the
+  // stored one if that size is already signed).
+  absl::StatusOr<StoredCheckpoint> Publish();
+
+  // CatchUp every `interval`; a checkpoint when the tree has grown since the
+  // last one and `checkpoint_interval` has passed since it was signed.
+  void Start(absl::Duration interval = absl::Milliseconds(200),
+             absl::Duration checkpoint_interval = absl::Seconds(10));
+  void Stop();
+
+  // NotFound before the first checkpoint. Read from the database.
+  absl::StatusOr<StoredCheckpoint> LatestCheckpoint();
+  // The same, as read at most `max_age` ago (or as this process last
+  // published), for answers that are read often (AdjudicateGame).
+  absl::StatusOr<StoredCheckpoint> RecentCheckpoint(absl::Duration max_age = absl::Seconds(1));
+  // NotFound unless a checkpoint of exactly `size` leaves was signed.
+  absl::StatusOr<StoredCheckpoint> CheckpointAt(uint64_t size);
+
+  // Leaves in the tree (as stored).
+  absl::StatusOr<uint64_t> TreeSize();
+  // The leaf index of the game event at store `position`; nullopt if it is
+  // not in the tree yet.
+  absl::StatusOr<std::optional<uint64_t>> LeafOfPosition(int64_t position);
+  // The leaf index of a stream event; nullopt if not in the tree yet.
+  absl::StatusOr<std::optional<uint64_t>> LeafOfStreamEvent(const std::string& stream_id,
+                                                            int64_t sequence);
+
+  // The inclusion proof of leaf `index` in the tree of its first `size`
+  // leaves. InvalidArgument unless index < size <= TreeSize(); DataLoss if a
+  // stored subtree is missing.
+  absl::StatusOr<std::vector<engine::merkle::Hash>> InclusionProof(uint64_t index, uint64_t size);
+  // The consistency proof between the trees of `old_size` and `new_size`
+  // leaves. InvalidArgument unless old_size <= new_size <= TreeSize().
+  absl::StatusOr<std::vector<engine::merkle::Hash>> ConsistencyProof(uint64_t old_size,
+                                                                     uint64_t new_size);
+  // The root of the tree of its first `size` leaves (size <= TreeSize()).
+  absl::StatusOr<engine::merkle::Hash> RootAt(uint64_t size);
+
+  const NoteSigner& signer() const { return signer_; }
+
+ private:
+  // One CatchUp step of at most `limit` events; sets *added.
+  absl::StatusOr<uint64_t> Step(int limit, int64_t* added);
+  absl::StatusOr<std::vector<engine::merkle::Hash>> RangeHashes(
+      const std::vector<engine::merkle::Range>& ranges);
+  void Loop(absl::Duration interval, absl::Duration checkpoint_interval);
+
+  store::PostgresEventStore& pool_;
+  const NoteSigner signer_;
+  absl::Mutex build_mu_;  // one builder step at a time in this process
+  // The frontier of the tree as last built by this process.
+  engine::merkle::CompactRange frontier_ ABSL_GUARDED_BY(build_mu_);
+  bool frontier_known_ ABSL_GUARDED_BY(build_mu_) = false;
+  std::thread thread_;
+  std::unique_ptr<absl::Notification> stop_;
+  absl::Mutex recent_mu_;
+  std::optional<StoredCheckpoint> recent_ ABSL_GUARDED_BY(recent_mu_);
+  absl::Time recent_read_ ABSL_GUARDED_BY(recent_mu_) = absl::InfinitePast();
+};
+
+}  // namespace arbiter::transparency
+
+#endif  // ARBITER_SERVICES_TRANSPARENCY_TRANSPARENCY_LOG_H_

@@ -1,0 +1,227 @@
+// The transparency log on a real PostgreSQL: every event of games and
+// streams becomes a leaf exactly once, the stored tree agrees with the pure
+// code, proofs from the stored subtrees verify, a second builder continues
+// the first one's tree, concurrent appends are neither lost nor doubled, and
+// checkpoints are signed notes of the tree.
+#include <gtest/gtest.h>
+
+#include <pqxx/pqxx>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "engine/merkle/merkle.h"
+#include "services/store/postgres_stream_store.h"
+#include "services/transparency/checkpoint.h"
+#include "services/transparency/transparency_log.h"
+#include "tests/services/store/postgres_test_env.h"
+#include "tests/services/store/store_test_util.h"
+
+namespace arbiter::transparency {
+namespace {
+
+using engine::merkle::Hash;
+using store::testing::Append;
+using store::testing::CreateRequest;
+using store::testing::Events;
+
+class TransparencyLogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    store_ = store::testing::FreshPostgresStore(&conninfo_);
+    ASSERT_NE(store_, nullptr);
+    streams_ = std::make_unique<store::PostgresStreamStore>(*store_);
+    log_ = std::make_unique<TransparencyLog>(*store_, *NoteSigner::Generate("test.example/log"));
+  }
+
+  // A game with `events` events appended in batches of 3.
+  void Game(const std::string& id, int events) {
+    ASSERT_TRUE(store_->CreateGame(CreateRequest(id)).ok());
+    int64_t at = 0;
+    while (at < events) {
+      const int n = std::min(3, static_cast<int>(events - at));
+      auto batch = Events(absl::StrCat(id, "-", at), n);
+      ASSERT_TRUE(store_->Append(Append(id, at, absl::StrCat(id, "-req-", at), batch)).ok());
+      at += n;
+    }
+  }
+
+  void StreamEvent(const std::string& stream, int64_t expected) {
+    store::StreamAppendRequest request;
+    request.stream_id = stream;
+    request.expected_sequence = expected;
+    request.kind = "league";
+    request.request_id = absl::StrCat(stream, "-", expected);
+    request.recorded_by = "organiser";
+    request.type = "settings";
+    request.payload = absl::StrCat("settings ", expected);
+    ASSERT_TRUE(streams_->Append(request).ok());
+  }
+
+  // Every leaf hash in leaf order, from the event tables (not the tree).
+  std::vector<Hash> LeavesFromEvents() {
+    pqxx::connection conn(conninfo_);
+    pqxx::work txn(conn);
+    std::vector<Hash> out;
+    for (const pqxx::row& row : txn.exec(
+             "SELECT coalesce(e.hash, s.hash) FROM transparency_leaves l "
+             "LEFT JOIN events_in_order e ON e.position = l.position "
+             "LEFT JOIN stream_events s ON s.stream_id = l.stream_id AND s.sequence = l.sequence "
+             "ORDER BY l.leaf_index")) {
+      out.push_back(*EventLeafHash(row[0].as<std::string>()));
+    }
+    return out;
+  }
+
+  int64_t Count(const std::string& sql) {
+    pqxx::connection conn(conninfo_);
+    pqxx::work txn(conn);
+    return txn.exec1(sql)[0].as<int64_t>();
+  }
+
+  std::string conninfo_;
+  std::unique_ptr<store::PostgresEventStore> store_;
+  std::unique_ptr<store::PostgresStreamStore> streams_;
+  std::unique_ptr<TransparencyLog> log_;
+};
+
+TEST_F(TransparencyLogTest, EveryGameAndStreamEventBecomesOneLeaf) {
+  Game("g1", 7);
+  StreamEvent("leagues/north", 0);
+  Game("g2", 4);
+  StreamEvent("leagues/north", 1);
+  StreamEvent("leagues/south", 0);
+  absl::StatusOr<uint64_t> size = log_->CatchUp();
+  ASSERT_TRUE(size.ok()) << size.status();
+  EXPECT_EQ(*size, 14u);
+  EXPECT_EQ(Count("SELECT count(*) FROM transparency_leaves WHERE position IS NOT NULL"), 11);
+  EXPECT_EQ(Count("SELECT count(*) FROM transparency_leaves WHERE stream_id IS NOT NULL"), 3);
+  // Game events first, by position; then streams by id and sequence.
+  EXPECT_EQ(Count("SELECT position FROM transparency_leaves WHERE leaf_index = 10"), 11);
+  EXPECT_EQ(Count("SELECT leaf_index FROM transparency_leaves "
+                  "WHERE stream_id = 'leagues/south'"),
+            13);
+  // Nothing new: nothing added.
+  EXPECT_EQ(*log_->CatchUp(), 14u);
+  EXPECT_EQ(Count("SELECT count(*) FROM transparency_leaves"), 14);
+  // One run of game events and one run per stream.
+  EXPECT_EQ(Count("SELECT count(*) FROM transparency_segments"), 3);
+  EXPECT_EQ(*log_->LeafOfPosition(11), std::optional<uint64_t>(10));
+  EXPECT_EQ(*log_->LeafOfPosition(12), std::nullopt);
+  EXPECT_EQ(*log_->LeafOfStreamEvent("leagues/north", 2), std::optional<uint64_t>(12));
+  EXPECT_EQ(*log_->LeafOfStreamEvent("leagues/north", 3), std::nullopt);
+}
+
+TEST_F(TransparencyLogTest, StoredTreeAgreesWithThePureCodeAndItsProofsVerify) {
+  Game("g1", 5);
+  ASSERT_TRUE(log_->CatchUp().ok());
+  StreamEvent("leagues/north", 0);
+  Game("g2", 13);
+  ASSERT_TRUE(log_->CatchUp().ok());
+  const std::vector<Hash> leaves = LeavesFromEvents();
+  ASSERT_EQ(leaves.size(), 19u);
+  for (uint64_t size = 0; size <= leaves.size(); ++size) {
+    auto prefix = absl::MakeConstSpan(leaves).subspan(0, size);
+    ASSERT_EQ(*log_->RootAt(size), engine::merkle::RootOf(prefix)) << size;
+    for (uint64_t i = 0; i < size; ++i) {
+      absl::StatusOr<std::vector<Hash>> proof = log_->InclusionProof(i, size);
+      ASSERT_TRUE(proof.ok()) << proof.status();
+      ASSERT_TRUE(engine::merkle::VerifyInclusion(i, size, leaves[i], *proof,
+                                                  engine::merkle::RootOf(prefix))
+                      .ok());
+    }
+    for (uint64_t old_size = 0; old_size <= size; ++old_size) {
+      absl::StatusOr<std::vector<Hash>> proof = log_->ConsistencyProof(old_size, size);
+      ASSERT_TRUE(proof.ok()) << proof.status();
+      ASSERT_TRUE(engine::merkle::VerifyConsistency(
+                      old_size, size, engine::merkle::RootOf(prefix.subspan(0, old_size)),
+                      engine::merkle::RootOf(prefix), *proof)
+                      .ok())
+          << old_size << " -> " << size;
+    }
+  }
+  EXPECT_EQ(log_->InclusionProof(19, 19).status().message(),
+            "no inclusion proof of leaf 19 in a tree of 19 leaves: the log has 19");
+  EXPECT_EQ(log_->ConsistencyProof(3, 20).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(TransparencyLogTest, ASecondBuilderContinuesTheSameTree) {
+  Game("g1", 6);
+  ASSERT_TRUE(log_->CatchUp().ok());
+  TransparencyLog second(*store_, *NoteSigner::Generate("test.example/log"));
+  Game("g2", 9);
+  ASSERT_EQ(*second.CatchUp(), 15u);
+  Game("g3", 2);
+  ASSERT_EQ(*log_->CatchUp(), 17u);  // its cached frontier is stale: it reloads
+  EXPECT_EQ(*log_->RootAt(17), engine::merkle::RootOf(LeavesFromEvents()));
+}
+
+TEST_F(TransparencyLogTest, ConcurrentAppendsAreNeitherLostNorDoubled) {
+  std::atomic<bool> done{false};
+  std::thread builder([&] {
+    while (!done.load()) ASSERT_TRUE(log_->CatchUp().ok());
+  });
+  std::vector<std::thread> writers;
+  for (int w = 0; w < 4; ++w) {
+    writers.emplace_back([&, w] {
+      for (int g = 0; g < 5; ++g) Game(absl::StrCat("w", w, "-g", g), 7);
+    });
+  }
+  for (std::thread& t : writers) t.join();
+  done = true;
+  builder.join();
+  ASSERT_EQ(*log_->CatchUp(), 140u);
+  EXPECT_EQ(Count("SELECT count(DISTINCT position) FROM transparency_leaves"), 140);
+  EXPECT_EQ(Count("SELECT max(position) FROM transparency_leaves"), 140);
+  EXPECT_EQ(*log_->RootAt(140), engine::merkle::RootOf(LeavesFromEvents()));
+}
+
+TEST_F(TransparencyLogTest, PublishSignsTheTreeAsItIs) {
+  EXPECT_EQ(log_->LatestCheckpoint().status().code(), absl::StatusCode::kNotFound);
+  Game("g1", 4);
+  absl::StatusOr<StoredCheckpoint> first = log_->Publish();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->size, 4u);
+  NoteVerifier verifier = *NoteVerifier::Parse(log_->signer().VerifierKey());
+  absl::StatusOr<Checkpoint> opened = OpenCheckpoint(verifier, first->note);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  EXPECT_EQ(opened->size, 4u);
+  EXPECT_EQ(opened->root, engine::merkle::RootOf(LeavesFromEvents()));
+  // Publishing again without growth returns the same checkpoint.
+  EXPECT_EQ(log_->Publish()->note, first->note);
+  Game("g2", 1);
+  EXPECT_EQ(log_->Publish()->size, 5u);
+  EXPECT_EQ(log_->LatestCheckpoint()->size, 5u);
+  EXPECT_EQ(log_->CheckpointAt(4)->note, first->note);
+  EXPECT_EQ(log_->CheckpointAt(3).status().message(), "no checkpoint of tree size 3 was signed");
+}
+
+TEST_F(TransparencyLogTest, TheServiceRoleCannotRewriteTheTree) {
+  Game("g1", 3);
+  ASSERT_TRUE(log_->CatchUp().ok());
+  pqxx::connection conn(conninfo_);
+  pqxx::work txn(conn);
+  txn.exec0("SET ROLE arbiter_service");
+  EXPECT_THROW(txn.exec0("UPDATE transparency_nodes SET hash = hash"), pqxx::sql_error);
+}
+
+TEST_F(TransparencyLogTest, TheSuperuserCannotEditLeavesWithTriggersOn) {
+  Game("g1", 3);
+  ASSERT_TRUE(log_->Publish().ok());
+  pqxx::connection conn(conninfo_);
+  for (const char* sql : {"DELETE FROM transparency_segments", "TRUNCATE transparency_nodes",
+                          "UPDATE transparency_checkpoints SET note = ''"}) {
+    pqxx::work txn(conn);
+    try {
+      txn.exec0(sql);
+      ADD_FAILURE() << sql << " was allowed";
+    } catch (const pqxx::sql_error& e) {
+      EXPECT_EQ(e.sqlstate(), "AR001") << sql;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace arbiter::transparency
