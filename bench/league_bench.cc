@@ -7,7 +7,8 @@
 //   BM_Leaderboard/P        GetLeaderboard's query, top 50 of P rated players:
 //                           p50 and p99 in microseconds
 //   BM_RederiveFromLogs     store read + replay through the engine + ratings,
-//                           from the raw action logs of simulated games
+//                           from the raw action logs of simulated games (the
+//                           next page read while this one is replayed)
 //
 // A private PostgreSQL cluster is started for the run (as store_bench does).
 // Stored results are bulk-loaded with COPY, bypassing the writer, so that the
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -320,10 +322,15 @@ void BM_RederiveFromLogs(benchmark::State& state) {
       for (const v1::PlayerStanding& s : standings->players()) r.places.push_back(s.place());
       benchmark::DoNotOptimize(ratings.Add(r, nullptr, nullptr));
     };
-    int64_t after = 0;
+    // The next page is read on a second thread while this one is replayed.
+    auto read = [&](int64_t after) { return db.events->ReadAll(after, 10'000); };
+    std::future<absl::StatusOr<std::vector<store::StoredEvent>>> next =
+        std::async(std::launch::async, read, 0);
     while (true) {
-      auto page = db.events->ReadAll(after, 10'000);
+      auto page = next.get();
       if (!page.ok()) Die(page.status());
+      const bool last = page->size() < 10'000;
+      if (!last) next = std::async(std::launch::async, read, page->back().position);
       for (const store::StoredEvent& e : *page) {
         ++events;
         if (e.type == "game_created") {
@@ -340,8 +347,7 @@ void BM_RederiveFromLogs(benchmark::State& state) {
           benchmark::DoNotOptimize(referee->Apply(action, e.sequence));
         }
       }
-      if (page->size() < 10'000) break;
-      after = page->back().position;
+      if (last) break;
     }
     finish();
   }
