@@ -7,8 +7,7 @@
 //   BM_Leaderboard/P        GetLeaderboard's query, top 50 of P rated players:
 //                           p50 and p99 in microseconds
 //   BM_RederiveFromLogs     store read + replay through the engine + ratings,
-//                           from the raw action logs of simulated games (the
-//                           next page read while this one is replayed)
+//                           from the raw action logs of simulated games
 //
 // A private PostgreSQL cluster is started for the run (as store_bench does).
 // Stored results are bulk-loaded with COPY, bypassing the writer, so that the
@@ -20,7 +19,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -322,15 +320,10 @@ void BM_RederiveFromLogs(benchmark::State& state) {
       for (const v1::PlayerStanding& s : standings->players()) r.places.push_back(s.place());
       benchmark::DoNotOptimize(ratings.Add(r, nullptr, nullptr));
     };
-    // The next page is read on a second thread while this one is replayed.
-    auto read = [&](int64_t after) { return db.events->ReadAll(after, 10'000); };
-    std::future<absl::StatusOr<std::vector<store::StoredEvent>>> next =
-        std::async(std::launch::async, read, 0);
+    int64_t after = 0;
     while (true) {
-      auto page = next.get();
+      auto page = db.events->ReadAll(after, 10'000);
       if (!page.ok()) Die(page.status());
-      const bool last = page->size() < 10'000;
-      if (!last) next = std::async(std::launch::async, read, page->back().position);
       for (const store::StoredEvent& e : *page) {
         ++events;
         if (e.type == "game_created") {
@@ -347,7 +340,8 @@ void BM_RederiveFromLogs(benchmark::State& state) {
           benchmark::DoNotOptimize(referee->Apply(action, e.sequence));
         }
       }
-      if (last) break;
+      if (page->size() < 10'000) break;
+      after = page->back().position;
     }
     finish();
   }
