@@ -417,5 +417,63 @@ TYPED_TEST(EventStoreTest, VerificationNamesTheFirstTamperedEvent) {
             "event 4 (\"a-3\") of game \"g1\": its stored hash does not match its contents");
 }
 
+NewEvent StatusEvent(const std::string& id, const char* type) {
+  NewEvent event;
+  event.event_id = id;
+  event.type = type;
+  event.payload = absl::StrCat("body of ", id);
+  return event;
+}
+
+TYPED_TEST(EventStoreTest, AFinishedGameTakesOneCorrectedResultAndTheTournamentReadsThem) {
+  CreateGameRequest t1 = CreateRequest("t1");
+  t1.game.tournament_id = "cup";
+  CreateGameRequest t2 = CreateRequest("t2");
+  t2.game.tournament_id = "cup";
+  CreateGameRequest other = CreateRequest("other");
+  other.game.tournament_id = "open";
+  const std::vector<absl::StatusOr<GameRecord>> created =
+      this->store().CreateGames({t1, t2, other});
+  ASSERT_EQ(created.size(), 3u);
+  for (const auto& game : created) ASSERT_TRUE(game.ok()) << game.status();
+  for (const char* game : {"t1", "t2", "other"}) {
+    std::vector<NewEvent> events = Events(game, 2);
+    events.push_back(StatusEvent(absl::StrCat(game, "-end"), kGameFinishedType));
+    this->AppendOk(Append(game, 0, absl::StrCat("play-", game), events));
+  }
+  // One more result: accepted, the game stays finished.
+  this->AppendOk(Append("t1", 3, "correct-t1", {StatusEvent("t1-fix", kGameFinishedType)}));
+  EXPECT_EQ(this->store().GetGame("t1")->status, GameStatus::kFinished);
+  // Anything else after the result is refused, a correction among others too.
+  absl::StatusOr<AppendResult> refused = this->store().Append(
+      Append("t1", 4, "more", {Events("late", 1)[0], StatusEvent("t1-fix2", kGameFinishedType)}));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().message(),
+            "game \"t1\" is finished; no more events may be appended");
+  this->AppendOk(Append("t2", 3, "void-t2", {StatusEvent("t2-void", kGameVoidedType)}));
+  refused =
+      this->store().Append(Append("t2", 4, "fix-t2", {StatusEvent("t2-fix", kGameFinishedType)}));
+  EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(refused.status().message(), "game \"t2\" is voided; no more events may be appended");
+
+  // The tournament's results, in position order, and no other tournament's.
+  absl::StatusOr<std::vector<ResultEvent>> results =
+      this->store().ReadTournamentResults("cup", 0, 100);
+  ASSERT_TRUE(results.ok()) << results.status();
+  std::vector<std::string> seen;
+  for (const ResultEvent& r : *results) {
+    EXPECT_EQ(r.tournament_id, "cup");
+    seen.push_back(absl::StrCat(r.event.event_id, ":", GameStatusName(r.kind)));
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"t1-end:finished", "t2-end:finished",
+                                            "t1-fix:finished", "t2-void:voided"}));
+  results = this->store().ReadTournamentResults("cup", (*results)[1].event.position, 1);
+  ASSERT_TRUE(results.ok());
+  ASSERT_EQ(results->size(), 1u);
+  EXPECT_EQ((*results)[0].event.event_id, "t1-fix");
+  EXPECT_EQ(this->store().ReadTournamentResults("cup", 0, 0).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace arbiter::store
