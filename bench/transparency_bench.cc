@@ -2,13 +2,17 @@
 //
 //   BM_TreeAppend              the pure part of adding one event: its leaf
 //                              hash and the compact range's O(log n) update
-//   BM_BuilderCatchUp          the log builder on PostgreSQL: per event, the
+//   BM_BuilderCatchUp/G        the log builder on PostgreSQL: per event, the
 //                              whole step (read the new events, store leaves
-//                              and subtree hashes, move the progress), in
-//                              steps of 1000 events
-//   BM_AppendWholeGames/0|1    the store's append cost per event (as in
-//                              store_bench), without (0) and with (1) the
-//                              builder running beside it every 50 ms
+//                              and tiles, move the progress), in steps of
+//                              G games of 100 events; counters: CPU per
+//                              event in this process and in PostgreSQL
+//   BM_AppendWholeGames/0|1|2  the store's append cost per event (as in
+//                              store_bench), without (0) and with the
+//                              builder running beside it every 50 ms (1) or
+//                              every 200 ms (2, arbiterd's default); the
+//                              CPU counters of /1 and /2 minus those of /0
+//                              are what the tree costs per appended event
 //   BM_SignCheckpoint          Ed25519 signing of a checkpoint note
 //   BM_OpenCheckpoint          verifying one
 //   BM_VerifyInclusion10M      verifying an inclusion proof in a tree of
@@ -25,6 +29,9 @@
 #include <bit>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <unistd.h>
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
@@ -119,31 +126,106 @@ void BM_TreeAppend(benchmark::State& state) {
 }
 BENCHMARK(BM_TreeAppend);
 
+// CPU seconds (user + system) from /proc/PID/stat; with `children`, also
+// that of its children that have exited.
+double ProcessCpuSeconds(int pid, bool children, int* parent = nullptr) {
+  std::FILE* file = std::fopen(absl::StrCat("/proc/", pid, "/stat").c_str(), "r");
+  if (file == nullptr) return 0;
+  char buffer[1024] = {};
+  const std::size_t n = std::fread(buffer, 1, sizeof(buffer) - 1, file);
+  std::fclose(file);
+  // Fields after the command name, which is in parentheses: state (3),
+  // ppid (4), ... utime (14), stime (15), cutime (16), cstime (17).
+  const char* rest = std::strrchr(buffer, ')');
+  if (rest == nullptr || n == 0) return 0;
+  char state_letter = 0;
+  int ppid = 0;
+  unsigned long skip = 0, utime = 0, stime = 0;
+  long cutime = 0, cstime = 0;
+  if (std::sscanf(rest + 2, "%c %d %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %lu %ld %ld", &state_letter,
+                  &ppid, &skip, &skip, &skip, &skip, &skip, &skip, &skip, &skip, &skip, &utime,
+                  &stime, &cutime, &cstime) != 15) {
+    return 0;
+  }
+  if (parent != nullptr) *parent = ppid;
+  const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+  return (static_cast<double>(utime + stime) +
+          (children ? static_cast<double>(cutime + cstime) : 0.0)) / ticks;
+}
+
+// CPU seconds used so far by the benchmark's PostgreSQL cluster: the
+// postmaster, its live children and the children it has reaped.
+double ClusterCpuSeconds() {
+  static const int postmaster = [] {
+    pqxx::connection conn(Cluster()->ConninfoFor("postgres"));
+    pqxx::nontransaction txn(conn);
+    const std::string dir = txn.exec1("SHOW data_directory")[0].as<std::string>();
+    std::FILE* file = std::fopen((dir + "/postmaster.pid").c_str(), "r");
+    int pid = 0;
+    if (file == nullptr || std::fscanf(file, "%d", &pid) != 1) Die(absl::InternalError("no postmaster.pid"));
+    std::fclose(file);
+    return pid;
+  }();
+  double total = ProcessCpuSeconds(postmaster, true);
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return total;
+  while (dirent* entry = readdir(proc)) {
+    const int pid = std::atoi(entry->d_name);
+    if (pid <= 0) continue;
+    int parent = 0;
+    const double cpu = ProcessCpuSeconds(pid, false, &parent);
+    if (parent == postmaster) total += cpu;
+  }
+  closedir(proc);
+  return total;
+}
+
 void BM_BuilderCatchUp(benchmark::State& state) {
   static int runs = 0;
   store::PostgresEventStore& store = NewStore(absl::StrCat("bench_builder_", runs++));
   TransparencyLog log(store, Signer());
+  const int64_t games = state.range(0);
+  double client_cpu = 0, server_cpu = 0;
   for (auto _ : state) {
-    state.PauseTiming();
-    for (int g = 0; g < 10; ++g) AppendGame(store, "b");
-    state.ResumeTiming();
+    for (int64_t g = 0; g < games; ++g) AppendGame(store, "b");
+    // Timed by hand: PauseTiming and ResumeTiming around the appends cost
+    // milliseconds of their own here.
+    const double server_before = ClusterCpuSeconds();
+    const double client_before = ProcessCpuSeconds(getpid(), false);
+    const absl::Time start = absl::Now();
     absl::StatusOr<uint64_t> size = log.CatchUp();
+    state.SetIterationTime(absl::ToDoubleSeconds(absl::Now() - start));
+    client_cpu += ProcessCpuSeconds(getpid(), false) - client_before;
+    server_cpu += ClusterCpuSeconds() - server_before;
     if (!size.ok()) Die(size.status());
   }
-  state.SetItemsProcessed(state.iterations() * 10 * kEventsPerGame);
+  const double events = static_cast<double>(state.iterations() * games * kEventsPerGame);
+  state.SetItemsProcessed(state.iterations() * games * kEventsPerGame);
+  state.counters["client_cpu_us_per_event"] = client_cpu * 1e6 / events;
+  state.counters["server_cpu_us_per_event"] = server_cpu * 1e6 / events;
 }
-BENCHMARK(BM_BuilderCatchUp)->UseRealTime()->MinTime(3);
+// Steps of 100, 1,000 and 10,000 events: the fixed cost of a step, and what
+// each event adds.
+BENCHMARK(BM_BuilderCatchUp)->Arg(1)->Arg(10)->Arg(100)->UseManualTime()->MinTime(3);
 
+// Appends whole games, without (0) and with (1) the builder running beside
+// them. Besides the wall time, counts the CPU each appended event costs in
+// this process (client, and the builder thread in /1) and in PostgreSQL: the
+// difference between /1 and /0 is what the tree costs per event, whatever
+// else the machine is doing.
 void BM_AppendWholeGames(benchmark::State& state) {
   static int runs = 0;
   store::PostgresEventStore& store =
       NewStore(absl::StrCat("bench_append_", state.range(0), "_", runs++));
   std::unique_ptr<TransparencyLog> log;
-  if (state.range(0) == 1) {
+  if (state.range(0) >= 1) {
     log = std::make_unique<TransparencyLog>(store, Signer());
-    log->Start(absl::Milliseconds(50), absl::Seconds(1));
+    log->Start(absl::Milliseconds(state.range(0) == 1 ? 50 : 200), absl::Seconds(1));
   }
+  const double server_before = ClusterCpuSeconds();
+  const double client_before = ProcessCpuSeconds(getpid(), false);
   for (auto _ : state) AppendGame(store, "a");
+  const double events = static_cast<double>(state.iterations() * kEventsPerGame);
   state.SetItemsProcessed(state.iterations() * kEventsPerGame);
   if (log != nullptr) {
     log->Stop();
@@ -151,8 +233,11 @@ void BM_AppendWholeGames(benchmark::State& state) {
     if (!size.ok()) Die(size.status());
     state.counters["tree_size"] = static_cast<double>(*size);
   }
+  const double client_after = ProcessCpuSeconds(getpid(), false);
+  state.counters["client_cpu_us_per_event"] = (client_after - client_before) * 1e6 / events;
+  state.counters["server_cpu_us_per_event"] = (ClusterCpuSeconds() - server_before) * 1e6 / events;
 }
-BENCHMARK(BM_AppendWholeGames)->Arg(0)->Arg(1)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_AppendWholeGames)->Arg(0)->Arg(1)->Arg(2)->UseRealTime()->MinTime(5);
 
 void BM_SignCheckpoint(benchmark::State& state) {
   Checkpoint checkpoint;

@@ -2,7 +2,9 @@
 
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <map>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/escaping.h"
@@ -16,6 +18,7 @@ namespace {
 
 using engine::merkle::Hash;
 using engine::merkle::NodeId;
+using engine::merkle::TileId;
 
 // pg_advisory_xact_lock key of the log builder ("arbiter 0010").
 constexpr int64_t kBuilderLock = 7213'0010;
@@ -46,31 +49,63 @@ std::string NumberArray(const std::vector<T>& values) {
   return absl::StrCat("{", absl::StrJoin(values, ","), "}");
 }
 
-absl::StatusOr<std::map<std::pair<int, uint64_t>, Hash>> ReadNodes(
-    pqxx::transaction_base& txn, const std::vector<NodeId>& ids) {
-  std::map<std::pair<int, uint64_t>, Hash> out;
-  if (ids.empty()) return out;
-  std::vector<int> levels;
+// The widest stored copy of each tile with at least the width asked for,
+// as its hashes. DataLoss if one is missing or malformed.
+absl::StatusOr<std::map<TileId, std::vector<Hash>>> ReadTiles(
+    pqxx::transaction_base& txn, const std::map<TileId, int>& widths) {
+  std::map<TileId, std::vector<Hash>> out;
+  if (widths.empty()) return out;
+  std::vector<int> levels, needed;
   std::vector<uint64_t> indexes;
-  for (const NodeId& id : ids) {
+  for (const auto& [id, width] : widths) {
     levels.push_back(id.level);
     indexes.push_back(id.index);
+    needed.push_back(width);
   }
   pqxx::result rows = txn.exec_params(
-      "SELECT n.level, n.index, encode(n.hash, 'hex') FROM transparency_nodes n "
-      "JOIN unnest($1::smallint[], $2::bigint[]) AS w(level, index) "
-      "ON n.level = w.level AND n.index = w.index",
-      NumberArray(levels), NumberArray(indexes));
+      "SELECT w.level, w.index, t.hashes FROM "
+      "unnest($1::smallint[], $2::bigint[], $3::smallint[]) AS w(level, index, width) "
+      "CROSS JOIN LATERAL (SELECT encode(hashes, 'hex') AS hashes FROM transparency_tiles "
+      "  WHERE tile_level = w.level AND tile_index = w.index AND width >= w.width "
+      "  ORDER BY width DESC LIMIT 1) t",
+      NumberArray(levels), NumberArray(indexes), NumberArray(needed));
   for (const pqxx::row& row : rows) {
-    absl::StatusOr<Hash> hash = engine::merkle::FromHex(row[2].as<std::string>());
-    if (!hash.ok()) return absl::DataLossError("a stored subtree hash is not 32 bytes");
-    out[{row[0].as<int>(), row[1].as<uint64_t>()}] = *hash;
-  }
-  for (const NodeId& id : ids) {
-    if (out.count({id.level, id.index}) == 0) {
-      return absl::DataLossError(absl::StrCat("the transparency log lacks subtree (level ",
-                                              id.level, ", index ", id.index, ")"));
+    const TileId id{row[0].as<int>(), row[1].as<uint64_t>()};
+    const std::string hex = row[2].as<std::string>();
+    std::vector<Hash> hashes;
+    for (std::size_t at = 0; at + 64 <= hex.size(); at += 64) {
+      absl::StatusOr<Hash> hash = engine::merkle::FromHex(std::string_view(hex).substr(at, 64));
+      if (!hash.ok()) return absl::DataLossError("a stored tile hash is not 32 bytes");
+      hashes.push_back(*hash);
     }
+    out[id] = std::move(hashes);
+  }
+  for (const auto& [id, width] : widths) {
+    if (out.count(id) == 0) {
+      return absl::DataLossError(absl::StrCat("the transparency log lacks tile (", id.level, ", ",
+                                              id.index, ") with ", width, " hashes"));
+    }
+  }
+  return out;
+}
+
+// The hashes of the perfect subtrees `ids`, from their tiles.
+absl::StatusOr<std::map<std::pair<int, uint64_t>, Hash>> ReadNodes(
+    pqxx::transaction_base& txn, const std::vector<NodeId>& ids) {
+  std::map<TileId, int> widths;
+  for (const NodeId& id : ids) {
+    const engine::merkle::TileSlice slice = engine::merkle::SliceOfNode(id);
+    int& width = widths[slice.tile];
+    width = std::max(width, slice.width_needed());
+  }
+  absl::StatusOr<std::map<TileId, std::vector<Hash>>> tiles = ReadTiles(txn, widths);
+  if (!tiles.ok()) return tiles.status();
+  std::map<std::pair<int, uint64_t>, Hash> out;
+  for (const NodeId& id : ids) {
+    const engine::merkle::TileSlice slice = engine::merkle::SliceOfNode(id);
+    absl::StatusOr<Hash> hash = engine::merkle::NodeFromTile(tiles->at(slice.tile), slice);
+    if (!hash.ok()) return absl::DataLossError(hash.status().message());
+    out[{id.level, id.index}] = *hash;
   }
   return out;
 }
@@ -108,6 +143,7 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
   *added = 0;
   uint64_t tree_size = 0;
   engine::merkle::CompactRange range;
+  engine::merkle::TileBuilder tiles;
   absl::Status status = pool_.Run("building the transparency log", [&](pqxx::connection& conn) {
     pqxx::work txn(conn);
     const bool locked =
@@ -120,6 +156,7 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
     if (!locked) return absl::OkStatus();  // another server is building
     if (frontier_known_ && frontier_.size() == tree_size) {
       range = frontier_;
+      tiles = tiles_;
     } else {
       const std::vector<NodeId> ids = engine::merkle::SubtreeNodes({0, tree_size});
       absl::StatusOr<std::map<std::pair<int, uint64_t>, Hash>> nodes = ReadNodes(txn, ids);
@@ -130,25 +167,33 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
           engine::merkle::CompactRange::FromFrontier(tree_size, std::move(frontier));
       if (!restored.ok()) return restored.status();
       range = *std::move(restored);
+
+      const std::vector<std::pair<TileId, int>> partial = engine::merkle::PartialTiles(tree_size);
+      std::map<TileId, int> widths(partial.begin(), partial.end());
+      absl::StatusOr<std::map<TileId, std::vector<Hash>>> stored = ReadTiles(txn, widths);
+      if (!stored.ok()) return stored.status();
+      std::vector<std::vector<Hash>> partial_hashes;
+      for (const auto& [id, width] : partial) {
+        std::vector<Hash>& hashes = stored->at(id);
+        hashes.resize(width);  // a wider copy is not expected; its prefix is the same
+        partial_hashes.push_back(std::move(hashes));
+      }
+      absl::StatusOr<engine::merkle::TileBuilder> builder =
+          engine::merkle::TileBuilder::Restore(tree_size, std::move(partial_hashes));
+      if (!builder.ok()) return absl::DataLossError(builder.status().message());
+      tiles = *std::move(builder);
     }
 
     uint64_t added_leaves = 0;
     // Runs of leaves: (first leaf, leaves, first position | stream + sequence).
     std::vector<uint64_t> run_first, run_leaves;
     std::vector<std::optional<std::string>> run_positions, run_streams, run_sequences;
-    std::vector<int> node_levels;
-    std::vector<uint64_t> node_indexes;
-    std::vector<std::optional<std::string>> node_hashes;
     auto add_leaf = [&](const std::string& event_hash, const std::string& what) -> absl::Status {
       absl::StatusOr<Hash> leaf = EventLeafHash(event_hash);
       if (!leaf.ok()) {
         return absl::DataLossError(absl::StrCat("the stored hash of ", what, " is not a hash"));
       }
-      for (const auto& [id, hash] : range.Append(*leaf)) {
-        node_levels.push_back(id.level);
-        node_indexes.push_back(id.index);
-        node_hashes.push_back(engine::merkle::ToHex(hash));
-      }
+      tiles.Add(range.Append(*leaf));
       ++added_leaves;
       return absl::OkStatus();
     };
@@ -164,8 +209,10 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
 
     // Game events: positions commit in order and without gaps.
     // The batches first (an index range on last_position), then each
-    // batch's events by primary key: a plain join lets the planner hash the
-    // whole events table.
+    // batch's events by primary key. The LIMIT inside the LATERAL keeps it a
+    // subquery run per batch: without it the planner may flatten it into a
+    // join that hashes the whole events table on every step (seen, with a
+    // step's cost growing with the store).
     pqxx::result events = txn.exec_params(
         "SELECT r.first_position + (e.sequence - r.first_sequence), e.hash "
         "FROM (SELECT game_id, first_sequence, last_sequence, first_position, last_position "
@@ -173,7 +220,7 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
         "CROSS JOIN LATERAL (SELECT sequence, hash FROM events "
         "      WHERE game_id = r.game_id AND sequence BETWEEN "
         "      greatest(r.first_sequence, r.first_sequence + ($1 - r.first_position) + 1) "
-        "      AND r.last_sequence) e "
+        "      AND r.last_sequence ORDER BY sequence LIMIT $2) e "
         "ORDER BY r.last_position, e.sequence LIMIT $2",
         position, limit);
     for (const pqxx::row& row : events) {
@@ -229,11 +276,16 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
         NumberArray(run_first), NumberArray(run_leaves), ArrayLiteral(run_positions),
         ArrayLiteral(run_streams), ArrayLiteral(run_sequences));
     {
-      // COPY: the cheapest way to store the ~2 subtree hashes per leaf.
-      pqxx::stream_to copy(txn, "transparency_nodes",
-                           std::vector<std::string>{"level", "index", "hash"});
-      for (std::size_t i = 0; i < node_levels.size(); ++i) {
-        copy << std::make_tuple(node_levels[i], node_indexes[i], "\\x" + *node_hashes[i]);
+      // COPY: the cheapest way to store the tiles (about one per 15 leaves,
+      // plus the rightmost tile of each level that grew).
+      pqxx::stream_to copy(txn, "transparency_tiles",
+                           std::vector<std::string>{"tile_level", "tile_index", "width", "hashes"});
+      for (const engine::merkle::TileContent& tile : tiles.TakeTilesToStore()) {
+        std::string hex = "\\x";
+        hex.reserve(2 + 64 * tile.hashes.size());
+        for (const Hash& hash : tile.hashes) hex += engine::merkle::ToHex(hash);
+        copy << std::make_tuple(tile.id.level, tile.id.index,
+                                static_cast<int>(tile.hashes.size()), hex);
       }
       copy.complete();
     }
@@ -256,6 +308,7 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
     *added = static_cast<int64_t>(added_leaves);
     tree_size = range.size();
     frontier_ = range;
+    tiles_ = std::move(tiles);
     frontier_known_ = true;
     return absl::OkStatus();
   });

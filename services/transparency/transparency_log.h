@@ -1,13 +1,14 @@
 // TransparencyLog: the Merkle tree over every event hash of the store, kept
-// in PostgreSQL (migrations/0010_transparency_log.sql), and its signed
-// checkpoints.
+// in PostgreSQL (migrations/0010_transparency_log.sql and
+// 0014_transparency_tiles.sql), and its signed checkpoints.
 //
 // Building. CatchUp reads events that have committed after the builder's
 // progress (game events by store position, which commit in order and without
 // gaps; then new events of every stream), gives them the next leaf indexes,
 // and in one transaction stores the leaves, the perfect subtrees they
-// complete (CompactRange) and the new progress. It runs under a PostgreSQL
-// advisory lock, so two servers on one database never build at once, and it
+// complete (CompactRange), kept in tiles of sixteen hashes (TileBuilder), and
+// the new progress. It runs under a PostgreSQL advisory lock, so two servers
+// on one database never build at once, and it
 // checks that the progress it started from is still the stored one, so a
 // step that lost a race writes nothing. The append path is not involved.
 //
@@ -37,6 +38,7 @@
 #include "absl/time/time.h"
 #include "engine/merkle/compact_range.h"
 #include "engine/merkle/merkle.h"
+#include "engine/merkle/tiles.h"
 #include "services/store/postgres_event_store.h"
 #include "services/transparency/note.h"
 
@@ -120,6 +122,8 @@ class TransparencyLog {
   absl::Mutex build_mu_;  // one builder step at a time in this process
   // The frontier of the tree as last built by this process.
   engine::merkle::CompactRange frontier_ ABSL_GUARDED_BY(build_mu_);
+  // Its rightmost tiles (engine/merkle/tiles.h), known with the frontier.
+  engine::merkle::TileBuilder tiles_ ABSL_GUARDED_BY(build_mu_);
   bool frontier_known_ ABSL_GUARDED_BY(build_mu_) = false;
   std::thread thread_;
   std::unique_ptr<absl::Notification> stop_;

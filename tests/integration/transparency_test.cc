@@ -557,7 +557,7 @@ TEST_F(TransparencyTest, TruncatingTheStoreAndReplayingAnotherHistoryIsRefused) 
     AsSuperuser([](pqxx::work& txn) {
       for (const char* table :
            {"events", "append_requests", "game_results", "games", "transparency_segments",
-            "transparency_nodes", "transparency_checkpoints", "transparency_stream_heads"}) {
+            "transparency_tiles", "transparency_checkpoints", "transparency_stream_heads"}) {
         txn.exec0(absl::StrCat("DELETE FROM ", table));
       }
       txn.exec0("UPDATE store_head SET last_position = 0");

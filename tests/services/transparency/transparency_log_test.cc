@@ -12,7 +12,9 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "engine/merkle/compact_range.h"
 #include "engine/merkle/merkle.h"
+#include "services/store/migrations.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/transparency/checkpoint.h"
 #include "services/transparency/transparency_log.h"
@@ -204,14 +206,14 @@ TEST_F(TransparencyLogTest, TheServiceRoleCannotRewriteTheTree) {
   pqxx::connection conn(conninfo_);
   pqxx::work txn(conn);
   txn.exec0("SET ROLE arbiter_service");
-  EXPECT_THROW(txn.exec0("UPDATE transparency_nodes SET hash = hash"), pqxx::sql_error);
+  EXPECT_THROW(txn.exec0("UPDATE transparency_tiles SET hashes = hashes"), pqxx::sql_error);
 }
 
 TEST_F(TransparencyLogTest, TheSuperuserCannotEditLeavesWithTriggersOn) {
   Game("g1", 3);
   ASSERT_TRUE(log_->Publish().ok());
   pqxx::connection conn(conninfo_);
-  for (const char* sql : {"DELETE FROM transparency_segments", "TRUNCATE transparency_nodes",
+  for (const char* sql : {"DELETE FROM transparency_segments", "TRUNCATE transparency_tiles",
                           "UPDATE transparency_checkpoints SET note = ''"}) {
     pqxx::work txn(conn);
     try {
@@ -221,6 +223,103 @@ TEST_F(TransparencyLogTest, TheSuperuserCannotEditLeavesWithTriggersOn) {
       EXPECT_EQ(e.sqlstate(), "AR001") << sql;
     }
   }
+}
+
+// Trees past the first tiles of three levels, built in steps of uneven
+// length by builders that take turns (each restores the other's tiles): the
+// root at every step, and proofs at sampled leaves, agree with the pure code.
+TEST_F(TransparencyLogTest, TilesAnswerForLargerTreesBuiltByBuildersTakingTurns) {
+  TransparencyLog other(*store_, *NoteSigner::Generate("test.example/log"));
+  std::vector<uint64_t> sizes;
+  int turn = 0;
+  for (int events : {1, 14, 2, 33, 16, 200, 7, 47, 255, 1, 17}) {
+    Game(absl::StrCat("t", turn), events);
+    TransparencyLog& builder = (turn++ % 2 == 0) ? *log_ : other;
+    absl::StatusOr<uint64_t> size = builder.CatchUp();
+    ASSERT_TRUE(size.ok()) << size.status();
+    sizes.push_back(*size);
+  }
+  const std::vector<Hash> leaves = LeavesFromEvents();
+  ASSERT_EQ(leaves.size(), 593u);
+  ASSERT_EQ(sizes.back(), 593u);
+  // About one tile per fifteen leaves, plus a partial tile per level a step
+  // left unfinished: far fewer rows than the 2 * 593 subtrees.
+  EXPECT_LE(Count("SELECT count(*) FROM transparency_tiles"), 593 / 15 + 3 * 11);
+  for (uint64_t size : sizes) {
+    auto prefix = absl::MakeConstSpan(leaves).subspan(0, size);
+    const Hash root = engine::merkle::RootOf(prefix);
+    ASSERT_EQ(*log_->RootAt(size), root) << size;
+    for (uint64_t i : {uint64_t{0}, size / 3, size / 2, size - 1}) {
+      absl::StatusOr<std::vector<Hash>> proof = other.InclusionProof(i, size);
+      ASSERT_TRUE(proof.ok()) << proof.status();
+      EXPECT_TRUE(engine::merkle::VerifyInclusion(i, size, leaves[i], *proof, root).ok())
+          << i << " in " << size;
+    }
+    for (uint64_t old_size : sizes) {
+      if (old_size > size) break;
+      absl::StatusOr<std::vector<Hash>> proof = log_->ConsistencyProof(old_size, size);
+      ASSERT_TRUE(proof.ok()) << proof.status();
+      EXPECT_TRUE(engine::merkle::VerifyConsistency(
+                      old_size, size, engine::merkle::RootOf(prefix.subspan(0, old_size)), root,
+                      *proof)
+                      .ok())
+          << old_size << " -> " << size;
+    }
+  }
+}
+
+// A database whose tree was stored one row per subtree (migration 0010) is
+// moved into tiles by migration 0014: the same roots and proofs, and the
+// builder carries on from the moved tiles.
+TEST(TransparencyTilesMigrationTest, SubtreesStoredBeforeTilesMoveIntoTiles) {
+  const std::string conninfo = store::testing::FreshDatabase(11);
+  std::vector<Hash> leaves;
+  for (int i = 0; i < 300; ++i) leaves.push_back(engine::merkle::LeafHash(absl::StrCat("old ", i)));
+  {
+    pqxx::connection conn(conninfo);
+    pqxx::work txn(conn);
+    engine::merkle::CompactRange range;
+    for (const Hash& leaf : leaves) {
+      for (const auto& [id, hash] : range.Append(leaf)) {
+        txn.exec_params0(
+            "INSERT INTO transparency_nodes (level, index, hash) VALUES ($1, $2, decode($3, 'hex'))",
+            id.level, id.index, engine::merkle::ToHex(hash));
+      }
+    }
+    txn.exec0("UPDATE transparency_head SET tree_size = 300");
+    txn.commit();
+  }
+  ASSERT_TRUE(store::ApplyMigrations(conninfo).ok());
+  store::PostgresOptions options;
+  options.conninfo = conninfo;
+  absl::StatusOr<std::unique_ptr<store::PostgresEventStore>> store =
+      store::PostgresEventStore::Open(options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  TransparencyLog log(**store, *NoteSigner::Generate("test.example/log"));
+  for (uint64_t size : {uint64_t{1}, uint64_t{16}, uint64_t{17}, uint64_t{256}, uint64_t{299},
+                        uint64_t{300}}) {
+    auto prefix = absl::MakeConstSpan(leaves).subspan(0, size);
+    const Hash root = engine::merkle::RootOf(prefix);
+    ASSERT_EQ(*log.RootAt(size), root) << size;
+    absl::StatusOr<std::vector<Hash>> proof = log.InclusionProof(size - 1, size);
+    ASSERT_TRUE(proof.ok()) << proof.status();
+    EXPECT_TRUE(
+        engine::merkle::VerifyInclusion(size - 1, size, leaves[size - 1], *proof, root).ok());
+  }
+  // New events extend the moved tree.
+  ASSERT_TRUE((*store)->CreateGame(CreateRequest("after")).ok());
+  const auto batch = Events("after", 20);
+  ASSERT_TRUE((*store)->Append(Append("after", 0, "after-req", batch)).ok());
+  ASSERT_EQ(*log.CatchUp(), 320u);
+  pqxx::connection conn(conninfo);
+  pqxx::work txn(conn);
+  for (const pqxx::row& row :
+       txn.exec("SELECT hash FROM events WHERE game_id = 'after' ORDER BY sequence")) {
+    leaves.push_back(*EventLeafHash(row[0].as<std::string>()));
+  }
+  ASSERT_EQ(leaves.size(), 320u);
+  EXPECT_EQ(*log.RootAt(320), engine::merkle::RootOf(leaves));
+  EXPECT_EQ(*log.RootAt(300), engine::merkle::RootOf(absl::MakeConstSpan(leaves).subspan(0, 300)));
 }
 
 }  // namespace
