@@ -6,6 +6,9 @@
 //                           results: read them, rate them, replace every row
 //   BM_Leaderboard/P        GetLeaderboard's query, top 50 of P rated players:
 //                           p50 and p99 in microseconds
+//   BM_LeaderboardRpc/G     GetLeaderboard through gRPC (a server in this
+//                           process, a public token), top 50 of the players
+//                           of G stored results: p50 and p99 in ms
 //   BM_RederiveFromLogs     store read + replay through the engine + ratings,
 //                           from the raw action logs of simulated games
 //
@@ -29,7 +32,10 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include <grpcpp/grpcpp.h>
+
 #include "arbiter/v1/arbiter_service.pb.h"
+#include "arbiter/v1/league_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "engine/core/rng.h"
 #include "engine/league/league_ratings.h"
@@ -38,6 +44,9 @@
 #include "services/league/projection_store.h"
 #include "services/replay/referee.h"
 #include "services/replay/simulate.h"
+#include "services/server/auth.h"
+#include "services/server/server.h"
+#include "services/server/token_store.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/migrations.h"
 #include "services/store/postgres_event_store.h"
@@ -262,6 +271,64 @@ BENCHMARK(BM_Leaderboard)->Arg(100'000)->UseRealTime()->MinTime(3);
 // Simulated games stored as the service stores them (created with their
 // events and result), then read back in store order, replayed through the
 // engine and rated: the whole derivation from raw action logs.
+// GetLeaderboard through gRPC, as a client sees it: a server in this
+// process on the database of 100,000 stored results (about 98,000 rated
+// players), a public token, the top 50. p50 and p99 of the calls.
+void BM_LeaderboardRpc(benchmark::State& state) {
+  const int64_t games = state.range(0);
+  Db& db = DbFor(absl::StrCat("board_rpc_", games));
+  static std::unique_ptr<server::ArbiterServer> running;  // kept to the end
+  static std::unique_ptr<v1::LeagueService::Stub> stub;
+  static std::string token;
+  static int64_t players = 0;
+  if (running == nullptr) {
+    LoadResults(db, games);
+    CreateLeague(db);
+    auto* projector = new league_service::LeagueProjector(*db.events, *db.streams, *db.projections);
+    if (absl::Status s = projector->CatchUp(); !s.ok()) Die(s);
+    auto* tokens = new server::PostgresTokenStore(db.conninfo, "");
+    absl::StatusOr<server::NewToken> made = server::GenerateToken();
+    if (!made.ok()) Die(made.status());
+    made->record.role = server::Role::kPublic;
+    made->record.principal = "spectator";
+    made->record.created_by = "bench";
+    if (absl::Status s = tokens->Insert(made->record); !s.ok()) Die(s);
+    token = made->token;
+    static const engine::RulesetRegistry registry = *engine::RulesetRegistry::WithBuiltins();
+    static server::LeagueParts parts;
+    parts.streams = db.streams;
+    parts.projections = db.projections;
+    parts.projector = projector;
+    server::ServerOptions options;
+    options.listen = "127.0.0.1:0";
+    auto started = server::ArbiterServer::Start(options, *db.events, *tokens, registry, &parts);
+    if (!started.ok()) Die(started.status());
+    running = *std::move(started);
+    stub = v1::LeagueService::NewStub(grpc::CreateChannel(
+        absl::StrCat("127.0.0.1:", running->port()), grpc::InsecureChannelCredentials()));
+  }
+  std::vector<double> ms;
+  for (auto _ : state) {
+    v1::GetLeaderboardRequest request;
+    request.set_league("leagues/bench");
+    request.set_page_size(50);
+    v1::Leaderboard board;
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", absl::StrCat("Bearer ", token));
+    const absl::Time start = absl::Now();
+    grpc::Status status = stub->GetLeaderboard(&context, request, &board);
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
+    if (!status.ok()) Die(absl::InternalError(status.error_message()));
+    if (board.rows_size() != 50) Die(absl::InternalError("the leaderboard has no 50 rows"));
+    players = board.total_players();
+  }
+  std::sort(ms.begin(), ms.end());
+  state.counters["p50_ms"] = ms[ms.size() / 2];
+  state.counters["p99_ms"] = ms[ms.size() * 99 / 100];
+  state.counters["players"] = static_cast<double>(players);
+}
+BENCHMARK(BM_LeaderboardRpc)->Arg(100'000)->UseRealTime()->MinTime(3);
+
 void BM_RederiveFromLogs(benchmark::State& state) {
   const int games = static_cast<int>(state.range(0));
   Db& db = DbFor(absl::StrCat("rederive_", games));
