@@ -17,18 +17,20 @@ std::string HexOf(std::string_view bytes) {
   return hex;
 }
 
-std::string SealedSeedCommitment(std::string_view game_id, uint64_t seed, std::string_view nonce) {
+std::string SealedSeedCommitment(const std::string& game_id, uint64_t seed,
+                                 const std::string& nonce) {
   return Sha256Hex(absl::StrCat("arbiter-seed-v2:", game_id, ":", seed, ":", nonce));
 }
 
-uint64_t DeriveSealedSeed(std::string_view game_id, uint64_t organiser_seed,
+uint64_t DeriveSealedSeed(const std::string& game_id, uint64_t organiser_seed,
                           std::string_view server_random) {
   const std::string digest = Sha256Hex(
       absl::StrCat("arbiter-derive-v1:", game_id, ":", organiser_seed, ":", HexOf(server_random)));
   uint64_t seed = 0;
   for (int i = 0; i < 16; ++i) {
     const char c = digest[static_cast<std::size_t>(i)];
-    const uint64_t nibble = c <= '9' ? static_cast<uint64_t>(c - '0') : static_cast<uint64_t>(c - 'a' + 10);
+    const uint64_t nibble =
+        c <= '9' ? static_cast<uint64_t>(c - '0') : static_cast<uint64_t>(c - 'a' + 10);
     seed = (seed << 4) | nibble;
   }
   return seed;

@@ -24,10 +24,11 @@ inline constexpr int kServerRandomBytes = 32;
 
 // The v2 (game-bound) commitment to (seed, nonce), 64 lowercase hex digits.
 // The caller checks the nonce's form.
-std::string SealedSeedCommitment(std::string_view game_id, uint64_t seed, std::string_view nonce);
+std::string SealedSeedCommitment(const std::string& game_id, uint64_t seed,
+                                 const std::string& nonce);
 
 // The engine seed of a sealed game.
-uint64_t DeriveSealedSeed(std::string_view game_id, uint64_t organiser_seed,
+uint64_t DeriveSealedSeed(const std::string& game_id, uint64_t organiser_seed,
                           std::string_view server_random);
 
 // Lowercase hex of arbitrary bytes.
