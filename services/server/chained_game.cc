@@ -101,19 +101,31 @@ absl::StatusOr<store::GameRecord> ChainedRecord(store::EventStore& store,
     return absl::DataLossError(
         absl::StrCat("event 1 of game \"", game_id, "\" is not the game's creation"));
   }
-  // The last event: from the one before the row's head on, in case the row
-  // lags or was edited.
-  store::StoredEvent last = first->front();
-  int64_t after = std::max<int64_t>(1, row->last_sequence - 1);
+  absl::StatusOr<std::optional<store::StoredEvent>> last = LastStoredEvent(store, *row);
+  if (!last.ok()) return last.status();
+  return RecordFromChain(*row, created->game_created(), first->front(),
+                         last->has_value() ? **last : first->front());
+}
+
+absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventStore& store,
+                                                                  const store::GameRecord& row) {
+  std::optional<store::StoredEvent> last;
+  int64_t after = std::max<int64_t>(0, row.last_sequence - 1);
   while (true) {
     absl::StatusOr<std::vector<store::StoredEvent>> tail =
-        store.ReadGameEvents(game_id, after, kTailBatch);
+        store.ReadGameEvents(row.game_id, after, kTailBatch);
     if (!tail.ok()) return tail.status();
     if (!tail->empty()) last = tail->back();
     if (static_cast<int>(tail->size()) < kTailBatch) break;
-    after = last.sequence;
+    after = last->sequence;
   }
-  return RecordFromChain(*row, created->game_created(), first->front(), last);
+  if (!last.has_value() && after > 0) {
+    // The row claims more events than are stored: read from the start.
+    store::GameRecord from_start;
+    from_start.game_id = row.game_id;
+    return LastStoredEvent(store, from_start);
+  }
+  return last;
 }
 
 std::optional<RowMismatch> CompareRow(const store::GameRecord& row,

@@ -59,6 +59,12 @@ store::GameStatus StatusOfLastEvent(const std::string& type);
 store::GameRecord RecordFromChain(const store::GameRecord& row, const v1::GameCreated& created,
                                   const store::StoredEvent& first, const store::StoredEvent& last);
 
+// The last stored event of the game whose row is `row` (read from the one
+// before the row's head on, in case the row lags or was edited); nullopt for
+// a game without events.
+absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventStore& store,
+                                                                  const store::GameRecord& row);
+
 // The row of `game_id` as the chain states it, reading event 1 and the last
 // events only (the permission checks' view). A game without events (its
 // creation was interrupted) is answered with its row. NotFound for an

@@ -301,14 +301,30 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
+                 // A cache hit costs the row and the last stored event: the
+                 // entry holds the chain's record, computed with it, for the
+                 // permission check.
+                 absl::StatusOr<store::GameRecord> row = store_.GetGame(*game_id);
+                 if (!row.ok()) {
+                   if (absl::IsNotFound(row.status()) && caller.role == Role::kPublic) {
+                     return ReadDenied(caller, *game_id);
+                   }
+                   return row.status();
+                 }
+                 absl::StatusOr<std::optional<store::StoredEvent>> last =
+                     LastStoredEvent(store_, *row);
+                 if (!last.ok()) return last.status();
+                 if (last->has_value()) {
+                   if (auto cached = judgements_.Find(*game_id, (*last)->hash)) {
+                     if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
+                     *response = std::move(cached->adjudication);
+                     WithholdHiddenDetail(caller, cached->chained, *response);
+                     return AddInclusion(*response);
+                   }
+                 }
                  absl::StatusOr<store::GameRecord> record =
                      ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 if (auto cached = judgements_.Find(*game_id, record->last_hash)) {
-                   *response = *std::move(cached);
-                   WithholdHiddenDetail(caller, *record, *response);
-                   return AddInclusion(*response);
-                 }
                  absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
                  if (!game.ok()) return game.status();
                  if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
@@ -319,7 +335,8 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!game->stored.empty()) {
                    response->set_last_event_hash(game->stored.back().hash);
                  }
-                 judgements_.Store(*game_id, game->stored.back().hash, *response);
+                 judgements_.Store(*game_id, game->stored.back().hash,
+                                   JudgementCache::Judgement{*response, game->record});
                  WithholdHiddenDetail(caller, game->record, *response);
                  return AddInclusion(*response);
                });

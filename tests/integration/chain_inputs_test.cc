@@ -200,6 +200,10 @@ TEST_F(ChainInputsTest, PermissionsFollowTheChainNotTheRow) {
   v1::Adjudication adjudication;
   EXPECT_EQ(stub_->AdjudicateGame(As(reader).get(), adjudicate, &adjudication).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
+  // Also when the judgement is cached (an admin adjudicated it first).
+  ASSERT_TRUE(Adjudicate("live", &adjudication).ok());
+  EXPECT_EQ(stub_->AdjudicateGame(As(reader).get(), adjudicate, &adjudication).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
   // An organiser of the league the row now names may not write to it.
   ASSERT_EQ(SqlState("UPDATE games SET league_id = 'north' WHERE game_id = 'live'", true), "");
   const std::string north = MakeToken(Role::kOrganiser, "north-org", {"north"});
