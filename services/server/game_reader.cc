@@ -188,7 +188,9 @@ v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created,
     *game.mutable_players() = created->header().players();
     game.mutable_options()->insert(created->header().options().begin(),
                                    created->header().options().end());
-    if (created->has_reveal_deadline()) *game.mutable_reveal_deadline() = created->reveal_deadline();
+    if (created->has_reveal_deadline()) {
+      *game.mutable_reveal_deadline() = created->reveal_deadline();
+    }
     game.set_server_random(created->server_random());
   } else {
     for (const std::string& id : record.players) game.add_players()->set_id(id);
