@@ -347,5 +347,22 @@ TEST_F(ChainInputsTest, ThePassedDeadlineRefusesTheRevealAndVoidsTheGame) {
   EXPECT_EQ(BadRequestOf(status).field_violations(0).field(), "reveal_within");
 }
 
+// arbiterd's sweeper (--reveal-sweep-seconds) voids an overdue game on its
+// own.
+TEST_F(ChainInputsTest, TheSweeperVoidsAnOverdueGameOnItsOwn) {
+  google::protobuf::Duration second;
+  second.set_seconds(1);
+  v1::Game game;
+  ASSERT_TRUE(CreateSealed("overdue", 5, &game, "", &second).ok());
+  RevealSweeper sweeper(*events_, absl::Milliseconds(200));
+  sweeper.Start();
+  const absl::Time give_up = absl::Now() + absl::Seconds(20);
+  while (Get("overdue").status() != v1::GAME_STATUS_VOIDED && absl::Now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  sweeper.Stop();
+  EXPECT_EQ(Get("overdue").status(), v1::GAME_STATUS_VOIDED);
+}
+
 }  // namespace
 }  // namespace arbiter::server::testing
