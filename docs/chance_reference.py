@@ -2,10 +2,13 @@
 """Reference implementation of Arbiter's seeded generator (docs/chance.md).
 
 Independent of the C++ code, so that anyone can re-derive a game's shuffles
-and rolls from its seed. Run it to print the test vectors for seed 42:
+and rolls from its seed. Run it to print the test vectors for seed 42 and
+those of sealed games (commitment and derived seed):
 
     python3 docs/chance_reference.py
 """
+
+import hashlib
 
 MASK = (1 << 64) - 1
 
@@ -54,6 +57,25 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
 
+def sealed_commitment(game_id, seed, nonce):
+    """The v2 commitment: binds (seed, nonce) to one game id."""
+    text = f"arbiter-seed-v2:{game_id}:{seed}:{nonce}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def derived_seed(game_id, organiser_seed, server_random):
+    """The engine seed of a sealed game; server_random is 32 bytes."""
+    text = f"arbiter-derive-v1:{game_id}:{organiser_seed}:{server_random.hex()}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+# (game id, organiser seed, nonce, server random) of the documented vectors.
+SEALED_VECTORS = [
+    ("g1", 42, "00" * 16, bytes(range(32))),
+    ("final-table-7", 18446744073709551615, "0123456789abcdef" * 2, b"\xff" * 32),
+]
+
+
 if __name__ == "__main__":
     rng = Rng(42)
     print("next", rng.next())
@@ -63,3 +85,7 @@ if __name__ == "__main__":
     cards = list(range(10))
     rng.shuffle(cards)
     print("shuffle(0..9)", cards)
+    for game_id, seed, nonce, server_random in SEALED_VECTORS:
+        print("sealed", game_id, seed, nonce, server_random.hex(),
+              "commitment", sealed_commitment(game_id, seed, nonce),
+              "derived", derived_seed(game_id, seed, server_random))

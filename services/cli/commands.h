@@ -16,6 +16,8 @@ void AddOptionsCommand(CLI::App& app, const GlobalOptions& global, int& exit_cod
 void AddMigrateCommand(CLI::App& app, const GlobalOptions& global, int& exit_code);
 // rate: offline rating of a results file (rate_command.cc).
 void AddRateCommand(CLI::App& app, int& exit_code);
+// sealed-seed: a seed, nonce and game-bound commitment (sealed_seed_command.cc).
+void AddSealedSeedCommand(CLI::App& app, int& exit_code);
 // submit, adjudicate, state, verify, games, token create: clients of arbiterd
 // (client_commands.cc).
 void AddClientCommands(CLI::App& app, int& exit_code);

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   AddOptionsCommand(app, global, exit_code);
   AddMigrateCommand(app, global, exit_code);
   AddRateCommand(app, exit_code);
+  AddSealedSeedCommand(app, exit_code);
   AddClientCommands(app, exit_code);
   AddLeagueCommands(app, exit_code);
   AddTournamentCommands(app, exit_code);

@@ -147,6 +147,11 @@ absl::StatusOr<LeagueProjector::League> LeagueProjector::Compute(
         events_.ReadResults(after, position, league_id, kResultBatch);
     if (!batch.ok()) return batch.status();
     for (const store::ResultEvent& result : *batch) {
+      if (!ChainNamesLeague(result)) {
+        spdlog::warn("league {}: game {} not counted: its chained events name another league",
+                     league_id, result.event.game_id);
+        continue;
+      }
       if (result.kind == store::GameStatus::kVoided) {
         voided.insert(result.event.game_id);
         continue;
@@ -242,6 +247,11 @@ absl::Status LeagueProjector::CatchUpLocked() {
     for (const store::ResultEvent& result : *batch) {
       const std::string& league_id = result.league_id;
       if (league_id.empty() || rebuild.contains(league_id)) continue;
+      if (!ChainNamesLeague(result)) {
+        spdlog::warn("league {}: game {} not counted: its chained events name another league",
+                     league_id, result.event.game_id);
+        continue;
+      }
       auto it = leagues_.find(league_id);
       if (it == leagues_.end()) continue;  // no such league (yet): its rebuild will count it
       League& league = it->second;

@@ -143,6 +143,15 @@ absl::StatusOr<v1::LeagueSettings> SettingsOf(const std::vector<store::StreamEve
   return settings;
 }
 
+bool ChainNamesLeague(const store::ResultEvent& result) {
+  if (result.kind == store::GameStatus::kVoided) {
+    v1::GameVoided voided;
+    return voided.ParseFromString(result.event.payload) && voided.league() == result.league_id;
+  }
+  v1::GameFinished finished;
+  return finished.ParseFromString(result.event.payload) && finished.league() == result.league_id;
+}
+
 absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result) {
   league::GameResult out;
   out.position = result.event.position;

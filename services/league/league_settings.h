@@ -37,6 +37,12 @@ absl::StatusOr<v1::LeagueSettings> SettingsOf(const std::vector<store::StreamEve
 // decode.
 absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result);
 
+// True if the result event's own body (copied from the game's hash-chained
+// event 1) names the league the store filed it under. The store files it
+// under the games row's league, a cache that a database superuser could
+// edit; a result is counted only for the league its chain names.
+bool ChainNamesLeague(const store::ResultEvent& result);
+
 }  // namespace arbiter::league_service
 
 #endif  // ARBITER_SERVICES_LEAGUE_LEAGUE_SETTINGS_H_

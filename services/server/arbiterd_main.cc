@@ -12,9 +12,11 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "services/server/database.h"
+#include "services/server/reveal_sweep.h"
 #include "services/league/league_projector.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/server/server.h"
@@ -83,6 +85,12 @@ int Run(int argc, char** argv) {
                  "Seconds between signed checkpoints while the log grows")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 86400.0));
+  double reveal_sweep_seconds = 60;
+  app.add_option("--reveal-sweep-seconds", reveal_sweep_seconds,
+                 "Seconds between sweeps that void sealed games whose seed was not revealed by "
+                 "their deadline (0: off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   CLI11_PARSE(app, argc, argv);
   options.limits.max_log_bytes = options.max_message_bytes;
   spdlog::set_default_logger(spdlog::stderr_color_mt("arbiterd"));
@@ -135,6 +143,11 @@ int Run(int argc, char** argv) {
   arbiter::league_service::LeagueProjector projector(*db->events, streams, projections);
   projector.Start();
   arbiter::server::LeagueParts leagues{&streams, &projections, &projector};
+  std::optional<arbiter::server::RevealSweeper> sweeper;
+  if (reveal_sweep_seconds > 0) {
+    sweeper.emplace(*db->events, absl::Seconds(reveal_sweep_seconds));
+    sweeper->Start();
+  }
   auto server =
       arbiter::server::ArbiterServer::Start(options, *db->events, *db->tokens, *registry, &leagues,
                                             &transparency);
@@ -164,6 +177,7 @@ int Run(int argc, char** argv) {
   spdlog::info("signal {}: shutting down (calls in flight get {}s)", signal_number, grace_seconds);
   (*server)->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
   server->reset();
+  if (sweeper.has_value()) sweeper->Stop();
   projector.Stop();
   transparency.Stop();
   db->events.reset();

@@ -7,6 +7,7 @@
 #include "absl/time/clock.h"
 #include "engine/tournament/scoring.h"
 #include "engine/tournament/standings.h"
+#include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/server/game_reader.h"
 #include "services/server/rpc_common.h"
@@ -189,7 +190,7 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
       }
     }
     const std::string game_id = table.table.game().substr(6);
-    absl::StatusOr<store::GameRecord> record = events_.GetGame(game_id);
+    absl::StatusOr<store::GameRecord> record = ChainedRecord(events_, game_id);
     if (!record.ok()) return record.status();
     if (request->event() < 0 || request->event() > record->last_sequence) {
       return FieldError("event", absl::StrCat("event: game \"", game_id, "\" has events 1-",

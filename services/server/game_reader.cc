@@ -3,6 +3,7 @@
 #include <google/protobuf/util/time_util.h>
 
 #include "absl/strings/str_cat.h"
+#include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/store/event_hash.h"
 
@@ -42,14 +43,22 @@ absl::Status DecodeAll(LoadedGame& game) {
     }
     if (first) game.created = event->game_created();
     if (event->has_seed_revealed()) {
-      if (game.revealed.has_value() || game.record.seed_commitment.empty()) {
+      if (game.revealed.has_value()) {
         return absl::DataLossError(absl::StrCat("event ", stored.sequence, " of game \"",
                                                 stored.game_id, "\" reveals a seed unexpectedly"));
       }
+      if (absl::Status s = CheckReveal(stored.game_id, game.created, event->seed_revealed(),
+                                       stored.sequence);
+          !s.ok()) {
+        return s;
+      }
       game.revealed = event->seed_revealed();
-      game.seed = event->seed_revealed().seed();
     }
     game.events.push_back(*std::move(event));
+  }
+  if (!game.stored.empty()) {
+    game.record = RecordFromChain(game.row, game.created, game.stored.front(), game.stored.back());
+    game.seed = EngineSeed(game.record.game_id, game.created, game.revealed);
   }
   return absl::OkStatus();
 }
@@ -61,8 +70,8 @@ absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, const std::string&
   LoadedGame game;
   absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
   if (!record.ok()) return record.status();
-  game.record = *std::move(record);
-  game.seed = game.record.seed;
+  game.row = *std::move(record);
+  game.record = game.row;
   absl::StatusOr<std::vector<store::StoredEvent>> stored = ReadAllEvents(store, game_id, cancel);
   if (!stored.ok()) return stored.status();
   if (stored->empty()) {
@@ -179,6 +188,10 @@ v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created,
     *game.mutable_players() = created->header().players();
     game.mutable_options()->insert(created->header().options().begin(),
                                    created->header().options().end());
+    if (created->has_reveal_deadline()) {
+      *game.mutable_reveal_deadline() = created->reveal_deadline();
+    }
+    game.set_server_random(created->server_random());
   } else {
     for (const std::string& id : record.players) game.add_players()->set_id(id);
   }
@@ -220,7 +233,8 @@ v1::GameState ToGameState(const std::string& game_id, const replay::Referee& ref
 absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store,
                                                         const engine::RulesetRegistry& registry,
                                                         const std::string& game_id,
-                                                        const CancelCheck& cancel) {
+                                                        const CancelCheck& cancel,
+                                                        LoadedGame* loaded) {
   v1::VerifyGameResponse out;
   auto fail = [&out](int64_t event, const std::string& problem) {
     out.set_intact(false);
@@ -231,8 +245,8 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store
   LoadedGame game;
   absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
   if (!record.ok()) return record.status();
-  game.record = *std::move(record);
-  game.seed = game.record.seed;
+  game.row = *std::move(record);
+  game.record = game.row;
   absl::StatusOr<std::vector<store::StoredEvent>> stored = ReadAllEvents(store, game_id, cancel);
   if (!stored.ok()) return stored.status();
   game.stored = *std::move(stored);
@@ -274,6 +288,7 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store
     }
     out.set_verdict(ToVerdict(referee->verdict()));
   }
+  if (loaded != nullptr) *loaded = std::move(game);
   return out;
 }
 

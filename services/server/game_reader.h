@@ -24,11 +24,16 @@ using CancelCheck = std::function<absl::Status()>;
 
 // A game's row and decoded events.
 struct LoadedGame {
+  // The row as the chain states it (chained_game.h RecordFromChain): every
+  // verdict input and the status come from the events.
   store::GameRecord record;
+  // The games row as read (a cache; VerifyGame compares it with `record`).
+  store::GameRecord row;
   std::vector<store::StoredEvent> stored;  // in order, from event 1
   std::vector<v1::Event> events;          // decoded, same order
   v1::GameCreated created;
-  // The seed, if known: given at creation or revealed.
+  // The engine's seed, if known: given at creation, revealed, or (sealed
+  // games) derived from the revealed seed.
   std::optional<uint64_t> seed;
   std::optional<v1::SeedRevealed> revealed;
 };
@@ -70,11 +75,14 @@ v1::GameStatus ToStatus(store::GameStatus status);
 v1::GameState ToGameState(const std::string& game_id, const replay::Referee& referee,
                           int64_t event);
 
-// Checks the hash chain, that every event decodes, and replays the game.
+// Checks the hash chain, that every event decodes (every seed_revealed
+// opening event 1's commitment), and replays the game. With `loaded`, an
+// intact game is left there (for the checks of chained_game.h).
 absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store,
                                                         const engine::RulesetRegistry& registry,
                                                         const std::string& game_id,
-                                                        const CancelCheck& cancel);
+                                                        const CancelCheck& cancel,
+                                                        LoadedGame* loaded = nullptr);
 
 }  // namespace arbiter::server
 

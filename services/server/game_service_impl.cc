@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/server/rpc_common.h"
 #include "services/server/game_reader.h"
@@ -45,12 +46,13 @@ absl::StatusOr<store::GameStatus> StoreStatus(v1::GameStatus status) {
   return FieldError("status", absl::StrCat("unknown status value ", static_cast<int>(status)));
 }
 
-// The game row if the caller may read it. Permission before existence
-// (AIP-211): a public token gets the same PERMISSION_DENIED for a game that
-// does not exist as for one that is not finished.
+// The game row, as its chain states it (chained_game.h), if the caller may
+// read it. Permission before existence (AIP-211): a public token gets the
+// same PERMISSION_DENIED for a game that does not exist as for one that is
+// not finished.
 absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const Caller& caller,
                                                  const std::string& game_id) {
-  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
+  absl::StatusOr<store::GameRecord> record = ChainedRecord(store, game_id);
   if (!record.ok()) {
     if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
       return ReadDenied(caller, game_id);
@@ -299,14 +301,30 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
+                 // A cache hit costs the row and the last stored event: the
+                 // entry holds the chain's record, computed with it, for the
+                 // permission check.
+                 absl::StatusOr<store::GameRecord> row = store_.GetGame(*game_id);
+                 if (!row.ok()) {
+                   if (absl::IsNotFound(row.status()) && caller.role == Role::kPublic) {
+                     return ReadDenied(caller, *game_id);
+                   }
+                   return row.status();
+                 }
+                 absl::StatusOr<std::optional<store::StoredEvent>> last =
+                     LastStoredEvent(store_, *row);
+                 if (!last.ok()) return last.status();
+                 if (last->has_value()) {
+                   if (auto cached = judgements_.Find(*game_id, (*last)->hash)) {
+                     if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
+                     *response = std::move(cached->adjudication);
+                     WithholdHiddenDetail(caller, cached->chained, *response);
+                     return AddInclusion(*response);
+                   }
+                 }
                  absl::StatusOr<store::GameRecord> record =
                      ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 if (auto cached = judgements_.Find(*game_id, record->last_hash)) {
-                   *response = *std::move(cached);
-                   WithholdHiddenDetail(caller, *record, *response);
-                   return AddInclusion(*response);
-                 }
                  absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
                  if (!game.ok()) return game.status();
                  if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
@@ -317,7 +335,8 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!game->stored.empty()) {
                    response->set_last_event_hash(game->stored.back().hash);
                  }
-                 judgements_.Store(*game_id, game->record.last_hash, *response);
+                 judgements_.Store(*game_id, game->stored.back().hash,
+                                   JudgementCache::Judgement{*response, game->record});
                  WithholdHiddenDetail(caller, game->record, *response);
                  return AddInclusion(*response);
                });
@@ -357,9 +376,24 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                  absl::StatusOr<store::GameRecord> record =
                      ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 auto report = VerifyStoredGame(store_, registry_, *game_id, CancelOf(context));
+                 LoadedGame loaded;
+                 auto report =
+                     VerifyStoredGame(store_, registry_, *game_id, CancelOf(context), &loaded);
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);
+                 if (response->intact()) {
+                   // The row is read before the events: a game that ended
+                   // meanwhile is compared with the row read after them.
+                   v1::VerifyGameResponse checked = *response;
+                   VerifyRowAgainstChain(loaded.row, loaded.record, checked);
+                   if (checked.bad_column() == "status") {
+                     absl::StatusOr<store::GameRecord> again = store_.GetGame(*game_id);
+                     if (!again.ok()) return again.status();
+                     checked = *response;
+                     VerifyRowAgainstChain(*again, loaded.record, checked);
+                   }
+                   *response = std::move(checked);
+                 }
                  return absl::OkStatus();
                });
 }

@@ -1,5 +1,9 @@
 #include "services/server/game_writer.h"
 
+#include <openssl/rand.h>
+
+#include <google/protobuf/util/time_util.h>
+
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -7,8 +11,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/seed_derivation.h"
 #include "engine/core/sha256.h"
 #include "services/log/log_file.h"
+#include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/server/status_mapping.h"
 #include "services/league/league_settings.h"
@@ -18,6 +24,48 @@ namespace arbiter::server {
 namespace {
 
 constexpr char kGameField[] = "game";
+constexpr absl::Duration kDefaultRevealWithin = absl::Hours(7 * 24);
+constexpr absl::Duration kMaxRevealWithin = absl::Hours(366 * 24);
+
+using google::protobuf::util::TimeUtil;
+
+// The sealed part of event 1: the server's random bytes, drawn now that the
+// commitment is in hand, and the reveal deadline.
+absl::Status Seal(const v1::CreateGameRequest& request, v1::GameCreated& created) {
+  absl::Duration within = kDefaultRevealWithin;
+  if (request.has_reveal_within()) {
+    within = absl::Nanoseconds(TimeUtil::DurationToNanoseconds(request.reveal_within()));
+    if (within <= absl::ZeroDuration() || within > kMaxRevealWithin) {
+      return FieldError("reveal_within",
+                        absl::StrCat("reveal_within must be more than 0 and at most 366 days, not ",
+                                     absl::FormatDuration(within)));
+    }
+  }
+  std::string random(engine::kServerRandomBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(random.data()), engine::kServerRandomBytes) !=
+      1) {
+    return absl::InternalError("the server could not draw random bytes for the sealed seed");
+  }
+  created.set_server_random(random);
+  *created.mutable_reveal_deadline() =
+      TimeUtil::NanosecondsToTimestamp(absl::ToUnixNanos(absl::Now() + within));
+  return absl::OkStatus();
+}
+
+// True if `stored` is the event 1 a request that prepared `created` wrote
+// (a retry of a sealed creation: all but the server's draw and the deadline
+// agree).
+bool SameSealedCreation(v1::GameCreated stored, v1::GameCreated created) {
+  for (v1::GameCreated* one : {&stored, &created}) {
+    one->clear_server_random();
+    one->clear_reveal_deadline();
+  }
+  std::string a;
+  std::string b;
+  stored.SerializeToString(&a);
+  created.SerializeToString(&b);
+  return !created.seed_commitment().empty() && a == b;
+}
 
 absl::Status CheckRequestId(const std::string& request_id) {
   if (request_id.empty() || static_cast<int>(request_id.size()) > store::kMaxIdBytes) {
@@ -189,7 +237,7 @@ absl::StatusOr<store::GameRecord> GameWriter::Writable(const Caller& caller,
   // Permission before existence (AIP-211): a caller who could not write to
   // the game gets the same answer whether or not it exists.
   if (absl::Status s = RequireWriteRole(caller); !s.ok()) return s;
-  absl::StatusOr<store::GameRecord> record = store_.GetGame(game_id);
+  absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, game_id);
   if (!record.ok()) {
     if (absl::IsNotFound(record.status()) && caller.role != Role::kAdmin) {
       return WriteDenied(caller, game_id);
@@ -252,6 +300,21 @@ absl::StatusOr<v1::Game> GameWriter::Create(const Caller& caller,
   absl::StatusOr<PreparedGame> prepared = PrepareCreate(caller, request, nullptr);
   if (!prepared.ok()) return prepared.status();
   absl::StatusOr<store::GameRecord> stored = store_.CreateGame(prepared->create);
+  if (!stored.ok() && IsSealed(prepared->created) &&
+      (absl::IsInvalidArgument(stored.status()) || absl::IsAlreadyExists(stored.status()))) {
+    // A retry draws other server bytes: the game it created is recognised
+    // by its event 1, and answered again.
+    const std::string& game_id = prepared->create.game.game_id;
+    absl::StatusOr<std::vector<store::StoredEvent>> first = store_.ReadGameEvents(game_id, 0, 1);
+    v1::GameCreated earlier;
+    if (first.ok() && !first->empty() && first->front().recorded_by == caller.principal &&
+        earlier.ParseFromString(first->front().payload) &&
+        SameSealedCreation(earlier, prepared->created)) {
+      absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, game_id);
+      if (!record.ok()) return record.status();
+      return ToGame(*record, &earlier, true);
+    }
+  }
   if (!stored.ok()) return stored.status();
   return ToGame(*stored, &prepared->created, true);
 }
@@ -338,10 +401,21 @@ absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
         return FieldError("game.seed_commitment",
                           "seed_commitment must be a SHA-256 as 64 lowercase hex digits");
       }
+      if (request.game_id().empty()) {
+        return FieldError("game_id",
+                          "a game created with a seed_commitment is sealed: give its game_id, "
+                          "to which the commitment is bound (SHA-256 of "
+                          "\"arbiter-seed-v2:<game_id>:<seed>:<nonce>\")");
+      }
       created.set_seed_commitment(game.seed_commitment());
+      if (absl::Status s = Seal(request, created); !s.ok()) return s;
       break;
     case v1::Game::SEED_SOURCE_NOT_SET:
       return FieldError("game.seed", "give the game's seed or a seed_commitment to it");
+  }
+  if (request.has_reveal_within() && !game.has_seed_commitment()) {
+    return FieldError("reveal_within",
+                      "reveal_within applies only to games created with a seed_commitment");
   }
   auto referee = replay::Referee::Start(header, registry_);
   if (!referee.ok()) return HeaderError(referee.status(), kGameField, false);
@@ -687,17 +761,22 @@ absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
   }
   absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
   if (!game.ok()) return game.status();
-  if (game->record.seed_commitment.empty()) {
+  // The commitment, its format and the deadline come from event 1.
+  const v1::GameCreated& created = game->created;
+  if (created.seed_commitment().empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("game \"", *game_id, "\" was created with its seed; there is nothing to reveal"));
   }
-  if (*commitment != game->record.seed_commitment) {
+  const bool sealed = IsSealed(created);
+  commitment = ExpectedCommitment(*game_id, created, request.seed(), request.nonce());
+  if (!commitment.ok()) return commitment.status();
+  if (*commitment != created.seed_commitment()) {
     absl::Status status = absl::InvalidArgumentError(absl::StrCat(
-        "the seed and nonce do not match the commitment of game \"", *game_id,
-        "\": SHA-256(\"arbiter-seed-v1:<seed>:<nonce>\") is ", *commitment,
-        ", the commitment is ", game->record.seed_commitment));
+        "the seed and nonce do not match the commitment of game \"", *game_id, "\": SHA-256(\"",
+        sealed ? absl::StrCat("arbiter-seed-v2:", *game_id, ":") : "arbiter-seed-v1:",
+        "<seed>:<nonce>\") is ", *commitment, ", the commitment is ", created.seed_commitment()));
     status = WithErrorInfo(std::move(status), "SEED_MISMATCH",
-                           {{"commitment", game->record.seed_commitment}, {"computed", *commitment}});
+                           {{"commitment", created.seed_commitment()}, {"computed", *commitment}});
     return WithFieldViolation(std::move(status), "seed", "does not match the commitment");
   }
   v1::RevealSeedResponse out;
@@ -713,11 +792,24 @@ absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
     return absl::FailedPreconditionError(absl::StrCat("game \"", *game_id, "\" is ",
                                                       store::GameStatusName(game->record.status)));
   }
+  if (sealed && created.has_reveal_deadline()) {
+    const absl::Time deadline = absl::FromUnixNanos(
+        TimeUtil::TimestampToNanoseconds(created.reveal_deadline()));
+    if (absl::Now() > deadline) {
+      return WithErrorInfo(
+          absl::FailedPreconditionError(absl::StrCat(
+              "the seed of game \"", *game_id, "\" had to be revealed by ",
+              absl::FormatTime(absl::RFC3339_sec, deadline, absl::UTCTimeZone()),
+              "; a late reveal is refused and the game is voided")),
+          "REVEAL_DEADLINE_PASSED",
+          {{"reveal_deadline", absl::FormatTime(absl::RFC3339_sec, deadline, absl::UTCTimeZone())}});
+    }
+  }
   v1::SeedRevealed revealed;
   revealed.set_seed(request.seed());
   revealed.set_nonce(request.nonce());
-  game->seed = request.seed();
   game->revealed = revealed;
+  game->seed = EngineSeed(*game_id, created, game->revealed);
   absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
   if (!referee.ok()) return referee.status();
 
@@ -741,7 +833,7 @@ absl::StatusOr<v1::RevealSeedResponse> GameWriter::Reveal(const Caller& caller,
       return s;
     }
   }
-  absl::StatusOr<store::GameRecord> now = store_.GetGame(*game_id);
+  absl::StatusOr<store::GameRecord> now = ChainedRecord(store_, *game_id);
   if (!now.ok()) return now.status();
   *out.mutable_game() = ToGame(*now, &game->created, true);
   *out.mutable_adjudication() = ToAdjudication(*game_id, *referee, result->last_sequence);

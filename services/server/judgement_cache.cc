@@ -2,8 +2,8 @@
 
 namespace arbiter::server {
 
-std::optional<v1::Adjudication> JudgementCache::Find(const std::string& game_id,
-                                                     const std::string& last_hash) {
+std::optional<JudgementCache::Judgement> JudgementCache::Find(const std::string& game_id,
+                                                              const std::string& last_hash) {
   absl::MutexLock lock(&mu_);
   auto it = by_game_.find(game_id);
   if (it == by_game_.end() || it->second.first != last_hash) return std::nullopt;
@@ -11,7 +11,7 @@ std::optional<v1::Adjudication> JudgementCache::Find(const std::string& game_id,
 }
 
 void JudgementCache::Store(const std::string& game_id, const std::string& last_hash,
-                           const v1::Adjudication& judged) {
+                           const Judgement& judged) {
   if (last_hash.empty()) return;
   absl::MutexLock lock(&mu_);
   if (by_game_.size() >= kMaxJudgements && !by_game_.contains(game_id)) by_game_.clear();

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/tournament/pairing.h"
 #include "engine/tournament/standings.h"
+#include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/server/rpc_common.h"
 #include "services/server/tournament_access.h"
@@ -331,7 +332,7 @@ absl::Status TournamentServiceImpl::CreateTableGames(const Caller& caller,
     // Created by an earlier attempt at this round (by another caller): the
     // same tournament and seats, or it is someone else's game.
     const std::string& game_id = creates[i].game_id();
-    absl::StatusOr<store::GameRecord> record = events_.GetGame(game_id);
+    absl::StatusOr<store::GameRecord> record = ChainedRecord(events_, game_id);
     if (!record.ok()) return record.status();
     const v1::TournamentTable& table = round.tables(static_cast<int>(i));
     if (record->tournament_id != log.id ||

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/server/rpc_common.h"
 #include "services/server/status_mapping.h"
@@ -49,7 +50,7 @@ grpc::Status TransparencyServiceImpl::GetInclusionProof(
                      ParseEventName(request->name());
                  if (!event.ok()) return event.status();
                  // Permission before existence, as for every read of a game.
-                 absl::StatusOr<store::GameRecord> record = store_.GetGame(event->first);
+                 absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, event->first);
                  if (!record.ok()) {
                    if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
                      return ReadDenied(caller, event->first);

@@ -3,6 +3,7 @@
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/seed_derivation.h"
 #include "engine/core/sha256.h"
 #include "engine/core/violation.h"
 #include "services/replay/replay.h"
@@ -15,8 +16,9 @@ using ::testing::SizeIs;
 
 constexpr char kNonce[] = "00112233445566778899aabbccddeeff";
 
-std::string CommitmentTo(uint64_t seed) {
-  return engine::Sha256Hex(absl::StrCat("arbiter-seed-v1:", seed, ":", kNonce));
+// The commitment of a sealed game (v2: bound to the game id).
+std::string CommitmentTo(const std::string& game_id, uint64_t seed) {
+  return engine::Sha256Hex(absl::StrCat("arbiter-seed-v2:", game_id, ":", seed, ":", kNonce));
 }
 
 TEST_F(ServerTest, SubmitGameStoresALegalLogAndAnswersItsStandings) {
@@ -188,11 +190,16 @@ TEST_F(ServerTest, CreateGameRetriedReturnsTheGameAndAnotherRequestForItsIdIsAlr
 }
 
 TEST_F(ServerTest, CommitRevealHidesTheSeedUntilItIsRevealedAndThenAdjudicates) {
-  const log::GameLog log = Simulated(19);
+  const uint64_t seed = 19;
   v1::Game game;
-  ASSERT_TRUE(Create(admin_, log, "sealed", &game, CommitmentTo(log.header.seed())).ok());
-  EXPECT_EQ(game.seed_commitment(), CommitmentTo(log.header.seed()));
+  ASSERT_TRUE(Create(admin_, Simulated(seed), "sealed", &game, CommitmentTo("sealed", seed)).ok());
+  EXPECT_EQ(game.seed_commitment(), CommitmentTo("sealed", seed));
   EXPECT_FALSE(game.has_seed());
+  ASSERT_EQ(game.server_random().size(), 32u);
+  // The deal follows from the derived seed, which the organiser can compute
+  // once it has event 1 (docs/chance.md).
+  const log::GameLog log =
+      Simulated(engine::DeriveSealedSeed("sealed", seed, game.server_random()));
 
   // Actions are kept as submitted (all of them, in one call).
   v1::AppendActionsResponse appended;
@@ -213,7 +220,7 @@ TEST_F(ServerTest, CommitRevealHidesTheSeedUntilItIsRevealedAndThenAdjudicates) 
   v1::RevealSeedRequest reveal;
   reveal.set_game("games/sealed");
   reveal.set_request_id("reveal-1");
-  reveal.set_seed(log.header.seed() + 1);
+  reveal.set_seed(seed + 1);
   reveal.set_nonce(kNonce);
   v1::RevealSeedResponse revealed;
   grpc::Status wrong = stub_->RevealSeed(As(admin_).get(), reveal, &revealed);
@@ -221,7 +228,7 @@ TEST_F(ServerTest, CommitRevealHidesTheSeedUntilItIsRevealedAndThenAdjudicates) 
   EXPECT_EQ(ErrorInfoOf(wrong).reason(), "SEED_MISMATCH");
   EXPECT_EQ(Get("sealed").last_event(), appended.last_event());
 
-  reveal.set_seed(log.header.seed());
+  reveal.set_seed(seed);
   ASSERT_TRUE(stub_->RevealSeed(As(admin_).get(), reveal, &revealed).ok());
   EXPECT_EQ(revealed.adjudication().verdict(), v1::VERDICT_LEGAL);
   EXPECT_EQ(revealed.game().status(), v1::GAME_STATUS_FINISHED);
@@ -236,15 +243,18 @@ TEST_F(ServerTest, CommitRevealHidesTheSeedUntilItIsRevealedAndThenAdjudicates) 
 }
 
 TEST_F(ServerTest, CommitRevealFindsAnIllegalActionOnlyAfterTheReveal) {
-  const log::GameLog log = WithActionOutOfTurn(Simulated(20), 2);
+  const uint64_t seed = 20;
   v1::Game game;
-  ASSERT_TRUE(Create(admin_, log, "sealed-2", &game, CommitmentTo(log.header.seed())).ok());
+  ASSERT_TRUE(
+      Create(admin_, Simulated(seed), "sealed-2", &game, CommitmentTo("sealed-2", seed)).ok());
+  const log::GameLog log = WithActionOutOfTurn(
+      Simulated(engine::DeriveSealedSeed("sealed-2", seed, game.server_random())), 2);
   v1::AppendActionsResponse appended;
   ASSERT_TRUE(Append(admin_, "sealed-2", 1, log.actions, "all", &appended).ok());
   v1::RevealSeedRequest reveal;
   reveal.set_game("games/sealed-2");
   reveal.set_request_id("reveal");
-  reveal.set_seed(log.header.seed());
+  reveal.set_seed(seed);
   reveal.set_nonce(kNonce);
   v1::RevealSeedResponse revealed;
   ASSERT_TRUE(stub_->RevealSeed(As(admin_).get(), reveal, &revealed).ok());

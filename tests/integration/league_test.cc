@@ -381,5 +381,33 @@ TEST_F(LeagueTest, IllegalGamesAreNotRated) {
   EXPECT_EQ(Get("illegal").status(), v1::GAME_STATUS_FINISHED);
 }
 
+// The store files a result under the games row's league (a cache); the
+// projector counts it only for the league the game's chained events name.
+// An operator who files a game of no league under "north" (the row's
+// trigger off) before it ends changes no leaderboard.
+TEST_F(LeagueTest, AResultCountsOnlyForTheLeagueItsChainNames) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  SubmitToLeague("counted", GameOf(610, {"ann", "bob", "cy"}), "north");
+  log::GameLog log = GameOf(611, {"ann", "bob", "dee"});
+  const std::vector<v1::Action> rest(log.actions.begin() + 3, log.actions.end());
+  log.actions.resize(3);
+  SubmitToLeague("smuggled", log, "");
+  {
+    pqxx::connection conn(conninfo_);
+    pqxx::work txn(conn);
+    txn.exec0("SET session_replication_role = replica");
+    txn.exec0("UPDATE games SET league_id = 'north' WHERE game_id = 'smuggled'");
+    txn.commit();
+  }
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "smuggled", 4, rest, "rest", &appended).ok());
+  ASSERT_EQ(appended.status(), v1::GAME_STATUS_FINISHED);
+  ASSERT_EQ(events_->ReadResults(0, 0, "north", 100)->size(), 2u);  // filed under north
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  EXPECT_EQ(Board("north").total_players(), 3);  // ann, bob, cy: not dee
+  ASSERT_TRUE(projector_->Rebuild("north").ok());
+  EXPECT_EQ(Board("north").total_players(), 3);
+}
+
 }  // namespace
 }  // namespace arbiter::server::testing

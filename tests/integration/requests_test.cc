@@ -3,6 +3,7 @@
 // public readers, and live play and submission for every game.
 #include "absl/strings/str_cat.h"
 #include "engine/core/ruleset_registry.h"
+#include "engine/core/seed_derivation.h"
 #include "services/server/event_codec.h"
 #include "tests/integration/server_fixture.h"
 
@@ -123,7 +124,7 @@ TEST_F(RequestsTest, TheRevealedSeedIsReadBackAsAnEvent) {
   const log::GameLog log = Simulated(74, 2);
   v1::Game game;
   ASSERT_TRUE(Create(admin_, log, "sealed", &game,
-                     *SeedCommitment(log.header.seed(), kNonce)).ok());
+                     engine::SealedSeedCommitment("sealed", log.header.seed(), kNonce)).ok());
   v1::RevealSeedResponse revealed;
   ASSERT_TRUE(Reveal("sealed", log.header.seed(), &revealed).ok());
 

@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/transparency_service.grpc.pb.h"
+#include "engine/core/seed_derivation.h"
 #include "engine/merkle/merkle.h"
 #include "services/store/event_hash.h"
 #include "services/transparency/bundle_audit.h"
@@ -329,6 +330,38 @@ TEST_F(TransparencyTest, ABundleVerifiesOfflineWithNoServerRunning) {
   run = Arbiter(absl::StrCat("audit ", bundle, " --public-key ", other));
   EXPECT_EQ(run.exit_code, 4) << run.out;
   EXPECT_THAT(run.err, HasSubstr("audit of games/g1 failed: signature: the note is not signed"));
+}
+
+// A sealed game (docs/chance.md) is exported and audited offline: the audit
+// replays it with the seed derived from the revealed seed, the server's
+// bytes in event 1 and the game id (with the organiser's seed alone the
+// recorded legal result would not hold).
+TEST_F(TransparencyTest, ASealedGameIsAuditedWithItsDerivedSeed) {
+  const uint64_t seed = 77;
+  const std::string nonce(32, 'b');
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, Simulated(seed), "sealed", &game,
+                     engine::SealedSeedCommitment("sealed", seed, nonce))
+                  .ok());
+  const log::GameLog log =
+      Simulated(engine::DeriveSealedSeed("sealed", seed, game.server_random()));
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "sealed", 1, log.actions, "all", &appended).ok());
+  v1::RevealSeedRequest reveal;
+  reveal.set_game("games/sealed");
+  reveal.set_request_id("reveal");
+  reveal.set_seed(seed);
+  reveal.set_nonce(nonce);
+  v1::RevealSeedResponse revealed;
+  ASSERT_TRUE(stub_->RevealSeed(As(admin_).get(), reveal, &revealed).ok());
+  ASSERT_EQ(revealed.adjudication().verdict(), v1::VERDICT_LEGAL);
+  Publish();
+  const std::string bundle = Export("sealed", "sealed.json");
+  server_->Shutdown(std::chrono::system_clock::now());
+  server_.reset();
+  CliRun run = Audit(bundle);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("replay: holds - VERDICT_LEGAL"));
 }
 
 // Every field of a bundle matters: each change is caught by the check it

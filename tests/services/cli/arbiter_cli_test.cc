@@ -82,6 +82,28 @@ TEST_F(ArbiterCliTest, ASimulatedGameReplaysAsLegalWithExitZero) {
   EXPECT_THAT(run.output, HasSubstr("standings:"));
 }
 
+// `arbiter sealed-seed`: the commitment of docs/chance.md's first vector for
+// given values, and fresh values (which differ from run to run) otherwise.
+TEST_F(ArbiterCliTest, SealedSeedPrintsTheGameBoundCommitment) {
+  CommandResult run =
+      Arbiter("sealed-seed --game g1 --seed 42 --nonce 00000000000000000000000000000000");
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_THAT(run.output,
+              HasSubstr("seed_commitment: "
+                        "997a0afd96463e9fe7577b76a50b724c840e4b5e93f8924dde041855e9fd5f15"));
+  const CommandResult first = Arbiter("sealed-seed --game g1");
+  const CommandResult second = Arbiter("sealed-seed --game g1");
+  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_THAT(first.output, HasSubstr("nonce: "));
+  EXPECT_NE(first.output, second.output);
+  run = Arbiter("sealed-seed --game 'bad id'");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("--game must be"));
+  run = Arbiter("sealed-seed --game g1 --nonce abc");
+  EXPECT_EQ(run.exit_code, 2) << run.output;
+  EXPECT_THAT(run.output, HasSubstr("--nonce: nonce must be 32-128 lowercase hex digits"));
+}
+
 TEST_F(ArbiterCliTest, SimulateIsDeterministicForASeed) {
   const std::string a = Simulated("atlantis", 2, 5);
   const std::string text_a = Read(a);
