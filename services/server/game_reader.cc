@@ -58,13 +58,29 @@ absl::Status DecodeAll(LoadedGame& game) {
 
 absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, const std::string& game_id,
                                     const CancelCheck& cancel) {
-  LoadedGame game;
   absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
   if (!record.ok()) return record.status();
-  game.record = *std::move(record);
-  game.seed = game.record.seed;
+  return LoadGame(store, *std::move(record), cancel);
+}
+
+absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, store::GameRecord record,
+                                    const CancelCheck& cancel) {
+  const std::string game_id = record.game_id;
+  LoadedGame game;
+  game.record = std::move(record);
   absl::StatusOr<std::vector<store::StoredEvent>> stored = ReadAllEvents(store, game_id, cancel);
   if (!stored.ok()) return stored.status();
+  if (!stored->empty() && stored->back().sequence != game.record.last_sequence) {
+    // Written to since the row was read: read the row, then the events
+    // again, so that the events are never behind the row (a writer checking
+    // actions against them then finds the store ahead and is refused).
+    absl::StatusOr<store::GameRecord> now = store.GetGame(game_id);
+    if (!now.ok()) return now.status();
+    game.record = *std::move(now);
+    stored = ReadAllEvents(store, game_id, cancel);
+    if (!stored.ok()) return stored.status();
+  }
+  game.seed = game.record.seed;
   if (stored->empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the creation of game \"", game_id,
