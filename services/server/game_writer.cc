@@ -434,6 +434,13 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     append.events.push_back(*std::move(event));
   }
 
+  // Without JSON copies for tournament tables, none in this request (the
+  // same for its retries: the copy is part of the request the store keeps).
+  const bool json = limits_.json_copy_for_tournament_games || record->tournament_id.empty();
+  if (!json) {
+    for (store::NewEvent& event : append.events) event.json.clear();
+  }
+
   v1::AppendActionsResponse out;
   // The answer names the request's actions; an append that ends the game
   // stores its "game_finished" event after them in the same batch.
@@ -465,6 +472,7 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
       if (!finish.ok()) return finish.status();
       if (finish->has_value()) {
         store::AppendRequest ending = append;
+        if (!json) (*finish)->json.clear();
         ending.events.push_back(**std::move(finish));
         absl::StatusOr<store::AppendResult> again = store_.Append(ending);
         if (again.ok()) retried = again;
@@ -572,6 +580,7 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
       live->Forget();
       return finished.status();
     }
+    if (!json) finished->json.clear();
     append.events.push_back(*std::move(finished));
     // The answer names the last action; its hash is the chain through it.
     last_action_hash = record->last_hash;

@@ -32,6 +32,11 @@ struct WriteLimits {
   int64_t max_events_per_game = 100'000;
   // Bytes of a submitted log.
   int64_t max_log_bytes = 64 << 20;
+  // Whether the appends to a tournament's games (its tables) store the
+  // readable JSON copy of each event (store::NewEvent::json). The payload
+  // and its hash are the record either way; without the copy PostgreSQL
+  // stores and checks less per action (docs/benchmarks.md, Tournaments).
+  bool json_copy_for_tournament_games = true;
 };
 
 class GameWriter {

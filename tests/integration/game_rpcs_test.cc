@@ -244,6 +244,55 @@ TEST_F(ServerTest, TheAppendThatEndsAGameStoresItsActionsAndResultTogetherOrNeit
   EXPECT_EQ(events.events(static_cast<int>(before + 1)).hash(), ended.last_event_hash());
 }
 
+TEST_F(ServerTest, TournamentTablesMayBeStoredWithoutJsonCopies) {
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.limits.json_copy_for_tournament_games = false;
+  std::unique_ptr<ArbiterServer> lean = StartServer(options);
+  auto stub = StubFor(*lean);
+  const log::GameLog log = Simulated(21);
+  auto play = [&](const std::string& game_id, const std::string& tournament) {
+    v1::CreateGameRequest create;
+    create.set_request_id(absl::StrCat("create-", game_id));
+    create.set_game_id(game_id);
+    v1::Game& game = *create.mutable_game();
+    game.set_game_type(log.header.game());
+    *game.mutable_players() = log.header.players();
+    game.set_seed(log.header.seed());
+    game.set_tournament(tournament);
+    v1::Game created;
+    ASSERT_TRUE(stub->CreateGame(As(admin_).get(), create, &created).ok());
+    v1::AppendActionsRequest append;
+    append.set_game(absl::StrCat("games/", game_id));
+    append.set_request_id("all");
+    append.set_expected_last_event(1);
+    for (const v1::Action& action : log.actions) *append.add_actions() = action;
+    v1::AppendActionsResponse first;
+    ASSERT_TRUE(stub->AppendActions(As(admin_).get(), append, &first).ok());
+    ASSERT_EQ(first.status(), v1::GAME_STATUS_FINISHED);
+    // Retried, the same request (and so the same copies or none).
+    v1::AppendActionsResponse again;
+    grpc::Status retried = stub->AppendActions(As(admin_).get(), append, &again);
+    ASSERT_TRUE(retried.ok()) << retried.error_message();
+    EXPECT_EQ(again.last_event_hash(), first.last_event_hash());
+  };
+  play("table-game", "cup");
+  play("casual-game", "");
+  const auto table = *events_->ReadGameEvents("table-game", 1, 1000);
+  const auto casual = *events_->ReadGameEvents("casual-game", 1, 1000);
+  ASSERT_EQ(table.size(), log.actions.size() + 1);
+  ASSERT_EQ(casual.size(), table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(table[i].json, "") << i;
+    EXPECT_NE(casual[i].json, "") << i;
+    if (i + 1 < table.size()) {
+      EXPECT_EQ(table[i].payload, casual[i].payload) << i;  // the record is the same
+    }
+  }
+  EXPECT_TRUE(events_->VerifyGame("table-game").ok());
+  lean->Shutdown(std::chrono::system_clock::now());
+}
+
 TEST_F(ServerTest, CreateGameRetriedReturnsTheGameAndAnotherRequestForItsIdIsAlreadyExists) {
   const log::GameLog log = Simulated(18);
   v1::Game first;
