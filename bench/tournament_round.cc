@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
   int clients = 8;
   app.add_option("--players", players, "Players (tables of 4)");
   app.add_option("--clients", clients, "Clients appending the tables' logs");
+  bool no_table_json = false;
+  app.add_flag("--no-json-copy-for-tournament-tables", no_table_json,
+               "As arbiterd's flag: the tables' events without their JSON copy");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   using namespace arbiter;
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
   static const engine::RulesetRegistry registry = *engine::RulesetRegistry::WithBuiltins();
   server::ServerOptions server_options;
   server_options.listen = "127.0.0.1:0";
+  server_options.limits.json_copy_for_tournament_games = !no_table_json;
   auto server = *server::ArbiterServer::Start(server_options, *events, tokens, registry, &parts);
   auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server->port()),
                                      grpc::InsecureChannelCredentials());
@@ -126,7 +130,8 @@ int main(int argc, char** argv) {
     status = tournaments->RegisterPlayers(As(admin).get(), add, &tournament);
     if (!status.ok()) return Fail("RegisterPlayers", status);
   }
-  std::printf("%d players at tables of 4, %d clients\n", players, clients);
+  std::printf("%d players at tables of 4, %d clients%s\n", players, clients,
+              no_table_json ? ", no JSON copies" : "");
 
   auto start = Clock::now();
   v1::StartRoundRequest begin;

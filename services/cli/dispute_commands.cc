@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
@@ -74,6 +75,19 @@ void PrintDispute(const v1::Dispute& d, bool json) {
               << c.game_points_before() << " -> " << c.game_points_after() << "\n";
   }
   if (r.changes().empty()) std::cout << "  the standings did not change\n";
+  if (!d.rating_event().empty()) {
+    std::cout << "  ratings, measured at " << d.rating_event() << ":\n";
+  }
+  for (const v1::RatingChange& c : d.rating_changes()) {
+    std::cout << "  " << c.league() << (c.season().empty() ? "" : absl::StrCat(" season ", c.season()))
+              << " " << c.player() << ": rating " << absl::StrFormat("%.3f", c.display_rating_before())
+              << " -> " << absl::StrFormat("%.3f", c.display_rating_after()) << " (mu "
+              << absl::StrFormat("%.3f", c.mu_before()) << " -> "
+              << absl::StrFormat("%.3f", c.mu_after()) << ", sigma "
+              << absl::StrFormat("%.3f", c.sigma_before()) << " -> "
+              << absl::StrFormat("%.3f", c.sigma_after()) << "), games " << c.games_before()
+              << " -> " << c.games_after() << "\n";
+  }
 }
 
 int RunOpen(const DisputeOpts& opts) {

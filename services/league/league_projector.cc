@@ -120,67 +120,6 @@ absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& leagu
   return summary;
 }
 
-absl::StatusOr<LeagueProjector::League> LeagueProjector::Compute(
-    const std::string& league_id, int64_t position, std::vector<league::HistoryPoint>* history) {
-  const std::string stream_id = LeagueName(league_id);
-  absl::StatusOr<std::vector<store::StreamEvent>> log = streams_.ReadStream(stream_id, 0, 10'000);
-  if (!log.ok()) return log.status();
-  absl::StatusOr<v1::LeagueSettings> settings = SettingsOf(*log);
-  if (!settings.ok()) return settings.status();
-  absl::StatusOr<league::LeagueConfig> config = ConfigFromSettings(*settings);
-  if (!config.ok()) {
-    return absl::DataLossError(absl::StrCat(stream_id, " holds settings that no longer check: ",
-                                            config.status().message()));
-  }
-  League league;
-  league.settings_sequence = log->empty() ? 0 : log->back().sequence;
-  league.ratings = std::make_unique<league::LeagueRatings>(*std::move(config));
-  // Voided games are known only once every result is read: collect first.
-  // A game's later result (a ruling's correction) replaces its first one in
-  // place: same position and time, the correction's standings.
-  std::vector<league::GameResult> finished;
-  absl::flat_hash_map<std::string, size_t> first_result;  // game id -> index in finished
-  absl::flat_hash_set<std::string> voided;
-  int64_t after = 0;
-  while (position > 0) {
-    absl::StatusOr<std::vector<store::ResultEvent>> batch =
-        events_.ReadResults(after, position, league_id, kResultBatch);
-    if (!batch.ok()) return batch.status();
-    for (const store::ResultEvent& result : *batch) {
-      if (!ChainNamesLeague(result)) {
-        spdlog::warn("league {}: game {} not counted: its chained events name another league",
-                     league_id, result.event.game_id);
-        continue;
-      }
-      if (result.kind == store::GameStatus::kVoided) {
-        voided.insert(result.event.game_id);
-        continue;
-      }
-      absl::StatusOr<league::GameResult> game = ResultOf(result);
-      if (!game.ok()) return game.status();
-      auto [it, first] = first_result.try_emplace(game->game_id, finished.size());
-      if (first) {
-        finished.push_back(*std::move(game));
-      } else {
-        league::GameResult& earlier = finished[it->second];
-        game->position = earlier.position;
-        game->finished_at = earlier.finished_at;
-        earlier = *std::move(game);
-      }
-    }
-    if (static_cast<int>(batch->size()) < kResultBatch) break;
-    after = batch->back().event.position;
-  }
-  league.seen.reserve(first_result.size());
-  for (const league::GameResult& game : finished) {
-    league.seen.insert(game.game_id);
-    if (voided.contains(game.game_id)) continue;
-    absl::StatusOr<bool> counted = league.ratings->Add(game, history, nullptr);
-    if (!counted.ok()) return counted.status();
-  }
-  return league;
-}
-
 void LeagueProjector::AddWholeLeague(const std::string& league_id, const League& league,
                                      ProjectionWrite& write) {
   write.replaced_leagues.push_back(league_id);

@@ -32,6 +32,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/clock.h"
 #include "engine/league/league_ratings.h"
+#include "services/league/league_model.h"
 #include "services/league/projection_store.h"
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
@@ -71,20 +72,17 @@ class LeagueProjector {
   double lag_seconds() const;
 
  private:
-  struct League {
-    int64_t settings_sequence = 0;
-    std::unique_ptr<league::LeagueRatings> ratings;
-    // Game ids with a result in the league (rated or not): a second result
-    // (a correction) or a void of one of them rebuilds the league.
-    absl::flat_hash_set<std::string> seen;
-  };
+  // `seen`: a second result (a correction) or a void of one of its games
+  // rebuilds the league.
+  using League = LeagueModel;
 
   absl::Status CatchUpLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status Load() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
-  // A league's model from its settings and its results up to `position`;
-  // every history point in order goes to `history` unless it is null.
+  // ComputeLeague (league_model.h) on this projector's stores.
   absl::StatusOr<League> Compute(const std::string& league_id, int64_t position,
-                                 std::vector<league::HistoryPoint>* history);
+                                 std::vector<league::HistoryPoint>* history) {
+    return ComputeLeague(events_, streams_, league_id, position, history);
+  }
   // Every row of a league's model, for a write that replaces it.
   void AddWholeLeague(const std::string& league_id, const League& league, ProjectionWrite& write);
 

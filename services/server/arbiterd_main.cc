@@ -69,6 +69,10 @@ int Run(int argc, char** argv) {
                  "Most events one game may hold")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{2}, int64_t{100'000'000}));
+  bool no_table_json = false;
+  app.add_flag("--no-json-copy-for-tournament-tables", no_table_json,
+               "Appends to tournament tables' games store no readable JSON copy of their events "
+               "(the payload and its hash are the record either way)");
   app.add_option("--shutdown-grace", grace_seconds,
                  "Seconds calls in flight get to finish on SIGTERM")
       ->capture_default_str();
@@ -93,6 +97,7 @@ int Run(int argc, char** argv) {
       ->check(CLI::Range(0.0, 86400.0));
   CLI11_PARSE(app, argc, argv);
   options.limits.max_log_bytes = options.max_message_bytes;
+  options.limits.json_copy_for_tournament_games = !no_table_json;
   spdlog::set_default_logger(spdlog::stderr_color_mt("arbiterd"));
   spdlog::set_level(spdlog::level::from_str(log_level));
 

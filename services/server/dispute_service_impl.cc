@@ -1,12 +1,15 @@
 #include "services/server/dispute_service_impl.h"
 
+#include <algorithm>
 #include <map>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "engine/tournament/scoring.h"
 #include "engine/tournament/standings.h"
+#include "services/league/league_model.h"
 #include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
 #include "services/server/game_reader.h"
@@ -138,6 +141,51 @@ absl::StatusOr<v1::Dispute> DisputeServiceImpl::ReadDispute(const std::string& d
   return out;
 }
 
+absl::Status DisputeServiceImpl::AddRatingChanges(const std::string& dispute_id,
+                                                  v1::Dispute& dispute) {
+  const v1::RulingKind kind = dispute.ruling().kind();
+  if (dispute.state() != v1::DISPUTE_STATE_RULED ||
+      (kind != v1::RULING_KIND_VOID && kind != v1::RULING_KIND_CORRECTED)) {
+    return absl::OkStatus();
+  }
+  const std::string game_id = dispute.game().substr(std::string_view("games/").size());
+  absl::StatusOr<store::GameRecord> record = events_.GetGame(game_id);
+  if (!record.ok()) return record.status();
+  if (record->league_id.empty()) return absl::OkStatus();
+  // The ruling's event: the game's void or corrected result that names this
+  // dispute (none if the game was voided before the ruling). It follows the
+  // game's result, near the end of its log.
+  constexpr int kTail = 1000;
+  absl::StatusOr<std::vector<store::StoredEvent>> tail = events_.ReadGameEvents(
+      game_id, std::max<int64_t>(0, record->last_sequence - kTail), kTail);
+  if (!tail.ok()) return tail.status();
+  const std::string mark = absl::StrCat("dispute ", dispute_id, ": ");
+  const store::StoredEvent* ruled = nullptr;
+  for (const store::StoredEvent& event : *tail) {
+    if (kind == v1::RULING_KIND_VOID && event.type == store::kGameVoidedType) {
+      v1::GameVoided voided;
+      if (voided.ParseFromString(event.payload) && voided.reason().starts_with(mark)) {
+        ruled = &event;
+      }
+    } else if (kind == v1::RULING_KIND_CORRECTED && event.type == store::kGameFinishedType) {
+      v1::GameFinished finished;
+      if (finished.ParseFromString(event.payload) && finished.correction().starts_with(mark)) {
+        ruled = &event;
+      }
+    }
+  }
+  if (ruled == nullptr) return absl::OkStatus();
+  absl::StatusOr<std::vector<v1::RatingChange>> changes = league_service::RatingChangesAt(
+      events_, streams_, record->league_id, ruled->position);
+  if (!changes.ok()) {
+    if (absl::IsNotFound(changes.status())) return absl::OkStatus();  // no such league
+    return changes.status();
+  }
+  dispute.set_rating_event(absl::StrCat(dispute.game(), "/events/", ruled->sequence));
+  for (v1::RatingChange& change : *changes) *dispute.add_rating_changes() = std::move(change);
+  return absl::OkStatus();
+}
+
 grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
                                              const v1::OpenDisputeRequest* request,
                                              v1::Dispute* response) {
@@ -236,6 +284,7 @@ grpc::Status DisputeServiceImpl::GetDispute(grpc::ServerContext* context,
     if (!id.ok()) return WithFieldViolation(id.status(), "name", "not a dispute name");
     absl::StatusOr<v1::Dispute> dispute = ReadDispute(*id);
     if (!dispute.ok()) return dispute.status();
+    if (absl::Status s = AddRatingChanges(*id, *dispute); !s.ok()) return s;
     *response = *std::move(dispute);
     return absl::OkStatus();
   });
@@ -354,6 +403,7 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
     if (!second.ok()) return second.status();
     absl::StatusOr<v1::Dispute> out = ReadDispute(*id);
     if (!out.ok()) return out.status();
+    if (absl::Status s = AddRatingChanges(*id, *out); !s.ok()) return s;
     *response = *std::move(out);
     return absl::OkStatus();
   });

@@ -38,6 +38,10 @@ class DisputeServiceImpl final : public v1::DisputeService::Service {
  private:
   // The dispute as its stream says; NotFound for an unknown one.
   absl::StatusOr<v1::Dispute> ReadDispute(const std::string& dispute_id);
+  // For a ruled dispute that voided or corrected a game rated in a league:
+  // sets rating_changes and rating_event (league_model.h RatingChangesAt at
+  // the ruling's event in the game's log). Nothing for other disputes.
+  absl::Status AddRatingChanges(const std::string& dispute_id, v1::Dispute& dispute);
   v1::DisputeAdjudication Adjudicate(const std::string& game_id, const CancelCheck& cancel);
 
   store::StreamStore& streams_;

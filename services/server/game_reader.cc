@@ -67,13 +67,30 @@ absl::Status DecodeAll(LoadedGame& game) {
 
 absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, const std::string& game_id,
                                     const CancelCheck& cancel) {
-  LoadedGame game;
   absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
   if (!record.ok()) return record.status();
-  game.row = *std::move(record);
+  return LoadGame(store, *std::move(record), cancel);
+}
+
+absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, store::GameRecord record,
+                                    const CancelCheck& cancel) {
+  const std::string game_id = record.game_id;
+  LoadedGame game;
+  game.row = std::move(record);
   game.record = game.row;
   absl::StatusOr<std::vector<store::StoredEvent>> stored = ReadAllEvents(store, game_id, cancel);
   if (!stored.ok()) return stored.status();
+  if (!stored->empty() && stored->back().sequence != game.record.last_sequence) {
+    // Written to since the row was read: read the row, then the events
+    // again, so that the events are never behind the row (a writer checking
+    // actions against them then finds the store ahead and is refused).
+    absl::StatusOr<store::GameRecord> now = store.GetGame(game_id);
+    if (!now.ok()) return now.status();
+    game.row = *std::move(now);
+    game.record = game.row;
+    stored = ReadAllEvents(store, game_id, cancel);
+    if (!stored.ok()) return stored.status();
+  }
   if (stored->empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "the creation of game \"", game_id,

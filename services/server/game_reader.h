@@ -44,6 +44,10 @@ struct LoadedGame {
 // not the creation.
 absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, const std::string& game_id,
                                     const CancelCheck& cancel);
+// The same for a game whose row the caller has just read: only its events
+// are read (the row again only if the events went past it meanwhile).
+absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, store::GameRecord record,
+                                    const CancelCheck& cancel);
 
 // The id of the token that created `game_id`, from its creation event
 // (empty for games created before it was recorded, or whose creation was

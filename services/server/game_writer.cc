@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/seed_derivation.h"
 #include "engine/core/sha256.h"
+#include "services/store/event_hash.h"
 #include "services/log/log_file.h"
 #include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
@@ -451,7 +452,7 @@ absl::Status GameWriter::Refresh(LiveGame& live, const store::GameRecord& record
     return absl::OkStatus();
   }
   live.Forget();
-  absl::StatusOr<LoadedGame> game = LoadGame(store_, record.game_id, cancel);
+  absl::StatusOr<LoadedGame> game = LoadGame(store_, record, cancel);
   if (!game.ok()) return game.status();
   if (game->seed.has_value()) {
     absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
@@ -507,11 +508,23 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     append.events.push_back(*std::move(event));
   }
 
+  // Without JSON copies for tournament tables, none in this request (the
+  // same for its retries: the copy is part of the request the store keeps).
+  const bool json = limits_.json_copy_for_tournament_games || record->tournament_id.empty();
+  if (!json) {
+    for (store::NewEvent& event : append.events) event.json.clear();
+  }
+
   v1::AppendActionsResponse out;
-  auto answer = [&](const store::AppendResult& result) -> v1::AppendActionsResponse {
+  // The answer names the request's actions; an append that ends the game
+  // stores its "game_finished" event after them in the same batch.
+  const int64_t last_action = request.expected_last_event() + count;
+  auto answer = [&](const store::AppendResult& result,
+                    const std::string& last_action_hash) -> v1::AppendActionsResponse {
     out.set_first_event(result.first_sequence);
-    out.set_last_event(result.last_sequence);
-    out.set_last_event_hash(result.last_hash);
+    out.set_last_event(last_action);
+    out.set_last_event_hash(result.last_sequence == last_action ? result.last_hash
+                                                                : last_action_hash);
     return out;
   };
 
@@ -519,15 +532,41 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     // Either a retry of a request that was stored (the store answers it
     // again) or a stale view of the game (the store refuses it).
     absl::StatusOr<store::AppendResult> retried = store_.Append(append);
+    std::optional<LoadedGame> game;
+    if (!retried.ok() && absl::IsInvalidArgument(retried.status()) &&
+        record->status == store::GameStatus::kFinished && record->last_sequence > last_action) {
+      // The first request may have ended the game: it was stored with the
+      // game's result after its actions, an event derived from the stored
+      // actions alone. Ask again as the first request asked.
+      absl::StatusOr<LoadedGame> loaded = LoadGame(store_, *game_id, cancel);
+      if (!loaded.ok()) return loaded.status();
+      game = *std::move(loaded);
+      absl::StatusOr<std::optional<store::NewEvent>> finish =
+          EndingEvent(*game_id, *game, last_action, cancel);
+      if (!finish.ok()) return finish.status();
+      if (finish->has_value()) {
+        store::AppendRequest ending = append;
+        if (!json) (*finish)->json.clear();
+        ending.events.push_back(**std::move(finish));
+        absl::StatusOr<store::AppendResult> again = store_.Append(ending);
+        if (again.ok()) retried = again;
+      }
+    }
     if (retried.ok()) {
       // Answer as the first time: the verdict and standings through the
-      // retried request's last event.
-      absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
-      if (!game.ok()) return game.status();
+      // retried request's last action.
+      if (!game.has_value()) {
+        absl::StatusOr<LoadedGame> loaded = LoadGame(store_, *game_id, cancel);
+        if (!loaded.ok()) return loaded.status();
+        game = *std::move(loaded);
+      }
+      std::string last_action_hash;
+      if (last_action >= 1 && last_action <= static_cast<int64_t>(game->stored.size())) {
+        last_action_hash = game->stored[static_cast<size_t>(last_action - 1)].hash;
+      }
       out.set_status(ToStatus(game->record.status));
       if (game->seed.has_value()) {
-        absl::StatusOr<replay::Referee> judged =
-            Judge(*game, registry_, retried->last_sequence, cancel);
+        absl::StatusOr<replay::Referee> judged = Judge(*game, registry_, last_action, cancel);
         if (!judged.ok()) return judged.status();
         out.set_verdict(ToVerdict(judged->verdict()));
         if (judged->state().IsTerminal()) {
@@ -539,7 +578,7 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
           out.set_status(v1::GAME_STATUS_ACTIVE);
         }
       }
-      return answer(*retried);
+      return answer(*retried, last_action_hash);
     }
     // Not a retry. A caller who saw every action of a game that is over
     // (all but its result event) is told it is over; otherwise its view is
@@ -602,6 +641,29 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     live->Forget();
     return s;
   }
+  // An append that ends the game carries the game's result as its last
+  // event: the actions and the result are stored in one transaction (the
+  // store moves the game to finished with it), or neither is.
+  const bool ends = live->seed_known && referee.state().IsTerminal();
+  std::string last_action_hash;
+  if (ends) {
+    absl::StatusOr<store::NewEvent> finished = EncodeGameFinished(
+        *game_id, last_action + 1,
+        FinishedBody(live->created, ToAdjudication(*game_id, referee, last_action)));
+    if (!finished.ok()) {
+      live->Forget();
+      return finished.status();
+    }
+    if (!json) finished->json.clear();
+    append.events.push_back(*std::move(finished));
+    // The answer names the last action; its hash is the chain through it.
+    last_action_hash = record->last_hash;
+    for (int i = 0; i < count; ++i) {
+      const store::NewEvent& e = append.events[static_cast<size_t>(i)];
+      last_action_hash = store::EventHash(last_action_hash, record->last_sequence + 1 + i,
+                                          *game_id, e.event_id, e.type, e.payload);
+    }
+  }
   absl::StatusOr<store::AppendResult> result = store_.Append(append);
   if (!result.ok()) {
     live->Forget();
@@ -615,22 +677,33 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
   out.set_status(v1::GAME_STATUS_ACTIVE);
   if (live->seed_known) {
     out.set_verdict(ToVerdict(referee.verdict()));
-    if (referee.state().IsTerminal()) {
-      if (absl::Status s = RecordFinished(*game_id, live->created,
-                                          ToAdjudication(*game_id, referee, result->last_sequence),
-                                          result->last_sequence);
-          !s.ok()) {
-        return s;
-      }
-      // The cached referee is now one event behind the store (the result):
-      // the next call that refreshes it reloads the game.
+    if (ends) {
+      // The cached referee is one event behind the store (the result): the
+      // next call that refreshes it reloads the game.
+      live->last_event = last_action;
       out.set_status(v1::GAME_STATUS_FINISHED);
       if (std::optional<v1::Standings> standings = referee.Standings()) {
         *out.mutable_standings() = *std::move(standings);
       }
     }
   }
-  return answer(*result);
+  return answer(*result, last_action_hash);
+}
+
+absl::StatusOr<std::optional<store::NewEvent>> GameWriter::EndingEvent(
+    const std::string& game_id, const LoadedGame& game, int64_t last_action,
+    const CancelCheck& cancel) {
+  if (!game.seed.has_value()) return std::optional<store::NewEvent>();
+  absl::StatusOr<replay::Referee> judged = Judge(game, registry_, last_action, cancel);
+  if (!judged.ok()) return judged.status();
+  if (!judged->state().IsTerminal() || judged->actions_applied() == 0) {
+    return std::optional<store::NewEvent>();
+  }
+  absl::StatusOr<store::NewEvent> finished = EncodeGameFinished(
+      game_id, last_action + 1,
+      FinishedBody(game.created, ToAdjudication(game_id, *judged, last_action)));
+  if (!finished.ok()) return finished.status();
+  return std::optional<store::NewEvent>(*std::move(finished));
 }
 
 absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const Caller& caller,

@@ -10,6 +10,7 @@
 #define ARBITER_SERVICES_SERVER_GAME_WRITER_H_
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -31,6 +32,11 @@ struct WriteLimits {
   int64_t max_events_per_game = 100'000;
   // Bytes of a submitted log.
   int64_t max_log_bytes = 64 << 20;
+  // Whether the appends to a tournament's games (its tables) store the
+  // readable JSON copy of each event (store::NewEvent::json). The payload
+  // and its hash are the record either way; without the copy PostgreSQL
+  // stores and checks less per action (docs/benchmarks.md, Tournaments).
+  bool json_copy_for_tournament_games = true;
 };
 
 class GameWriter {
@@ -93,6 +99,15 @@ class GameWriter {
   // and a repeat is answered. OK if the game is already finished.
   absl::Status RecordFinished(const std::string& game_id, const v1::GameCreated& created,
                               const v1::Adjudication& judged, int64_t last_sequence);
+
+  // The "game_finished" event an append ending at `last_action` stored after
+  // its actions, if the game's stored actions end the game there (nullopt
+  // if they do not, or the seed is hidden): how a retry of that append asks
+  // again exactly as it was first asked.
+  absl::StatusOr<std::optional<store::NewEvent>> EndingEvent(const std::string& game_id,
+                                                             const LoadedGame& game,
+                                                             int64_t last_action,
+                                                             const CancelCheck& cancel);
 
   // NotFound for an unknown league, FailedPrecondition for a league of
   // other game types; OK without a league or without `leagues_`.

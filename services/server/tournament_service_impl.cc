@@ -366,7 +366,11 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                    // request is refused.
                    const tournament_service::RoundState& earlier =
                        log->rounds[static_cast<size_t>(request->round() - 1)];
-                   if (earlier.request_id != request_id) {
+                   const bool answered =
+                       earlier.request_id == request_id ||
+                       std::find(earlier.finished_by.begin(), earlier.finished_by.end(),
+                                 request_id) != earlier.finished_by.end();
+                   if (!answered) {
                      return absl::FailedPreconditionError(absl::StrCat(
                          "round ", request->round(), " has already started (by another "
                          "StartRound request; GetRound reads its tables)"));
@@ -424,6 +428,12 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                  if (absl::Status s = CreateTableGames(caller, *log, started); !s.ok()) return s;
                  int64_t expected = log->stream.last_sequence;
                  for (auto& [append, part] : RoundParts(started, from, first_id)) {
+                   if (first_id != request_id) {
+                     // This request finishes a round another one began:
+                     // its parts name it, so that its retry is answered.
+                     part.set_finished_by(request_id);
+                     part.SerializeToString(&append.payload);
+                   }
                    append.stream_id = TournamentName(*id);
                    append.expected_sequence = expected++;
                    append.recorded_by = caller.principal;

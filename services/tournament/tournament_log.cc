@@ -1,5 +1,7 @@
 #include "services/tournament/tournament_log.h"
 
+#include <algorithm>
+
 #include <string_view>
 
 #include "absl/strings/match.h"
@@ -185,6 +187,11 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
         return Corrupt(id, event.sequence, "tables of a round that is not being started");
       }
       if (absl::Status s = AddTables(id, event.sequence, more, *log.starting); !s.ok()) return s;
+      std::vector<std::string>& finishers = log.starting->finished_by;
+      if (!more.finished_by().empty() &&
+          std::find(finishers.begin(), finishers.end(), more.finished_by()) == finishers.end()) {
+        finishers.push_back(more.finished_by());
+      }
       if (static_cast<int>(log.starting->tables.size()) == log.starting->table_count) {
         log.rounds.push_back(*std::move(log.starting));
         log.starting.reset();

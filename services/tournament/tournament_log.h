@@ -73,6 +73,10 @@ struct RoundState {
   // tables the round has in all (tables.size() once it is recorded).
   std::string request_id;
   int table_count = 0;
+  // The StartRound requests that finished the round after an interruption
+  // (RoundStarted.finished_by of its "round_tables" events), in order: a
+  // retry of one of them is answered with the round, as one of request_id.
+  std::vector<std::string> finished_by;
 };
 
 struct TournamentLog {

@@ -79,7 +79,9 @@ TEST_F(ServerTest, ManyClientsAppendingToOneGameLoseAndDoubleNothing) {
   ASSERT_TRUE(stored.ok());
   ASSERT_EQ(stored->size(), log.actions.size() + 1);
   EXPECT_EQ(stored->back().type, "game_finished");
-  EXPECT_EQ(stored->back().recorded_by, "arbiter");
+  // Stored in the batch of the action that ended the game, by its writer.
+  EXPECT_EQ(stored->back().recorded_by, "root");
+  EXPECT_EQ(stored->back().position, (*stored)[stored->size() - 2].position + 1);
   for (std::size_t i = 0; i < log.actions.size(); ++i) {
     v1::Action action;
     ASSERT_TRUE(action.ParseFromString((*stored)[i].payload));

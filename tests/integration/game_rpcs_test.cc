@@ -175,6 +175,124 @@ TEST_F(ServerTest, AppendActionsThatEndedTheGameRetriedAnswersTheVerdictAndStand
   EXPECT_EQ(again.verdict(), first.verdict());
   EXPECT_EQ(again.standings().SerializeAsString(), first.standings().SerializeAsString());
   EXPECT_EQ(again.last_event(), first.last_event());
+  EXPECT_EQ(again.last_event_hash(), first.last_event_hash());
+  EXPECT_EQ(Get("live-5").last_event(), first.last_event() + 1);  // one result
+}
+
+TEST_F(ServerTest, TheAppendThatEndsAGameStoresItsActionsAndResultTogetherOrNeither) {
+  const log::GameLog log = Simulated(19);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "atomic-end", &game).ok());
+  std::vector<v1::Action> all(log.actions.begin(), log.actions.end());
+  const std::vector<v1::Action> last_two(all.end() - 2, all.end());
+  all.resize(all.size() - 2);
+  v1::AppendActionsResponse response;
+  ASSERT_TRUE(Append(admin_, "atomic-end", 1, all, "most", &response).ok());
+  const int64_t before = response.last_event();
+  ASSERT_EQ(response.status(), v1::GAME_STATUS_ACTIVE);
+
+  // PostgreSQL refuses every result event: the final append must fail whole.
+  pqxx::connection conn(conninfo_);
+  {
+    pqxx::nontransaction txn(conn);
+    txn.exec(
+        "CREATE FUNCTION refuse_results() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'no results today'; END $$");
+    txn.exec(
+        "CREATE TRIGGER refuse_results BEFORE INSERT ON events FOR EACH ROW "
+        "WHEN (NEW.type = 'game_finished') EXECUTE FUNCTION refuse_results()");
+  }
+  grpc::Status refused = Append(admin_, "atomic-end", before, last_two, "end", &response);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_EQ(Get("atomic-end").last_event(), before);  // not the actions either
+  EXPECT_EQ(Get("atomic-end").status(), v1::GAME_STATUS_ACTIVE);
+  {
+    pqxx::nontransaction txn(conn);
+    txn.exec("DROP TRIGGER refuse_results ON events");
+    txn.exec("DROP FUNCTION refuse_results()");
+  }
+
+  // The retry stores both, in one batch: one position for the actions and
+  // the result, and the result listed once.
+  v1::AppendActionsResponse ended;
+  grpc::Status status = Append(admin_, "atomic-end", before, last_two, "end", &ended);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(ended.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(ended.first_event(), before + 1);
+  EXPECT_EQ(ended.last_event(), before + 2);  // the last action
+  const v1::Game now = Get("atomic-end");
+  EXPECT_EQ(now.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(now.last_event(), before + 3);  // the result after it
+  pqxx::nontransaction txn(conn);
+  const pqxx::row batch = txn.exec1(
+      "SELECT count(DISTINCT request_id), min(type), max(type), count(*) FROM events e "
+      "JOIN append_requests r ON r.game_id = e.game_id AND e.sequence BETWEEN r.first_sequence "
+      "AND r.last_sequence WHERE e.game_id = 'atomic-end' AND e.sequence > " +
+      std::to_string(before));
+  EXPECT_EQ(batch[0].as<int>(), 1);
+  EXPECT_EQ(batch[1].as<std::string>(), "action");
+  EXPECT_EQ(batch[2].as<std::string>(), "game_finished");
+  EXPECT_EQ(batch[3].as<int>(), 3);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM game_results WHERE game_id = 'atomic-end'")[0]
+                .as<int>(),
+            1);
+  // The answer names the last action and its hash.
+  v1::ListEventsRequest list;
+  list.set_parent("games/atomic-end");
+  list.set_page_size(1000);
+  v1::ListEventsResponse events;
+  ASSERT_TRUE(stub_->ListEvents(As(admin_).get(), list, &events).ok());
+  ASSERT_EQ(events.events_size(), before + 3);
+  EXPECT_EQ(events.events(static_cast<int>(before + 1)).hash(), ended.last_event_hash());
+}
+
+TEST_F(ServerTest, TournamentTablesMayBeStoredWithoutJsonCopies) {
+  ServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.limits.json_copy_for_tournament_games = false;
+  std::unique_ptr<ArbiterServer> lean = StartServer(options);
+  auto stub = StubFor(*lean);
+  const log::GameLog log = Simulated(21);
+  auto play = [&](const std::string& game_id, const std::string& tournament) {
+    v1::CreateGameRequest create;
+    create.set_request_id(absl::StrCat("create-", game_id));
+    create.set_game_id(game_id);
+    v1::Game& game = *create.mutable_game();
+    game.set_game_type(log.header.game());
+    *game.mutable_players() = log.header.players();
+    game.set_seed(log.header.seed());
+    game.set_tournament(tournament);
+    v1::Game created;
+    ASSERT_TRUE(stub->CreateGame(As(admin_).get(), create, &created).ok());
+    v1::AppendActionsRequest append;
+    append.set_game(absl::StrCat("games/", game_id));
+    append.set_request_id("all");
+    append.set_expected_last_event(1);
+    for (const v1::Action& action : log.actions) *append.add_actions() = action;
+    v1::AppendActionsResponse first;
+    ASSERT_TRUE(stub->AppendActions(As(admin_).get(), append, &first).ok());
+    ASSERT_EQ(first.status(), v1::GAME_STATUS_FINISHED);
+    // Retried, the same request (and so the same copies or none).
+    v1::AppendActionsResponse again;
+    grpc::Status retried = stub->AppendActions(As(admin_).get(), append, &again);
+    ASSERT_TRUE(retried.ok()) << retried.error_message();
+    EXPECT_EQ(again.last_event_hash(), first.last_event_hash());
+  };
+  play("table-game", "cup");
+  play("casual-game", "");
+  const auto table = *events_->ReadGameEvents("table-game", 1, 1000);
+  const auto casual = *events_->ReadGameEvents("casual-game", 1, 1000);
+  ASSERT_EQ(table.size(), log.actions.size() + 1);
+  ASSERT_EQ(casual.size(), table.size());
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    EXPECT_EQ(table[i].json, "") << i;
+    EXPECT_NE(casual[i].json, "") << i;
+    if (i + 1 < table.size()) {
+      EXPECT_EQ(table[i].payload, casual[i].payload) << i;  // the record is the same
+    }
+  }
+  EXPECT_TRUE(events_->VerifyGame("table-game").ok());
+  lean->Shutdown(std::chrono::system_clock::now());
 }
 
 TEST_F(ServerTest, CreateGameRetriedReturnsTheGameAndAnotherRequestForItsIdIsAlreadyExists) {

@@ -503,6 +503,116 @@ TEST_F(TournamentTest, ACorrectedResultReachesTheLeagueRatings) {
   EXPECT_EQ(rating(table.players(0)).mu(), expected.table("").at(table.players(0)).rating.mu);
 }
 
+TEST_F(TournamentTest, ARulingTracesTheRatingsItChangesAsTheLeaderboardShowsThem) {
+  v1::CreateLeagueRequest league;
+  league.set_request_id("south");
+  league.set_league_id("south");
+  league.mutable_settings()->add_game_types("atlantis");
+  league.mutable_settings()->set_rating_system("plackett-luce");
+  v1::League created;
+  ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), league, &created).ok());
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_league("south");
+  const std::vector<std::string> players = Names(8);
+  ASSERT_TRUE(Create("cup", settings, players, organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1, admin_);
+  ASSERT_EQ(round.tables_size(), 2);
+  // Every player's leaderboard row (NotFound: no rated game, as 0 games).
+  auto board = [&]() {
+    EXPECT_TRUE(projector_->CatchUp().ok());
+    std::map<std::string, v1::LeaderboardRow> rows;
+    for (const std::string& player : players) {
+      v1::GetPlayerRatingRequest request;
+      request.set_league("leagues/south");
+      request.set_player(player);
+      v1::LeaderboardRow row;
+      grpc::Status status = leagues_->GetPlayerRating(As(reader_).get(), request, &row);
+      EXPECT_TRUE(status.ok() || status.error_code() == grpc::StatusCode::NOT_FOUND)
+          << status.error_message();
+      rows[player] = status.ok() ? row : v1::LeaderboardRow();
+    }
+    return rows;
+  };
+  // The trace lists exactly the players whose row changed, with the rows.
+  auto check = [&](const v1::Dispute& dispute, const v1::TournamentTable& table,
+                   const std::map<std::string, v1::LeaderboardRow>& before,
+                   const std::map<std::string, v1::LeaderboardRow>& after) {
+    std::set<std::string> traced;
+    for (const v1::RatingChange& change : dispute.rating_changes()) {
+      EXPECT_EQ(change.league(), "leagues/south");
+      EXPECT_EQ(change.season(), "");
+      traced.insert(change.player());
+      const v1::LeaderboardRow& old_row = before.at(change.player());
+      const v1::LeaderboardRow& new_row = after.at(change.player());
+      EXPECT_EQ(change.display_rating_before(), old_row.display_rating()) << change.player();
+      EXPECT_EQ(change.mu_before(), old_row.mu()) << change.player();
+      EXPECT_EQ(change.sigma_before(), old_row.sigma()) << change.player();
+      EXPECT_EQ(change.games_before(), old_row.games()) << change.player();
+      EXPECT_EQ(change.display_rating_after(), new_row.display_rating()) << change.player();
+      EXPECT_EQ(change.mu_after(), new_row.mu()) << change.player();
+      EXPECT_EQ(change.sigma_after(), new_row.sigma()) << change.player();
+      EXPECT_EQ(change.games_after(), new_row.games()) << change.player();
+    }
+    std::set<std::string> moved;
+    for (const std::string& player : players) {
+      if (before.at(player).SerializeAsString() != after.at(player).SerializeAsString()) {
+        moved.insert(player);
+      }
+    }
+    EXPECT_EQ(traced, moved);
+    EXPECT_EQ(traced, std::set<std::string>(table.players().begin(), table.players().end()));
+  };
+
+  // A corrected result: the places reversed.
+  const std::map<std::string, v1::LeaderboardRow> played = board();
+  const v1::TournamentTable& first = round.tables(0);
+  std::vector<int> reversed;
+  for (int i = 0; i < first.players_size(); ++i) {
+    reversed.push_back(first.players_size() + 1 - first.places(i));
+  }
+  v1::Dispute corrected;
+  ASSERT_TRUE(OpenDispute("c1", "cup", 1, 1, organiser_, &corrected).ok());
+  ASSERT_TRUE(Rule("c1", v1::RULING_KIND_CORRECTED, &corrected, reversed, {10, 20, 30, 40}).ok());
+  const std::map<std::string, v1::LeaderboardRow> after_correction = board();
+  check(corrected, first, played, after_correction);
+  EXPECT_EQ(corrected.rating_event(),
+            absl::StrCat(first.game(), "/events/",
+                         events_->GetGame(first.game().substr(6))->last_sequence));
+
+  // A voided game: its players lose the game from their ratings.
+  const v1::TournamentTable& second = round.tables(1);
+  v1::Dispute voided;
+  ASSERT_TRUE(OpenDispute("v1", "cup", 1, 2, organiser_, &voided).ok());
+  ASSERT_TRUE(Rule("v1", v1::RULING_KIND_VOID, &voided).ok());
+  const std::map<std::string, v1::LeaderboardRow> after_void = board();
+  check(voided, second, after_correction, after_void);
+  for (const v1::RatingChange& change : voided.rating_changes()) {
+    EXPECT_EQ(change.games_before(), 1);
+    EXPECT_EQ(change.games_after(), 0);
+  }
+
+  // Read later, and after the league is rebuilt from the logs, each trace
+  // reads the same, byte for byte.
+  auto read = [&](const std::string& id) {
+    v1::GetDisputeRequest request;
+    request.set_name(absl::StrCat("disputes/", id));
+    v1::Dispute out;
+    EXPECT_TRUE(disputes_->GetDispute(As(reader_).get(), request, &out).ok());
+    return out;
+  };
+  EXPECT_EQ(read("c1").SerializeAsString(), corrected.SerializeAsString());
+  EXPECT_EQ(read("v1").SerializeAsString(), voided.SerializeAsString());
+  v1::RebuildLeagueRequest rebuild;
+  rebuild.set_name("leagues/south");
+  v1::RebuildLeagueResponse rebuilt;
+  ASSERT_TRUE(leagues_->RebuildLeague(As(admin_).get(), rebuild, &rebuilt).ok());
+  EXPECT_EQ(read("c1").SerializeAsString(), corrected.SerializeAsString());
+  EXPECT_EQ(read("v1").SerializeAsString(), voided.SerializeAsString());
+  for (const auto& [player, row] : board()) {
+    EXPECT_EQ(row.SerializeAsString(), after_void.at(player).SerializeAsString()) << player;
+  }
+}
+
 TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   std::vector<std::string> players;
   for (int i = 1; i <= 10'000; ++i) players.push_back(absl::StrFormat("player-%05d", i));
@@ -611,12 +721,41 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   const auto events2 = *streams_->ReadStream("tournaments/big2", 0, 100);
   ASSERT_EQ(events2.size(), events.size());
   for (size_t e = 4; e < events2.size(); ++e) {
-    EXPECT_EQ(events2[e].payload, events[e].payload);
+    // The same tables, and the request that finished the round named.
+    v1::RoundStarted had;
+    v1::RoundStarted now;
+    ASSERT_TRUE(had.ParseFromString(events[e].payload));
+    ASSERT_TRUE(now.ParseFromString(events2[e].payload));
+    EXPECT_TRUE(absl::StartsWith(now.finished_by(), "tournament-round-")) << now.finished_by();
+    now.clear_finished_by();
+    EXPECT_EQ(now.SerializeAsString(), had.SerializeAsString());
     EXPECT_TRUE(absl::StartsWith(events2[e].request_id, "interrupted-start-t"))
         << events2[e].request_id;
   }
   EXPECT_EQ(Get("big2").rounds_started(), 1);
   EXPECT_EQ(ServerTest::Get("big2-r1-t1").players(0).id(), round.tables(0).players(0));
+
+  // The StartRound that finished the round, retried with its request id, is
+  // answered with the same round and writes nothing.
+  v1::TournamentRound retried;
+  status = Start("big2", 1, &retried, admin_);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(retried.SerializeAsString(), finished.SerializeAsString());
+  EXPECT_EQ(streams_->GetStream("tournaments/big2")->last_sequence,
+            static_cast<int64_t>(events2.size()));
+  // Another request for the started round is refused, nothing written.
+  v1::StartRoundRequest other;
+  other.set_name("tournaments/big2");
+  other.set_request_id("another-start");
+  other.set_round(1);
+  v1::TournamentRound refused;
+  status = tournaments_->StartRound(As(admin_).get(), other, &refused);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_message(),
+            "round 1 has already started (by another StartRound request; GetRound reads its "
+            "tables)");
+  EXPECT_EQ(streams_->GetStream("tournaments/big2")->last_sequence,
+            static_cast<int64_t>(events2.size()));
 }
 
 TEST_F(TournamentTest, LongRequestIdsAndPrincipalsFitAndNameOneTournamentEach) {

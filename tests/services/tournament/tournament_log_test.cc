@@ -166,6 +166,24 @@ TEST(TournamentLog, ARoundRecordedInPartsStartsWithItsLastTable) {
             "recorded");
 }
 
+TEST(TournamentLog, ARoundFinishedByAnotherRequestRemembersIt) {
+  // Table 3 written by a StartRound that finished the round another began.
+  Stream stream = InParts(false);
+  v1::RoundStarted third;
+  third.set_round(1);
+  third.add_tables()->set_number(3);
+  third.set_finished_by("tournament-round-second");
+  stream.Add(kTypeRoundTables, third);
+  absl::StatusOr<TournamentLog> log = stream.Fold();
+  ASSERT_TRUE(log.ok()) << log.status();
+  ASSERT_EQ(log->rounds.size(), 1u);
+  EXPECT_EQ(log->rounds[0].finished_by, std::vector<std::string>{"tournament-round-second"});
+  // A round recorded by one request names no other.
+  log = InParts(true).Fold();
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_TRUE(log->rounds[0].finished_by.empty());
+}
+
 TEST(TournamentNames, StreamRequestIdsAreBoundedAndDistinct) {
   const std::string id = StreamRequestId("tournament-round", "tournaments/cup", "olga",
                                          std::string(200, 'x'));
