@@ -94,7 +94,6 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   }
   httplib::Server* http = server->http_.get();
   server->thread_ = std::thread([http] { http->listen_after_bind(); });
-  http->wait_until_ready();
   return server;
 }
 

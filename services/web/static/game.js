@@ -129,7 +129,12 @@ function positionView(state) {
     el('p', {}, 'Verdict so far: ', verdictText(state.verdict)),
     violation && Number(violation.event) === Number(state.event) ?
       el('div', {class: 'violation'}, 'This event broke ', el('strong', {}, violation.rule), ': ', violation.detail || '') : null,
-    el('pre', {id: 'description'}, state.description || ''));
+    state.view ? el('p', {id: 'headline'}, state.view.headline || '') : null,
+    state.view ? boardSvg(state.view) : null,
+    state.view ? holdingsTable(state.view) : null,
+    state.view ? pilesLine(state.view) : null,
+    el('details', {}, el('summary', {}, 'The position in words'),
+       el('pre', {id: 'description'}, state.description || '')));
 }
 
 function onKey(event) {
