@@ -129,7 +129,7 @@ const std::vector<ApiRoute>& ApiRoutes() {
        "/arbiter.v1.TournamentService/GetStandings", {{"name", "tournaments/{1}"}},
        {"after_round"}},
       {absl::StrCat("/api/tournaments/", kId, "/disputes"),
-       "/arbiter.v1.TournamentService/ListDisputes", {{"tournament", "tournaments/{1}"}},
+       "/arbiter.v1.DisputeService/ListDisputes", {{"tournament", "tournaments/{1}"}},
        {"page_size", "page_token"}},
   };
   return *routes;

@@ -27,7 +27,8 @@ std::string ErrorPage(int status, const std::string& what) {
   return absl::StrCat(
       "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-      "<link rel=\"stylesheet\" href=\"/static/site.css\"><title>",
+      "<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/site.css\">"
+      "<title>",
       status, " ", what, "</title></head><body><header><a href=\"/\">Arbiter</a></header><main>"
       "<h1>", status, " ", what, "</h1><p><a href=\"/\">Back to the start page</a></p>"
       "</main></body></html>\n");
@@ -117,12 +118,22 @@ void WebServer::Route() {
       SetError(res, 429, "Too many requests");
       return httplib::Server::HandlerResponse::Handled;
     }
+    // A body is never read (only GET and HEAD are served): one announced
+    // larger than the gRPC side takes for a read is refused as such.
+    if (uint64_t length = 0;
+        absl::SimpleAtoi(req.get_header_value("Content-Length"), &length) &&
+        length > static_cast<uint64_t>(server::kSmallRequestBytes)) {
+      res.set_header("Connection", "close");
+      SetError(res, 413, "Request too large");
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (req.target.size() > kMaxTargetBytes) {
       SetError(res, 414, "URI too long");
       return httplib::Server::HandlerResponse::Handled;
     }
     if (req.method != "GET" && req.method != "HEAD") {
       res.set_header("Allow", "GET, HEAD");
+      res.set_header("Connection", "close");  // its body, if any, is not read
       SetError(res, 405, "Method not allowed");
       return httplib::Server::HandlerResponse::Handled;
     }

@@ -59,7 +59,9 @@ function cli(cliArgs, expect = [0]) {
   }
 }
 
-function offline(cliArgs) { return execFileSync(args.arbiter, cliArgs, {encoding: 'utf8'}); }
+function offline(cliArgs) {
+  return execFileSync(args.arbiter, cliArgs, {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+}
 
 // A simulated game's log file, optionally with the first player renamed.
 function simulate(game, players, seed, firstName) {
@@ -74,8 +76,6 @@ function simulate(game, players, seed, firstName) {
   }
   return file;
 }
-
-function lineCount(file) { return fs.readFileSync(file, 'utf8').trim().split('\n').length; }
 
 async function until(what, check, seconds = 60) {
   for (let i = 0; i < seconds * 10; i++) {
@@ -92,8 +92,9 @@ async function getJson(site, p) {
 }
 
 function psql(sql) {
-  const conf = fs.readFileSync(path.join(data, 'postgres', 'postgresql.conf'), 'utf8');
-  const socket = /unix_socket_directories = '([^']+)'/.exec(conf)[1];
+  // arbiterd writes the cluster's socket directory into arbiter.conf at every start.
+  const conf = fs.readFileSync(path.join(data, 'postgres', 'arbiter.conf'), 'utf8');
+  const socket = /^unix_socket_directories = '([^']+)'/m.exec(conf)[1];
   execFileSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', socket, '-p', '5432', '-U', 'postgres',
                         '-d', 'arbiter', '-c', sql], {encoding: 'utf8'});
 }
@@ -106,15 +107,9 @@ async function setUp(site) {
     cli(['submit', file, '--game-id', `north-${seed}`, '--league', 'north']);
     leagueGames.push(`north-${seed}`);
   }
-  // The long game: the longest of a few simulated atlantica games, at least 300 events.
-  let longFile = null, longEvents = 0;
-  for (let seed = 1; seed <= 12 && longEvents < 300; seed++) {
-    for (const [game, players] of [['atlantica', 5], ['atlantis', 4], ['atlantis-rising', 4]]) {
-      const file = simulate(game, players, seed);
-      const events = lineCount(file);
-      if (events > longEvents) { longFile = file; longEvents = events; }
-    }
-  }
+  // The long game: the longest simulated game found (Atlantis Rising, seven
+  // players, seed 2: 289 actions, 291 events; no seed of 1-80 reaches 300).
+  const longFile = simulate('atlantis-rising', 7, 2);
   cli(['submit', longFile, '--game-id', 'long']);
   cli(['submit', path.join(args.samples, 'illegal-atlantis.jsonl'), '--game-id', 'illegal'], [4]);
   // A tournament of six: one round of two tables, both played and confirmed,
@@ -126,7 +121,7 @@ async function setUp(site) {
   const round = JSON.parse(cli(['tournament', 'start', 'spring', '1', '--json']));
   for (const table of round.tables) {
     const file = simulate('atlantis', table.players.length, table.seed);
-    cli(['tournament', 'play', 'spring', '1', String(table.number), file]);
+    cli(['tournament', 'play', 'spring', '1', String(table.number), file, '--rename-seats']);
     cli(['tournament', 'confirm', 'spring', '1', String(table.number)]);
   }
   cli(['dispute', 'open', 'd1', '--tournament', 'spring', '--round', '1', '--table', '1',
@@ -199,8 +194,7 @@ async function main() {
     await shot(page, 'home.png');
 
     // League: the leaderboard as `arbiter leaderboard --json` reports it.
-    const board = JSON.parse(cli(['leaderboard', 'north', '--json']));
-    const rows = board.rows;
+    const rows = cli(['leaderboard', 'north', '--json']).trim().split('\n').map(line => JSON.parse(line));
     ({page} = await openPage(browser, site + '/leagues/north', errors));
     await ready(page);
     const shown = await page.$$eval('#leaderboard tbody tr', trs => trs.map(tr => [...tr.cells].map(c => c.textContent)));
@@ -209,13 +203,13 @@ async function main() {
       assert.equal(shown[i][0], String(row.rank));
       assert.equal(shown[i][1], row.player);
       assert.equal(shown[i][2], Number(row.displayRating).toFixed(1));
-      assert.equal(shown[i][3], String(row.games));
+      assert.equal(shown[i][3], String(row.games || 0));
       assert.equal(shown[i][4], row.provisional ? 'provisional' : '');
     });
-    assert.match(await text(page, '#board-total'), new RegExp(`^${board.totalPlayers} players`));
+    assert.match(await text(page, '#board-total'), new RegExp(`^${rows.length} players`));
     await page.click('#leaderboard tbody tr:first-child a');
     await page.waitForSelector('#rating-chart');
-    assert.equal(await page.$$eval('#rating-chart circle', c => c.length), Number(rows[0].games));
+    assert.equal(await page.$$eval('#rating-chart circle', c => c.length), Number(rows[0].games || 0));
     await shot(page, 'league.png');
 
     // Tournament: standings with every tie-break value, rounds, the ruling.
@@ -324,6 +318,9 @@ async function main() {
     fs.writeFileSync(path.join(args.out, 'ttfp.txt'),
                      `leaderboard_100k_ms ${boardMs.toFixed(0)}\ngame_${facts.longEvents}_events_ms ${gameMs.toFixed(0)}\n`);
     assert.deepEqual(errors, []);
+  } catch (error) {
+    if (errors.length) console.error('browser errors:\n' + errors.join('\n'));
+    throw error;
   } finally {
     await browser.close();
   }

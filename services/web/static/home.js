@@ -5,7 +5,7 @@ async function loadHome() {
   const main = document.getElementById('main');
   try {
     const [leagues, gamePage] = await Promise.all([
-      apiAll('/api/leagues', 'leagues', 1000),
+      apiAll('/api/leagues', 'leagues', 500),
       api('/api/games?page_size=500'),
     ]);
     const games = gamePage.games || [];
@@ -31,7 +31,7 @@ async function loadHome() {
              el('td', {}, el('a', {href: '/games/' + encodeURIComponent(idOf(g.name))}, idOf(g.name))),
              el('td', {}, g.gameType || ''),
              el('td', {}, (g.players || []).map(p => p.name || p.id).join(', ')),
-             el('td', {class: 'num'}, String(g.lastEvent || 0))))))))));
+             el('td', {class: 'num'}, String(g.lastEvent || 0)))))))));
     performance.mark('useful');
     document.body.dataset.ready = '1';
   } catch (error) {

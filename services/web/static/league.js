@@ -68,7 +68,7 @@ async function showHistory(player) {
   section.replaceChildren(el('p', {class: 'muted'}, 'Loading the history of ', player, '…'));
   try {
     const points = await apiAll('/api/leagues/' + encodeURIComponent(leagueState.id) + '/players/' +
-                                encodeURIComponent(player) + '/history', 'points', 1000);
+                                encodeURIComponent(player) + '/history', 'points', 500);
     history.replaceState(null, '', '?player=' + encodeURIComponent(player));
     section.replaceChildren(el('h2', {}, 'Rating history of ', player),
                             el('p', {class: 'muted'}, String(points.length), ' rated games'),

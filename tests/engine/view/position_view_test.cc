@@ -36,7 +36,7 @@ void ForEveryPosition(const std::string& game, int players, uint64_t seed, Check
     auto applied = referee->Apply(action, line++);
     ASSERT_TRUE(applied.ok() && !applied->has_value());
     check(*referee, referee->state().View());
-    if (HasFailure()) return;
+    if (::testing::Test::HasFailure()) return;
   }
   EXPECT_TRUE(referee->state().IsTerminal());
 }

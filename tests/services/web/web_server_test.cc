@@ -16,6 +16,8 @@
 #include "services/league/projection_store.h"
 #include "services/log/log_file.h"
 #include "services/store/postgres_stream_store.h"
+#include "services/server/request_limits.h"
+#include "services/web/api_routes.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -192,10 +194,18 @@ TEST_F(WebServerTest, MethodsSizesAndLongTargets) {
   auto del = client.Delete("/api/games");
   ASSERT_TRUE(del);
   EXPECT_EQ(del->status, 405);
-  auto big = client.Post("/", std::string(kSmallRequestBytes + 1, 'x'), "text/plain");
+  auto big = Http().Post("/", std::string(kSmallRequestBytes + 1, 'x'), "text/plain");
   ASSERT_TRUE(big);
   EXPECT_EQ(big->status, 413);
-  auto long_target = client.Get(absl::StrCat("/games/", std::string(web::kMaxTargetBytes, 'a')));
+  // A GET announcing a body over the limit, too.
+  httplib::Headers length{{"Content-Length", std::to_string(kSmallRequestBytes + 1)}};
+  auto big_get = Http().Get("/", length);
+  ASSERT_TRUE(big_get);
+  EXPECT_EQ(big_get->status, 413);
+  auto small = Http().Post("/", std::string(1000, 'x'), "text/plain");
+  ASSERT_TRUE(small);
+  EXPECT_EQ(small->status, 405);
+  auto long_target = Http().Get(absl::StrCat("/games/", std::string(web::kMaxTargetBytes, 'a')));
   ASSERT_TRUE(long_target);
   EXPECT_EQ(long_target->status, 414);
 }
@@ -236,6 +246,30 @@ TEST_F(WebServerTest, LeagueJsonEqualsTheGrpcAnswer) {
   auto page = client.Get("/leagues/north");
   ASSERT_TRUE(page);
   EXPECT_EQ(page->status, 200);
+}
+
+// Every route names a method of the gRPC API that reads (the website never
+// writes), with request fields of the names it sets.
+TEST(ApiRoutesTest, EveryRouteNamesARealReadMethod) {
+  namespace pb = google::protobuf;
+  for (const web::ApiRoute& route : web::ApiRoutes()) {
+    const std::size_t slash = route.rpc.rfind('/');
+    const pb::ServiceDescriptor* service =
+        pb::DescriptorPool::generated_pool()->FindServiceByName(route.rpc.substr(1, slash - 1));
+    ASSERT_NE(service, nullptr) << route.rpc;
+    const pb::MethodDescriptor* method = service->FindMethodByName(route.rpc.substr(slash + 1));
+    ASSERT_NE(method, nullptr) << route.rpc;
+    const std::string name = method->name();
+    EXPECT_TRUE(name.rfind("Get", 0) == 0 || name.rfind("List", 0) == 0 ||
+                name == "AdjudicateGame" || name == "VerifyGame")
+        << name;
+    for (const auto& [field, pattern] : route.path_fields) {
+      EXPECT_NE(method->input_type()->FindFieldByName(field), nullptr) << route.rpc << " " << field;
+    }
+    for (const std::string& field : route.query_fields) {
+      EXPECT_NE(method->input_type()->FindFieldByName(field), nullptr) << route.rpc << " " << field;
+    }
+  }
 }
 
 }  // namespace
