@@ -161,6 +161,8 @@ async function openPage(browser, url, errors) {
 async function ready(page) {
   await page.waitForSelector('body[data-ready]', {timeout: 60000});
   assert.equal(await page.$eval('body', b => b.dataset.ready), '1', 'the page loaded its data');
+  const shown = await page.$eval('body', b => b.innerText);
+  assert.doesNotMatch(shown, /\bundefined\b|\bNaN\b|\[object Object\]/, `a value is missing on ${page.url()}`);
 }
 
 async function ttfp(page) {

@@ -8,7 +8,8 @@ const KIND_FILL = {tile: '#f4e3b5', water: '#a9cfee', land: '#cfe8c3', card: '#e
                    empty: '#f1f1f1', flooded: '#7fb0dc', built: '#b9e4c9'};
 
 function boardSvg(view) {
-  const perLine = 10, w = 74, h = 58, gap = 6, rowTitle = 20;
+  // Ten spaces a line on a desk, six on a phone (so a peninsula fits).
+  const perLine = window.innerWidth < 600 ? 6 : 10, w = 74, h = 58, gap = 6, rowTitle = 20;
   let y = 4;
   const parts = [];
   for (const row of view.rows || []) {

@@ -85,12 +85,13 @@ function disputesSection(disputes) {
         el('p', {}, 'About ', el('a', {href: '/games/' + encodeURIComponent(idOf(d.game)) + '?event=' + (d.event || 1)},
                                  idOf(d.game), ' at event ', String(d.event || 0)), ': ', d.reason || ''),
         el('p', {}, 'Referee: ', verdictText(adjudication.verdict),
-           adjudication.violation ? ` (${adjudication.violation.rule} at event ${adjudication.violation.event})` : '',
+           adjudication.violation && adjudication.violation.rule ?
+             ` (${adjudication.violation.rule} at event ${adjudication.violation.event}: ${adjudication.violation.detail || ''})` : '',
            adjudication.chainIntact === false ? ' · hash chain broken' : ''),
         el('p', {}, 'State: ', enumText(d.state, /^DISPUTE_STATE_/)),
         ruling ? el('div', {class: 'ruling'},
           el('p', {}, el('strong', {}, 'Ruling: ', enumText(ruling.kind, /^RULING_KIND_/)), ' — ', ruling.reason || ''),
-          ruling.corrected ? el('p', {}, 'Corrected places: ', (ruling.corrected.places || []).join(', '),
+          ruling.corrected && (ruling.corrected.places || []).length ? el('p', {}, 'Corrected places: ', (ruling.corrected.places || []).join(', '),
                                 '; game points: ', (ruling.corrected.gamePoints || []).join(', ')) : null,
           (ruling.changes || []).length === 0 ? el('p', {class: 'muted'}, 'No standing changed.') :
           el('div', {class: 'scroll'}, el('table', {class: 'changes'},
