@@ -268,8 +268,11 @@ async function main() {
     await page.setViewport({width: 1200, height: 800});
     await page.click('#event-42 button');
     await expectAt(42);
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({path: path.join(args.out, 'game-viewer.png')});
+    // The README's picture: the controls, the board and the event list.
+    const box = await (await page.$('.viewer')).boundingBox();  // relative to the viewport
+    box.y += await page.evaluate(() => window.scrollY);
+    await page.screenshot({path: path.join(args.out, 'game-viewer.png'), captureBeyondViewport: true,
+                           clip: {x: 0, y: Math.max(0, box.y - 8), width: 1200, height: Math.min(box.height + 16, 860)}});
     await shot(page, 'game.png');
 
     // An illegal game: the violation at its event.
