@@ -11,15 +11,17 @@ RUN scripts/install-deps \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libgrpc++1.51 libprotobuf32 libpqxx-6.4 \
-      libspdlog1.10 libabsl20220623 libssl3 ca-certificates \
+      libspdlog1.10 libabsl20220623 libssl3 libcpp-httplib0.11 ca-certificates \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --create-home --home-dir /var/lib/arbiter arbiter
 COPY --from=build /src/build/bin/arbiterd /src/build/bin/arbiter /usr/local/bin/
 USER arbiter
 WORKDIR /var/lib/arbiter
-EXPOSE 50051
+EXPOSE 50051 8080
 # The database comes from ARBITER_DATABASE_URL; the admin token of the first
 # start is written to /var/lib/arbiter/admin.token. Plaintext inside the
 # container's network (--insecure): publish the port on the host's loopback
-# only (docker-compose.yml does), or give --tls-cert and --tls-key.
-ENTRYPOINT ["arbiterd", "--listen", "0.0.0.0:50051", "--insecure", "--data-dir", "/var/lib/arbiter"]
+# only (docker-compose.yml does), or give --tls-cert and --tls-key. The
+# read-only website (public data only) is on port 8080.
+ENTRYPOINT ["arbiterd", "--listen", "0.0.0.0:50051", "--insecure", "--http-listen", "0.0.0.0:8080", \
+            "--data-dir", "/var/lib/arbiter"]

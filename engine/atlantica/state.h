@@ -37,6 +37,7 @@ class AtlanticaState final : public State {
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;
   std::optional<v1::Standings> Final() const override;
   std::string ToString() const override;
+  v1::PositionView View() const override;  // view.cc
 
   const Board& board() const { return board_; }
   const Rules& rules() const { return *rules_; }

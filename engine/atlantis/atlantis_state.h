@@ -52,6 +52,7 @@ class AtlantisState final : public State {
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;
   std::optional<v1::Standings> Final() const override;
   std::string ToString() const override;
+  v1::PositionView View() const override;  // view.cc
 
   const Board& board() const { return board_; }
   int deck_size() const { return deck_size_ - deck_top_; }

@@ -27,6 +27,11 @@ std::string Players::SeatLabel(int seat) const {
   return who == absl::StrCat("seat ", seat + 1) ? number : absl::StrCat(number, ", ", who);
 }
 
+std::string Players::IdOf(int seat) const {
+  if (seat < 0 || seat >= static_cast<int>(players_.size())) return "";
+  return players_[static_cast<std::size_t>(seat)].id;
+}
+
 std::string Players::Whose(int seat) const {
   if (seat < 0 || static_cast<std::size_t>(seat) >= players_.size() || players_[static_cast<std::size_t>(seat)].id.empty()) {
     return absl::StrCat("seat ", seat + 1, "'s");

@@ -32,6 +32,8 @@ class Players {
   // A seat's heading in a description of the position: "Seat 1, Ann (ann)",
   // "Seat 1, ann", or "Seat 1" when the setup names no players.
   std::string SeatLabel(int seat) const;
+  // The seat's player id, or "" when the setup names no players.
+  std::string IdOf(int seat) const;
 
  private:
   std::vector<PlayerName> players_;

@@ -10,6 +10,12 @@ v1::Action State::Canonical(Seat /*seat*/, const v1::Action& action) const {
   return canonical;
 }
 
+v1::PositionView State::View() const {
+  v1::PositionView view;
+  view.set_headline(IsTerminal() ? "Game over" : "In play");
+  return view;
+}
+
 std::optional<Violation> State::Apply(Seat seat, const v1::Action& action) {
   if (IsTerminal()) {
     return Illegal(kRuleGameOver, "the game is already over; no further action is allowed");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "arbiter/v1/action.pb.h"
+#include "arbiter/v1/position_view.pb.h"
 #include "arbiter/v1/standings.pb.h"
 #include "engine/core/players.h"
 #include "engine/core/violation.h"
@@ -68,6 +69,10 @@ class State {
 
   // A description of the position for people (`arbiter show`).
   virtual std::string ToString() const = 0;
+
+  // The same position as data, for drawing it (position_view.proto): what
+  // ToString() says, in fields. The default says nothing but the headline.
+  virtual v1::PositionView View() const;
 
   // Checks that the game is not over, then Check(); if legal, applies the
   // action and returns nullopt, otherwise returns the violation and leaves

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "services/server/server.h"
 #include "services/transparency/key_file.h"
 #include "services/transparency/transparency_log.h"
+#include "services/web/web_server.h"
 
 namespace {
 
@@ -95,6 +97,21 @@ int Run(int argc, char** argv) {
                  "their deadline (0: off)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
+  arbiter::web::WebOptions web_options;
+  app.add_option("--http-listen", web_options.listen,
+                 "Address of the read-only website (host:port; empty: no website)")
+      ->capture_default_str();
+  app.add_option("--http-threads", web_options.threads, "Threads serving web requests")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--http-rate", web_options.rate,
+                 "Web requests per second per client address, on average (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--http-burst", web_options.burst,
+                 "Web requests a client address may make at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
   CLI11_PARSE(app, argc, argv);
   options.limits.max_log_bytes = options.max_message_bytes;
   options.limits.json_copy_for_tournament_games = !no_table_json;
@@ -160,6 +177,22 @@ int Run(int argc, char** argv) {
     spdlog::critical("{}", std::string(server.status().message()));
     return 1;
   }
+  // The website: the public role's view, through the in-process channel.
+  std::unique_ptr<arbiter::web::WebServer> web;
+  if (!web_options.listen.empty()) {
+    auto web_token = (*server)->AddInProcessToken(arbiter::server::Role::kPublic, "web");
+    if (!web_token.ok()) {
+      spdlog::critical("web token: {}", std::string(web_token.status().message()));
+      return 1;
+    }
+    auto started = arbiter::web::WebServer::Start(web_options, (*server)->InProcessChannel(),
+                                                  *web_token);
+    if (!started.ok()) {
+      spdlog::critical("{}", std::string(started.status().message()));
+      return 1;
+    }
+    web = std::move(*started);
+  }
   const bool tls = !options.tls_cert_file.empty();
   std::string host = options.listen.substr(0, options.listen.rfind(':'));
   const std::string address = host + ":" + std::to_string((*server)->port());
@@ -175,11 +208,17 @@ int Run(int argc, char** argv) {
       address.c_str(), tls ? "TLS" : "plaintext", address.c_str(), tls ? " --tls" : "",
       db_options.data_dir.c_str(), tls ? "" : "-plaintext ", db_options.data_dir.c_str(),
       address.c_str());
+  if (web != nullptr) {
+    std::string web_host = web_options.listen.substr(0, web_options.listen.rfind(':'));
+    if (web_host.empty() || web_host == "0.0.0.0") web_host = "127.0.0.1";
+    std::printf("The website is at http://%s:%d/\n", web_host.c_str(), web->port());
+  }
   std::fflush(stdout);
 
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   spdlog::info("signal {}: shutting down (calls in flight get {}s)", signal_number, grace_seconds);
+  if (web != nullptr) web->Stop();
   (*server)->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(grace_seconds));
   server->reset();
   if (sweeper.has_value()) sweeper->Stop();

@@ -86,6 +86,7 @@ absl::StatusOr<Caller> Authenticator::Authenticate(const std::string& authorizat
   bool known = false;
   {
     absl::MutexLock lock(&mu_);
+    if (auto it = in_process_.find(hash); it != in_process_.end()) return it->second;
     if (auto it = cache_.find(hash); it != cache_.end()) {
       if (it->second.expires_at.has_value() && now >= *it->second.expires_at) {
         return absl::UnauthenticatedError("the token is expired");
@@ -135,6 +136,16 @@ void Authenticator::Forget(const std::string& token_id) {
       ++it;
     }
   }
+}
+
+absl::StatusOr<std::string> Authenticator::AddInProcessToken(const Caller& caller) {
+  absl::StatusOr<NewToken> token = GenerateToken();
+  if (!token.ok()) return token.status();
+  Caller stored = caller;
+  stored.token_id = token->record.token_id;
+  absl::MutexLock lock(&mu_);
+  in_process_[token->record.token_hash] = std::move(stored);
+  return token->token;
 }
 
 absl::Status RequireAdmin(const Caller& caller) {

@@ -69,6 +69,12 @@ class Authenticator {
   // Drops cached entries of `token_id` (after revoking it on this server).
   void Forget(const std::string& token_id);
 
+  // A fresh token for `caller` that exists only in this process's memory,
+  // never in the token store: it works for calls made in this process (the
+  // web pages call the services in-process with a public one) and dies
+  // with it.
+  absl::StatusOr<std::string> AddInProcessToken(const Caller& caller);
+
  private:
   struct Entry {
     Caller caller;
@@ -81,6 +87,7 @@ class Authenticator {
   absl::flat_hash_map<std::string, Entry> cache_ ABSL_GUARDED_BY(mu_);
   absl::flat_hash_map<std::string, absl::Time> unknown_ ABSL_GUARDED_BY(mu_);
   int first_lookups_ ABSL_GUARDED_BY(mu_) = 0;
+  absl::flat_hash_map<std::string, Caller> in_process_ ABSL_GUARDED_BY(mu_);  // by hash
 };
 
 // PERMISSION_DENIED unless the caller is an admin.

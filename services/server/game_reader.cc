@@ -234,6 +234,7 @@ v1::GameState ToGameState(const std::string& game_id, const replay::Referee& ref
   out.set_game(GameName(game_id));
   out.set_event(event);
   out.set_description(referee.state().ToString());
+  *out.mutable_view() = referee.state().View();
   if (!referee.violation().has_value()) {
     for (engine::Seat seat : referee.state().SeatsToAct()) {
       out.add_players_to_act(referee.PlayerAt(seat));

@@ -164,6 +164,19 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   return server;
 }
 
+std::shared_ptr<grpc::Channel> ArbiterServer::InProcessChannel() {
+  grpc::ChannelArguments arguments;
+  return server_->InProcessChannel(arguments);
+}
+
+absl::StatusOr<std::string> ArbiterServer::AddInProcessToken(Role role,
+                                                            const std::string& principal) {
+  Caller caller;
+  caller.principal = principal;
+  caller.role = role;
+  return auth_.AddInProcessToken(caller);
+}
+
 void ArbiterServer::Shutdown(std::chrono::system_clock::time_point deadline) {
   if (shut_down_) return;
   shut_down_ = true;

@@ -10,6 +10,7 @@
 #include "services/server/tournament_service_impl.h"
 #include "services/server/transparency_service_impl.h"
 
+#include <grpcpp/channel.h>
 #include <grpcpp/server.h>
 
 #include <chrono>
@@ -79,6 +80,12 @@ class ArbiterServer {
 
   // The port actually bound.
   int port() const { return port_; }
+  // A channel to this server's services within the process (no network,
+  // no TLS; calls still need a token).
+  std::shared_ptr<grpc::Channel> InProcessChannel();
+  // A token for `role` that exists only in this process (see
+  // Authenticator::AddInProcessToken).
+  absl::StatusOr<std::string> AddInProcessToken(Role role, const std::string& principal);
   // Stops taking calls, lets calls in flight finish until `deadline` (then
   // cancels them) and returns when all are done.
   void Shutdown(std::chrono::system_clock::time_point deadline);

@@ -13,7 +13,7 @@ samples=$3
 work=$(mktemp -d /tmp/arbiter-league-cli.XXXXXX)
 chmod 755 "$work"  # as root the embedded PostgreSQL runs as "postgres"
 data="$work/data"
-"$arbiterd" --data-dir "$data" --listen 127.0.0.1:0 >"$work/banner" 2>"$work/log" &
+"$arbiterd" --data-dir "$data" --listen 127.0.0.1:0 --http-listen "" >"$work/banner" 2>"$work/log" &
 pid=$!
 cleanup() {
   kill -TERM "$pid" 2>/dev/null && wait "$pid" || true

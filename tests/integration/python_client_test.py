@@ -39,7 +39,8 @@ class Daemon:
 
     def __init__(self, data_dir, extra=()):
         self.process = subprocess.Popen(
-            [ARGS.arbiterd, "--data-dir", data_dir, "--listen", "127.0.0.1:0", *extra],
+            [ARGS.arbiterd, "--data-dir", data_dir, "--listen", "127.0.0.1:0", "--http-listen", "",
+             *extra],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self.banner = ""
         for line in self.process.stdout:

@@ -1,0 +1,66 @@
+// The JSON endpoints under /api/: each one a read-only RPC of the gRPC API,
+// called in-process with the web's public-role token, its answer written in
+// protobuf's JSON mapping. So the JSON is the gRPC answer, byte for byte the
+// message a gRPC client would get, and the public role's access rules apply
+// unchanged. Thread-safe (grpc channels are).
+#ifndef ARBITER_SERVICES_WEB_API_ROUTES_H_
+#define ARBITER_SERVICES_WEB_API_ROUTES_H_
+
+#include <grpcpp/channel.h>
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace arbiter::web {
+
+// A route: the path pattern (a regex over the whole path), the RPC, the
+// request fields set from the path's captures ("games/{1}": capture 1 with
+// that prefix) and the query parameters taken (the request field of the
+// same name).
+struct ApiRoute {
+  std::string pattern;
+  std::string rpc;  // "/arbiter.v1.ArbiterService/GetGame"
+  std::vector<std::pair<std::string, std::string>> path_fields;  // field, template
+  std::vector<std::string> query_fields;
+};
+
+// Every route /api/ serves.
+const std::vector<ApiRoute>& ApiRoutes();
+
+// An HTTP answer.
+struct JsonAnswer {
+  int status = 200;
+  std::string body;
+};
+
+class ApiCaller {
+ public:
+  ApiCaller(std::shared_ptr<grpc::Channel> channel, std::string token)
+      : channel_(std::move(channel)), authorization_("Bearer " + std::move(token)) {}
+
+  // Calls `route.rpc` with a request built from the path's captures and the
+  // query. Malformed or unknown query parameters are 400; unknown and
+  // not-visible resources 404 alike (NOT_FOUND, PERMISSION_DENIED and
+  // UNAUTHENTICATED look the same from outside).
+  JsonAnswer Call(const ApiRoute& route, const std::vector<std::string>& captures,
+                  const std::multimap<std::string, std::string>& query) const;
+
+ private:
+  std::shared_ptr<grpc::Channel> channel_;
+  std::string authorization_;
+};
+
+// The HTTP status for a gRPC status code.
+int HttpStatusFor(int grpc_code);
+
+// {"error":{"code":N,"status":"...","message":"..."}}.
+std::string ErrorJson(int http_status, const std::string& message);
+
+}  // namespace arbiter::web
+
+#endif  // ARBITER_SERVICES_WEB_API_ROUTES_H_

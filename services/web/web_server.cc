@@ -1,0 +1,211 @@
+#include "services/web/web_server.h"
+
+#include <httplib.h>
+
+#include <regex>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "services/server/request_limits.h"
+#include "services/web/api_routes.h"
+#include "services/web/rate_limiter.h"
+#include "services/web/static_files.h"
+
+namespace arbiter::web {
+namespace {
+
+constexpr char kContentSecurityPolicy[] =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+constexpr char kJson[] = "application/json; charset=utf-8";
+constexpr char kHtml[] = "text/html; charset=utf-8";
+
+// A page for an error: fixed text only, nothing from the request.
+std::string ErrorPage(int status, const std::string& what) {
+  return absl::StrCat(
+      "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/static/site.css\">"
+      "<title>",
+      status, " ", what, "</title></head><body><header><a href=\"/\">Arbiter</a></header><main>"
+      "<h1>", status, " ", what, "</h1><p><a href=\"/\">Back to the start page</a></p>"
+      "</main></body></html>\n");
+}
+
+void SetError(httplib::Response& res, int status, const std::string& what) {
+  res.status = status;
+  res.set_content(ErrorPage(status, what), kHtml);
+}
+
+// Query parameters of a page: only `allowed` names, each at most once, each
+// a whole number from 1 to 1e9 if listed in `numbers`.
+bool PageQueryOk(const httplib::Request& req, const std::vector<std::string>& allowed,
+                 const std::vector<std::string>& numbers) {
+  static const std::regex kIdPattern("[A-Za-z0-9_.@-]{1,100}");
+  for (const auto& [name, value] : req.params) {
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) return false;
+    if (req.params.count(name) > 1) return false;
+    if (std::find(numbers.begin(), numbers.end(), name) != numbers.end()) {
+      int64_t n = 0;
+      if (value.size() > 10 || !absl::SimpleAtoi(value, &n) || n < 1 || n > 1'000'000'000) {
+        return false;
+      }
+    } else if (!std::regex_match(value, kIdPattern)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& options,
+                                                            std::shared_ptr<grpc::Channel> channel,
+                                                            const std::string& public_token) {
+  const std::size_t colon = options.listen.rfind(':');
+  int port = -1;
+  if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
+      port < 0 || port > 65535) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--http-listen must be host:port, not \"", options.listen, "\""));
+  }
+  std::string host = options.listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  std::unique_ptr<WebServer> server(new WebServer());
+  server->http_ = std::make_unique<httplib::Server>();
+  server->limiter_ = std::make_unique<RateLimiter>(options.rate, options.burst);
+  server->api_ = std::make_unique<ApiCaller>(std::move(channel), public_token);
+  const int threads = std::max(1, options.threads);
+  server->http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  server->http_->set_payload_max_length(static_cast<std::size_t>(server::kSmallRequestBytes));
+  server->http_->set_read_timeout(10, 0);
+  server->http_->set_write_timeout(10, 0);
+  server->Route();
+  if (port == 0) {
+    server->port_ = server->http_->bind_to_any_port(host);
+  } else if (server->http_->bind_to_port(host, port)) {
+    server->port_ = port;
+  }
+  if (server->port_ <= 0) {
+    return absl::UnavailableError(absl::StrCat("cannot listen for HTTP on ", options.listen));
+  }
+  httplib::Server* http = server->http_.get();
+  server->thread_ = std::thread([http] { http->listen_after_bind(); });
+  return server;
+}
+
+WebServer::~WebServer() { Stop(); }
+
+void WebServer::Stop() {
+  if (http_ != nullptr) http_->stop();
+  if (thread_.joinable()) thread_.join();
+}
+
+void WebServer::Route() {
+  httplib::Server& http = *http_;
+  http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    res.set_header("Content-Security-Policy", kContentSecurityPolicy);
+    res.set_header("X-Content-Type-Options", "nosniff");
+    res.set_header("Referrer-Policy", "no-referrer");
+    absl::Duration wait;
+    if (!limiter_->Allow(req.remote_addr, absl::Now(), &wait)) {
+      res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, absl::ToInt64Seconds(
+                                                                             absl::Ceil(wait, absl::Seconds(1))))));
+      SetError(res, 429, "Too many requests");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    // A body is never read (only GET and HEAD are served): one announced
+    // larger than the gRPC side takes for a read is refused as such.
+    if (uint64_t length = 0;
+        absl::SimpleAtoi(req.get_header_value("Content-Length"), &length) &&
+        length > static_cast<uint64_t>(server::kSmallRequestBytes)) {
+      res.set_header("Connection", "close");
+      SetError(res, 413, "Request too large");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (req.target.size() > kMaxTargetBytes) {
+      SetError(res, 414, "URI too long");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    if (req.method != "GET" && req.method != "HEAD") {
+      res.set_header("Allow", "GET, HEAD");
+      res.set_header("Connection", "close");  // its body, if any, is not read
+      SetError(res, 405, "Method not allowed");
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const int status = res.status;
+    SetError(res, status, status == 404   ? "Not found"
+                          : status == 413 ? "Request too large"
+                          : status == 414 ? "URI too long"
+                          : status == 400 ? "Bad request"
+                                          : "Error");
+  });
+
+  auto page = [this](const char* file, const char* exists_api, std::vector<std::string> allowed,
+                     std::vector<std::string> numbers) {
+    return [this, file, exists_api, allowed = std::move(allowed),
+            numbers = std::move(numbers)](const httplib::Request& req, httplib::Response& res) {
+      if (!PageQueryOk(req, allowed, numbers)) {
+        SetError(res, 400, "Bad request: a query parameter is unknown or malformed");
+        return;
+      }
+      if (exists_api != nullptr) {
+        // The page exists when its resource does, for the public role.
+        const std::string api_path = absl::StrCat(exists_api, req.matches[1].str());
+        for (const ApiRoute& route : ApiRoutes()) {
+          std::smatch captures;
+          if (!std::regex_match(api_path, captures, std::regex(route.pattern))) continue;
+          JsonAnswer answer = api_->Call(route, {captures.begin(), captures.end()}, {});
+          if (answer.status != 200) {
+            SetError(res, answer.status, answer.status == 404 ? "Not found" : "Error");
+            return;
+          }
+          break;
+        }
+      }
+      const StaticFile* html = FindStaticFile(file);
+      res.set_content(std::string(html->content), kHtml);
+      res.set_header("Cache-Control", "no-cache");
+    };
+  };
+  http.Get("/", page("index.html", nullptr, {}, {}));
+  http.Get("/games/([A-Za-z0-9_.@-]{1,100})", page("game.html", "/api/games/", {"event"}, {"event"}));
+  http.Get("/leagues/([A-Za-z0-9_.@-]{1,100})",
+           page("league.html", "/api/leagues/", {"page", "player"}, {"page"}));
+  http.Get("/tournaments/([A-Za-z0-9_.@-]{1,100})",
+           page("tournament.html", "/api/tournaments/", {}, {}));
+  http.Get("/static/([A-Za-z0-9_.-]{1,100})",
+           [](const httplib::Request& req, httplib::Response& res) {
+             const StaticFile* file = FindStaticFile(req.matches[1].str());
+             if (file == nullptr || !req.params.empty()) {
+               SetError(res, file == nullptr ? 404 : 400, file == nullptr ? "Not found" : "Bad request");
+               return;
+             }
+             res.set_content(std::string(file->content), std::string(ContentTypeOf(file->name)));
+             res.set_header("Cache-Control", "max-age=300");
+           });
+  for (const ApiRoute& route : ApiRoutes()) {
+    http.Get(route.pattern, [this, &route](const httplib::Request& req, httplib::Response& res) {
+      std::vector<std::string> captures(req.matches.begin(), req.matches.end());
+      std::multimap<std::string, std::string> query(req.params.begin(), req.params.end());
+      JsonAnswer answer = api_->Call(route, captures, query);
+      res.status = answer.status;
+      res.set_content(std::move(answer.body), kJson);
+      res.set_header("Cache-Control", "no-store");
+    });
+  }
+  http.Get("/api/.*", [](const httplib::Request&, httplib::Response& res) {
+    res.status = 404;
+    res.set_content(ErrorJson(404, "not found"), kJson);
+  });
+}
+
+}  // namespace arbiter::web

@@ -1,0 +1,71 @@
+// WebServer: the read-only website arbiterd serves on its HTTP port
+// (docs/web.md). Pages are static files compiled into the binary whose
+// scripts read the JSON endpoints of api_routes.h; those call the gRPC
+// services in-process with a public-role token, so the site shows exactly
+// what the public role may read.
+//
+// Limits: requests are GET or HEAD (405 otherwise), their bodies at most
+// server::kSmallRequestBytes (413), their targets at most kMaxTargetBytes
+// (414), and each client address gets a token bucket of `rate` requests per
+// second with `burst` at once (429 with Retry-After beyond). Every answer
+// carries a Content-Security-Policy that allows this site only.
+// Start and Stop from one thread; requests are served on `threads` threads.
+#ifndef ARBITER_SERVICES_WEB_WEB_SERVER_H_
+#define ARBITER_SERVICES_WEB_WEB_SERVER_H_
+
+#include <grpcpp/channel.h>
+
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace arbiter::web {
+
+inline constexpr std::size_t kMaxTargetBytes = 2048;
+
+struct WebOptions {
+  // host:port; port 0 picks a free port (see WebServer::port()).
+  std::string listen = "127.0.0.1:8080";
+  int threads = 8;
+  double rate = 50;   // requests per second and client address; <= 0: no limit
+  double burst = 100;
+};
+
+class RateLimiter;
+class ApiCaller;
+
+class WebServer {
+ public:
+  // Binds and starts serving. `channel` reaches the gRPC services (the
+  // server's in-process channel); `public_token` is a public-role token it
+  // accepts. InvalidArgument for a malformed address, Unavailable if it
+  // cannot be bound.
+  static absl::StatusOr<std::unique_ptr<WebServer>> Start(const WebOptions& options,
+                                                          std::shared_ptr<grpc::Channel> channel,
+                                                          const std::string& public_token);
+  ~WebServer();
+
+  int port() const { return port_; }
+  // Stops taking requests and waits for the serving thread.
+  void Stop();
+
+ private:
+  WebServer() = default;
+  void Route();
+
+  std::unique_ptr<httplib::Server> http_;
+  std::unique_ptr<RateLimiter> limiter_;
+  std::unique_ptr<ApiCaller> api_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+}  // namespace arbiter::web
+
+#endif  // ARBITER_SERVICES_WEB_WEB_SERVER_H_

@@ -1,0 +1,342 @@
+// The website in headless Chromium (puppeteer-core): starts a real arbiterd
+// on its embedded PostgreSQL, creates a league, games (a long one, an illegal
+// one, one with a player named like a script), a tournament with a ruled
+// dispute and a league of 100,000 rated players, then loads every page and
+// checks it: no console errors, the numbers the gRPC API (through the
+// `arbiter` client) reports, the viewer stepping to an event and showing the
+// position the engine reports there. Screenshots go to --out; it prints the
+// time to the first useful paint of the big leaderboard and the long game.
+//   node browser_test.js --arbiterd BIN --arbiter BIN --samples DIR
+//        --npm-prefix DIR --out DIR
+'use strict';
+
+const {execFileSync, spawn} = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const assert = require('assert/strict');
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+const puppeteer = require(path.join(args['npm-prefix'], 'node_modules', 'puppeteer-core'));
+const SCRIPT_NAME = '<script>alert(1)</script>';
+const BIG_PLAYERS = 100000;
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-web-'));
+fs.chmodSync(work, 0o755);  // as root the embedded PostgreSQL runs as "postgres"
+const data = path.join(work, 'data');
+let daemon = null;
+
+function log(...parts) { console.log(...parts); }
+
+async function startDaemon() {
+  daemon = spawn(args.arbiterd, ['--data-dir', data, '--listen', '127.0.0.1:0',
+                                 '--http-listen', '127.0.0.1:0', '--http-rate', '0',
+                                 '--checkpoint-interval', '0.3'],
+                 {stdio: ['ignore', 'pipe', fs.openSync(path.join(work, 'arbiterd.log'), 'w')]});
+  let banner = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('arbiterd did not start: ' + banner)), 120000);
+    daemon.stdout.on('data', chunk => {
+      banner += chunk;
+      const grpc = /listening on (\S+)/.exec(banner);
+      const site = /The website is at (\S+)/.exec(banner);
+      if (grpc && site) { clearTimeout(timer); resolve({grpc: grpc[1], site: site[1].replace(/\/$/, '')}); }
+    });
+    daemon.on('exit', code => reject(new Error('arbiterd exited with ' + code + ': ' + banner)));
+  });
+}
+
+let grpcAddress = '';
+// The `arbiter` client; returns stdout. `expect` lists acceptable exit codes.
+function cli(cliArgs, expect = [0]) {
+  try {
+    return execFileSync(args.arbiter, [...cliArgs, '--server', grpcAddress, '--token-file',
+                                       path.join(data, 'admin.token')], {encoding: 'utf8'});
+  } catch (error) {
+    if (expect.includes(error.status)) return error.stdout;
+    throw new Error(`arbiter ${cliArgs.join(' ')}: exit ${error.status}: ${error.stderr}`);
+  }
+}
+
+function offline(cliArgs) {
+  return execFileSync(args.arbiter, cliArgs, {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+}
+
+// A simulated game's log file, optionally with the first player renamed.
+function simulate(game, players, seed, firstName) {
+  const file = path.join(work, `${game}-${players}-${seed}.jsonl`);
+  offline(['simulate', game, '--players', String(players), '--seed', String(seed), '-o', file]);
+  if (firstName) {
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const header = JSON.parse(lines[0]);
+    header.players[0].name = firstName;
+    lines[0] = JSON.stringify(header);
+    fs.writeFileSync(file, lines.join('\n'));
+  }
+  return file;
+}
+
+async function until(what, check, seconds = 60) {
+  for (let i = 0; i < seconds * 10; i++) {
+    if (await check()) return;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  throw new Error('timed out waiting for ' + what);
+}
+
+async function getJson(site, p) {
+  const response = await fetch(site + p);
+  assert.equal(response.status, 200, p);
+  return response.json();
+}
+
+function psql(sql) {
+  // arbiterd writes the cluster's socket directory into arbiter.conf at every start.
+  const conf = fs.readFileSync(path.join(data, 'postgres', 'arbiter.conf'), 'utf8');
+  const socket = /^unix_socket_directories = '([^']+)'/m.exec(conf)[1];
+  execFileSync('psql', ['-X', '-q', '-v', 'ON_ERROR_STOP=1', '-h', socket, '-p', '5432', '-U', 'postgres',
+                        '-d', 'arbiter', '-c', sql], {encoding: 'utf8'});
+}
+
+async function setUp(site) {
+  cli(['league', 'create', 'north', '--name', 'North', '--game', 'atlantis']);
+  const leagueGames = [];
+  for (let seed = 1; seed <= 6; seed++) {
+    const file = simulate('atlantis', 2 + (seed % 3), seed, seed === 1 ? SCRIPT_NAME : '');
+    cli(['submit', file, '--game-id', `north-${seed}`, '--league', 'north']);
+    leagueGames.push(`north-${seed}`);
+  }
+  // The long game: the longest simulated game found (Atlantis Rising, seven
+  // players, seed 2: 289 actions, 291 events; no seed of 1-80 reaches 300).
+  const longFile = simulate('atlantis-rising', 7, 2);
+  cli(['submit', longFile, '--game-id', 'long']);
+  cli(['submit', path.join(args.samples, 'illegal-atlantis.jsonl'), '--game-id', 'illegal'], [4]);
+  // A tournament of six: one round of two tables, both played and confirmed,
+  // a dispute on table 1 ruled void.
+  const players = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay'];
+  cli(['tournament', 'create', 'spring', '--game', 'atlantis', '--seed', '11', '--rounds', '2',
+       '--table-size', '3', '--preferred', '3', '--place-points', '4', '--place-points', '2',
+       '--place-points', '1', '--tie-break', 'game_points', ...players.flatMap(p => ['--player', p])]);
+  const round = JSON.parse(cli(['tournament', 'start', 'spring', '1', '--json']));
+  for (const table of round.tables) {
+    const file = simulate('atlantis', table.players.length, table.seed);
+    cli(['tournament', 'play', 'spring', '1', String(table.number), file, '--rename-seats']);
+    cli(['tournament', 'confirm', 'spring', '1', String(table.number)]);
+  }
+  cli(['dispute', 'open', 'd1', '--tournament', 'spring', '--round', '1', '--table', '1',
+       '--event', '5', '--reason', 'a move was made out of turn']);
+  cli(['dispute', 'rule', 'd1', '--kind', 'void', '--reason', 'the table agreed to replay']);
+  // The big league: 100,000 rated players written straight into its
+  // (derived, rebuildable) projection, as bench/league_bench.cc does.
+  cli(['league', 'create', 'big', '--name', 'Big', '--game', 'atlantis']);
+  await until('the projector', async () =>
+    (await getJson(site, '/api/leagues/north')).ratedGames === String(leagueGames.length) &&
+    (await getJson(site, '/api/leagues/big')).lastEvent !== undefined);
+  psql(`INSERT INTO league_ratings (league_id, season, player, mu, sigma, volatility, display, games,
+          last_position, last_game_id, last_played, provisional, is_virtual)
+        SELECT 'big', '', 'player' || lpad(i::text, 6, '0'), 25 + (i % 997) / 100.0, 2, 0,
+               1000 + (i * 7919) % 100000 / 10.0, 1 + i % 40, 1, 'g', 0, i % 40 < 3, false
+        FROM generate_series(1, ${BIG_PLAYERS}) AS i;
+        INSERT INTO league_tables (league_id, season, players, rated_games) VALUES ('big', '', ${BIG_PLAYERS}, 0)
+        ON CONFLICT (league_id, season) DO UPDATE SET players = EXCLUDED.players;
+        ANALYZE league_ratings;`);
+  // The long game's last event in a signed checkpoint.
+  await until('a checkpoint with the long game', async () =>
+    (await getJson(site, '/api/games/long/adjudication')).lastEventInclusion !== undefined);
+  return {longEvents: Number((await getJson(site, '/api/games/long')).lastEvent), leagueGames};
+}
+
+async function openPage(browser, url, errors) {
+  const page = await browser.newPage();
+  await page.setViewport({width: 1200, height: 900});
+  page.on('console', m => { if (m.type() === 'error') errors.push(`${url}: ${m.text()}`); });
+  page.on('pageerror', e => errors.push(`${url}: ${e.message}`));
+  page.on('dialog', d => { errors.push(`${url}: a dialog opened: ${d.message()}`); d.dismiss(); });
+  page.on('requestfailed', r => errors.push(`${url}: request failed ${r.url()}`));
+  const response = await page.goto(url);
+  return {page, response};
+}
+
+async function ready(page) {
+  await page.waitForSelector('body[data-ready]', {timeout: 60000});
+  assert.equal(await page.$eval('body', b => b.dataset.ready), '1', 'the page loaded its data');
+  const shown = await page.$eval('body', b => b.innerText);
+  assert.doesNotMatch(shown, /\bundefined\b|\bNaN\b|\[object Object\]/, `a value is missing on ${page.url()}`);
+}
+
+async function ttfp(page) {
+  return page.evaluate(() => performance.getEntriesByName('useful')[0].startTime);
+}
+
+const text = (page, selector) => page.$eval(selector, e => e.textContent);
+const shot = (page, name) => page.screenshot({path: path.join(args.out, name), fullPage: true});
+
+async function main() {
+  fs.mkdirSync(args.out, {recursive: true});
+  const {grpc, site} = await startDaemon();
+  grpcAddress = grpc;
+  log('site', site);
+  const facts = await setUp(site);
+  log(`long game: ${facts.longEvents} events`);
+  const browser = await puppeteer.launch({executablePath: args.chromium || '/usr/bin/chromium',
+                                          headless: true, args: ['--no-sandbox', '--disable-gpu']});
+  const errors = [];
+  try {
+    // Home: the leagues, the tournament and the finished games (ListGames
+    // carries player ids only; the named player is checked on its game).
+    let {page} = await openPage(browser, site + '/', errors);
+    await ready(page);
+    assert.match(await text(page, '#leagues'), /north/);
+    assert.match(await text(page, '#tournaments'), /spring/);
+    const gamesText = await text(page, '#games');
+    for (const id of ['north-1', 'long', 'illegal']) assert.ok(gamesText.includes(id), id);
+    assert.equal(await page.$$eval('#games script', s => s.length), 0);
+    await shot(page, 'home.png');
+
+    // League: the leaderboard as `arbiter leaderboard --json` reports it.
+    const rows = cli(['leaderboard', 'north', '--json']).trim().split('\n').map(line => JSON.parse(line));
+    ({page} = await openPage(browser, site + '/leagues/north', errors));
+    await ready(page);
+    const shown = await page.$$eval('#leaderboard tbody tr', trs => trs.map(tr => [...tr.cells].map(c => c.textContent)));
+    assert.equal(shown.length, rows.length);
+    rows.forEach((row, i) => {
+      assert.equal(shown[i][0], String(row.rank));
+      assert.equal(shown[i][1], row.player);
+      assert.equal(shown[i][2], Number(row.displayRating).toFixed(1));
+      assert.equal(shown[i][3], String(row.games || 0));
+      assert.equal(shown[i][4], row.provisional ? 'provisional' : '');
+    });
+    assert.match(await text(page, '#board-total'), new RegExp(`^${rows.length} players`));
+    await page.click('#leaderboard tbody tr:first-child a');
+    await page.waitForSelector('#rating-chart');
+    assert.equal(await page.$$eval('#rating-chart circle', c => c.length), Number(rows[0].games || 0));
+    await shot(page, 'league.png');
+
+    // Tournament: standings with every tie-break value, rounds, the ruling.
+    const standings = JSON.parse(cli(['tournament', 'standings', 'spring', '--json']));
+    ({page} = await openPage(browser, site + '/tournaments/spring', errors));
+    await ready(page);
+    const standingRows = await page.$$eval('#standings-table tbody tr', trs => trs.map(tr => [...tr.cells].map(c => c.textContent)));
+    assert.equal(standingRows.length, standings.rows.length);
+    standings.rows.forEach((row, i) => {
+      assert.equal(standingRows[i][0], String(row.rank));
+      assert.equal(standingRows[i][1], row.player);
+      assert.equal(standingRows[i][2], row.points || '0');
+      assert.equal(standingRows[i][3], String(row.gamePoints || 0));
+    });
+    assert.match(await text(page, '#disputes'), /Ruling: void/);
+    assert.match(await text(page, '#rounds'), /Round 1/);
+    await shot(page, 'tournament.png');
+
+    // The game viewer: opens at ?event=N, steps with the arrows and the
+    // buttons, jumps, and shows what GetGameState reports at each event.
+    const middle = Math.floor(facts.longEvents / 2);
+    ({page} = await openPage(browser, `${site}/games/long?event=${middle}`, errors));
+    await ready(page);
+    const expectAt = async event => {
+      await page.waitForSelector(`#state[data-event="${event}"]`, {timeout: 30000});
+      const engine = await getJson(site, `/api/games/long/state?event=${event}`);
+      assert.equal(await text(page, '#description'), engine.description, `position at ${event}`);
+      // The board drawn from the engine's view: every space, every piece, every player.
+      const view = engine.view;
+      const spaces = view.rows.reduce((n, row) => n + row.spaces.length, 0);
+      const pieces = view.rows.reduce((n, row) => n + row.spaces.reduce((m, s) => m + (s.pieces || []).length, 0), 0);
+      assert.equal(await page.$$eval('#board g.space', g => g.length), spaces, `spaces at ${event}`);
+      assert.equal(await page.$$eval('#board circle.piece', c => c.length), pieces, `pieces at ${event}`);
+      assert.equal(await page.$$eval('#holdings tbody tr', r => r.length), view.players.length);
+      assert.equal(await text(page, '#headline'), view.headline);
+      assert.equal(new URL(page.url()).searchParams.get('event'), String(event));
+    };
+    await expectAt(middle);
+    await page.keyboard.press('ArrowRight');
+    await expectAt(middle + 1);
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowLeft');
+    await expectAt(middle - 1);
+    await page.click('#forward');
+    await expectAt(middle);
+    await page.click('#event-7 button');
+    await expectAt(7);
+    await page.$eval('#jump', input => { input.value = '42'; input.dispatchEvent(new Event('change')); });
+    await expectAt(42);
+    await page.waitForFunction(() => /Hash chain intact/.test(document.getElementById('chain').textContent));
+    await page.waitForFunction(() => /Included/.test(document.getElementById('inclusion').textContent),
+                               {timeout: 30000});
+    const adjudication = await getJson(site, '/api/games/long/adjudication');
+    assert.equal(await text(page, '#tree-size'), String(adjudication.lastEventInclusion.checkpoint.treeSize));
+    await page.setViewport({width: 1200, height: 800});
+    await page.click('#event-42 button');
+    await expectAt(42);
+    // The README's picture: the controls, the board and the event list.
+    const box = await (await page.$('.viewer')).boundingBox();  // relative to the viewport
+    box.y += await page.evaluate(() => window.scrollY);
+    await page.screenshot({path: path.join(args.out, 'game-viewer.png'), captureBeyondViewport: true,
+                           clip: {x: 0, y: Math.max(0, box.y - 8), width: 1200, height: Math.min(box.height + 16, 860)}});
+    await shot(page, 'game.png');
+
+    // An illegal game: the violation at its event.
+    const illegal = await getJson(site, '/api/games/illegal/adjudication');
+    ({page} = await openPage(browser, `${site}/games/illegal?event=${illegal.violation.event}`, errors));
+    await ready(page);
+    assert.match(await text(page, '#verdict'), /illegal/);
+    assert.match(await text(page, '#violation'), new RegExp(illegal.violation.rule));
+    await page.waitForSelector(`#state[data-event="${illegal.violation.event}"] .violation`);
+    assert.equal(await page.$eval(`#event-${illegal.violation.event}`, li => li.className.includes('illegal')), true);
+    await shot(page, 'illegal-game.png');
+
+    // The script-named player's game: text, and no dialog.
+    ({page} = await openPage(browser, `${site}/games/north-1`, errors));
+    await ready(page);
+    assert.ok((await text(page, '#summary')).includes(SCRIPT_NAME), 'the script-like name shows as text');
+    assert.equal(await page.$$eval('main script', s => s.length), 0);
+
+    // Unknown things are a 404 page; on a phone the viewer is one column.
+    let response;
+    ({page, response} = await openPage(browser, `${site}/games/nosuch`, []));
+    assert.equal(response.status(), 404);
+    ({page} = await openPage(browser, `${site}/games/long?event=3`, errors));
+    await page.setViewport({width: 375, height: 740, isMobile: true});
+    await ready(page);
+    const columns = await page.$eval('.viewer', v => getComputedStyle(v).gridTemplateColumns.split(' ').length);
+    assert.equal(columns, 1);
+    await shot(page, 'game-phone.png');
+
+    // Time to the first useful paint: the median of three loads each.
+    const measure = async url => {
+      const times = [];
+      for (let i = 0; i < 3; i++) {
+        const opened = await openPage(browser, url, errors);
+        await ready(opened.page);
+        times.push(await ttfp(opened.page));
+        await opened.page.close();
+      }
+      return times.sort((a, b) => a - b)[1];
+    };
+    ({page} = await openPage(browser, site + '/leagues/big', errors));
+    await ready(page);
+    assert.match(await text(page, '#board-total'), /^100000 players/);
+    assert.equal(await page.$$eval('#leaderboard tbody tr', t => t.length), 50);
+    await shot(page, 'league-100k.png');
+    const boardMs = await measure(site + '/leagues/big');
+    const gameMs = await measure(site + '/games/long');
+    log(`TTFP leaderboard of ${BIG_PLAYERS} players: ${boardMs.toFixed(0)} ms`);
+    log(`TTFP game viewer, ${facts.longEvents}-event game: ${gameMs.toFixed(0)} ms`);
+    fs.writeFileSync(path.join(args.out, 'ttfp.txt'),
+                     `leaderboard_100k_ms ${boardMs.toFixed(0)}\ngame_${facts.longEvents}_events_ms ${gameMs.toFixed(0)}\n`);
+    assert.deepEqual(errors, []);
+  } catch (error) {
+    if (errors.length) console.error('browser errors:\n' + errors.join('\n'));
+    throw error;
+  } finally {
+    await browser.close();
+  }
+}
+
+main().then(() => { log('all pages passed'); }, error => {
+  console.error(error);
+  process.exitCode = 1;
+}).finally(() => {
+  if (daemon && daemon.exitCode === null) daemon.kill('SIGTERM');
+  daemon && daemon.on('exit', () => fs.rmSync(work, {recursive: true, force: true}));
+});

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Runs browser_test.js (skipped, exit 77, when node or puppeteer-core is
+# missing: web_puppeteer_install says why).
+#   run_browser_test.sh ARBITERD ARBITER SAMPLES NPM_PREFIX OUT_DIR
+here=$(dirname "$0")
+if ! command -v node >/dev/null 2>&1; then
+  echo "skipped: node is not installed"
+  exit 77
+fi
+if ! [ -f "$4/node_modules/puppeteer-core/package.json" ]; then
+  echo "skipped: puppeteer-core is not installed in $4 (see the web_puppeteer_install test)"
+  exit 77
+fi
+exec node "$here/browser_test.js" --arbiterd "$1" --arbiter "$2" --samples "$3" --npm-prefix "$4" --out "$5"
