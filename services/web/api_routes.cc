@@ -82,6 +82,7 @@ absl::Status SetField(pb::Message& message, const std::string& name, const std::
 const char* StatusWord(int http_status) {
   switch (http_status) {
     case 400: return "BAD_REQUEST";
+    case 401: return "UNAUTHENTICATED";
     case 404: return "NOT_FOUND";
     case 409: return "CONFLICT";
     case 429: return "TOO_MANY_REQUESTS";
@@ -171,7 +172,8 @@ std::string ErrorJson(int http_status, const std::string& message) {
 }
 
 JsonAnswer ApiCaller::Call(const ApiRoute& route, const std::vector<std::string>& captures,
-                           const std::multimap<std::string, std::string>& query) const {
+                           const std::multimap<std::string, std::string>& query,
+                           const std::string& token) const {
   const pb::MethodDescriptor* method = FindMethod(route.rpc);
   if (method == nullptr) return {500, ErrorJson(500, "internal error")};
   pb::MessageFactory* factory = pb::MessageFactory::generated_factory();
@@ -200,12 +202,15 @@ JsonAnswer ApiCaller::Call(const ApiRoute& route, const std::vector<std::string>
     }
   }
   grpc::ClientContext context;
-  context.AddMetadata("authorization", authorization_);
+  context.AddMetadata("authorization", token.empty() ? authorization_ : "Bearer " + token);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   const grpc::internal::RpcMethod rpc(route.rpc.c_str(), grpc::internal::RpcMethod::NORMAL_RPC);
   grpc::Status status = grpc::internal::BlockingUnaryCall<pb::Message, pb::Message>(
       channel_.get(), rpc, &context, *request, response.get());
   if (!status.ok()) {
+    if (!token.empty() && status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+      return {401, ErrorJson(401, "the sign-in token is not accepted: unknown, expired or revoked")};
+    }
     const int http = HttpStatusFor(status.error_code());
     // 404s say the same whether the thing is missing or private.
     std::string message = http == 404   ? "not found"

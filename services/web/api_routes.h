@@ -44,11 +44,14 @@ class ApiCaller {
       : channel_(std::move(channel)), authorization_("Bearer " + std::move(token)) {}
 
   // Calls `route.rpc` with a request built from the path's captures and the
-  // query. Malformed or unknown query parameters are 400; unknown and
-  // not-visible resources 404 alike (NOT_FOUND, PERMISSION_DENIED and
-  // UNAUTHENTICATED look the same from outside).
+  // query, as the public role or, with `token` (a signed-in visitor's, well
+  // formed), as that token's holder: its own role's rules apply. Malformed or
+  // unknown query parameters are 400; unknown and not-visible resources 404
+  // alike (NOT_FOUND, PERMISSION_DENIED and UNAUTHENTICATED look the same
+  // from outside), except that a `token` the server does not accept is 401.
   JsonAnswer Call(const ApiRoute& route, const std::vector<std::string>& captures,
-                  const std::multimap<std::string, std::string>& query) const;
+                  const std::multimap<std::string, std::string>& query,
+                  const std::string& token = "") const;
 
  private:
   std::shared_ptr<grpc::Channel> channel_;

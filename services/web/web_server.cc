@@ -7,7 +7,11 @@
 #include <vector>
 
 #include "absl/strings/numbers.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "services/server/auth.h"
 #include "services/server/request_limits.h"
 #include "services/web/api_routes.h"
 #include "services/web/rate_limiter.h"
@@ -57,6 +61,24 @@ bool PageQueryOk(const httplib::Request& req, const std::vector<std::string>& al
     }
   }
   return true;
+}
+
+// The signed-in visitor's token: the cookie kSignInCookie, set by the
+// page's sign-in form. Empty when there is none; InvalidArgument when it
+// is there but not shaped like a token.
+absl::StatusOr<std::string> SignInToken(const httplib::Request& req) {
+  const std::string prefix = absl::StrCat(kSignInCookie, "=");
+  std::string found;
+  for (absl::string_view part : absl::StrSplit(req.get_header_value("Cookie"), ';')) {
+    part = absl::StripAsciiWhitespace(part);
+    if (!absl::StartsWith(part, prefix)) continue;
+    if (!found.empty()) return absl::InvalidArgumentError("the sign-in cookie is given twice");
+    found = std::string(part.substr(prefix.size()));
+    if (!server::IsWellFormedToken(found)) {
+      return absl::InvalidArgumentError("the sign-in cookie does not hold a token");
+    }
+  }
+  return found;
 }
 
 }  // namespace
@@ -111,6 +133,7 @@ void WebServer::Route() {
     res.set_header("Content-Security-Policy", kContentSecurityPolicy);
     res.set_header("X-Content-Type-Options", "nosniff");
     res.set_header("Referrer-Policy", "no-referrer");
+    res.set_header("Vary", "Cookie");  // answers depend on who is signed in
     absl::Duration wait;
     if (!limiter_->Allow(req.remote_addr, absl::Now(), &wait)) {
       res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, absl::ToInt64Seconds(
@@ -157,15 +180,24 @@ void WebServer::Route() {
         SetError(res, 400, "Bad request: a query parameter is unknown or malformed");
         return;
       }
+      absl::StatusOr<std::string> token = SignInToken(req);
+      if (!token.ok()) {
+        SetError(res, 400, "Bad request: the sign-in cookie is malformed; sign out and in again");
+        return;
+      }
       if (exists_api != nullptr) {
         // The page exists when its resource does, for the public role.
         const std::string api_path = absl::StrCat(exists_api, req.matches[1].str());
         for (const ApiRoute& route : ApiRoutes()) {
           std::smatch captures;
           if (!std::regex_match(api_path, captures, std::regex(route.pattern))) continue;
-          JsonAnswer answer = api_->Call(route, {captures.begin(), captures.end()}, {});
+          JsonAnswer answer = api_->Call(route, {captures.begin(), captures.end()}, {}, *token);
           if (answer.status != 200) {
-            SetError(res, answer.status, answer.status == 404 ? "Not found" : "Error");
+            SetError(res, answer.status,
+                     answer.status == 404   ? "Not found"
+                     : answer.status == 401 ? "Sign-in token not accepted (unknown, expired or "
+                                              "revoked); sign out and in again"
+                                            : "Error");
             return;
           }
           break;
@@ -196,7 +228,13 @@ void WebServer::Route() {
     http.Get(route.pattern, [this, &route](const httplib::Request& req, httplib::Response& res) {
       std::vector<std::string> captures(req.matches.begin(), req.matches.end());
       std::multimap<std::string, std::string> query(req.params.begin(), req.params.end());
-      JsonAnswer answer = api_->Call(route, captures, query);
+      absl::StatusOr<std::string> token = SignInToken(req);
+      if (!token.ok()) {
+        res.status = 400;
+        res.set_content(ErrorJson(400, std::string(token.status().message())), kJson);
+        return;
+      }
+      JsonAnswer answer = api_->Call(route, captures, query, *token);
       res.status = answer.status;
       res.set_content(std::move(answer.body), kJson);
       res.set_header("Cache-Control", "no-store");

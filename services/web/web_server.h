@@ -2,7 +2,10 @@
 // (docs/web.md). Pages are static files compiled into the binary whose
 // scripts read the JSON endpoints of api_routes.h; those call the gRPC
 // services in-process with a public-role token, so the site shows exactly
-// what the public role may read.
+// what the public role may read. A visitor who signs in (an auditor, say)
+// holds one of their own tokens in the cookie kSignInCookie; pages and
+// endpoints then call with that token, and its role's rules apply instead
+// (a token the server does not accept is 401).
 //
 // Limits: requests are GET or HEAD (405 otherwise), their bodies at most
 // server::kSmallRequestBytes (413), their targets at most kMaxTargetBytes
@@ -28,6 +31,8 @@ class Server;
 namespace arbiter::web {
 
 inline constexpr std::size_t kMaxTargetBytes = 2048;
+// The cookie that holds a signed-in visitor's token.
+inline constexpr char kSignInCookie[] = "arbiter_token";
 
 struct WebOptions {
   // host:port; port 0 picks a free port (see WebServer::port()).

@@ -64,9 +64,10 @@ function offline(cliArgs) {
 }
 
 // A simulated game's log file, optionally with the first player renamed.
-function simulate(game, players, seed, firstName) {
+function simulate(game, players, seed, firstName, options = []) {
   const file = path.join(work, `${game}-${players}-${seed}.jsonl`);
-  offline(['simulate', game, '--players', String(players), '--seed', String(seed), '-o', file]);
+  offline(['simulate', game, '--players', String(players), '--seed', String(seed), '-o', file,
+           ...options.flatMap(o => ['--option', o])]);
   if (firstName) {
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     const header = JSON.parse(lines[0]);
@@ -107,9 +108,9 @@ async function setUp(site) {
     cli(['submit', file, '--game-id', `north-${seed}`, '--league', 'north']);
     leagueGames.push(`north-${seed}`);
   }
-  // The long game: the longest simulated game found (Atlantis Rising, seven
-  // players, seed 2: 289 actions, 291 events; no seed of 1-80 reaches 300).
-  const longFile = simulate('atlantis-rising', 7, 2);
+  // The long game, over 300 events: Atlantis Rising, seven players, the hard
+  // blueprint (nine components to build), seed 437: 315 actions, 317 events.
+  const longFile = simulate('atlantis-rising', 7, 437, '', ['blueprint=hard']);
   cli(['submit', longFile, '--game-id', 'long']);
   cli(['submit', path.join(args.samples, 'illegal-atlantis.jsonl'), '--game-id', 'illegal'], [4]);
   // A tournament of six: one round of two tables, both played and confirmed,
@@ -154,6 +155,7 @@ async function openPage(browser, url, errors) {
   page.on('pageerror', e => errors.push(`${url}: ${e.message}`));
   page.on('dialog', d => { errors.push(`${url}: a dialog opened: ${d.message()}`); d.dismiss(); });
   page.on('requestfailed', r => errors.push(`${url}: request failed ${r.url()}`));
+  page.on('response', r => { if (r.status() >= 400 && r.url() !== url) errors.push(`${url}: ${r.status()} from ${r.url()}`); });
   const response = await page.goto(url);
   return {page, response};
 }
@@ -301,6 +303,35 @@ async function main() {
     const columns = await page.$eval('.viewer', v => getComputedStyle(v).gridTemplateColumns.split(' ').length);
     assert.equal(columns, 1);
     await shot(page, 'game-phone.png');
+
+    // An auditor signs in on the start page and sees a game still in play,
+    // which the public does not; signing out ends it.
+    const inPlayLines = fs.readFileSync(simulate('atlantis', 3, 9), 'utf8').split('\n').filter(Boolean);
+    const inPlayFile = path.join(work, 'in-play.jsonl');
+    fs.writeFileSync(inPlayFile, inPlayLines.slice(0, 12).join('\n') + '\n');
+    cli(['submit', inPlayFile, '--game-id', 'in-play'], [0, 3]);
+    const auditorToken = cli(['token', 'create', '--role', 'auditor', '--principal', 'judge']).trim();
+    ({page, response} = await openPage(browser, `${site}/games/in-play`, []));
+    assert.equal(response.status(), 404, 'the public does not see a game in play');
+    ({page} = await openPage(browser, site + '/', errors));
+    await ready(page);
+    await page.type('#token', 'not a token');
+    await page.click('#sign-in-button');
+    assert.match(await text(page, '#sign-in .error'), /not an Arbiter token/);
+    await page.$eval('#token', input => { input.value = ''; });
+    await page.type('#token', auditorToken);
+    await Promise.all([page.waitForNavigation(), page.click('#sign-in-button')]);
+    await ready(page);
+    assert.ok((await text(page, '#games')).includes('in-play'), 'the auditor sees the game in play');
+    ({page, response} = await openPage(browser, `${site}/games/in-play?event=5`, errors));
+    assert.equal(response.status(), 200);
+    await ready(page);
+    await page.waitForSelector('#state[data-event="5"]');
+    await shot(page, 'auditor-game-in-play.png');
+    await Promise.all([page.waitForNavigation(), page.click('#sign-out')]);
+    assert.equal(page.url(), site + '/', 'signing out leads to the start page');
+    ({page, response} = await openPage(browser, `${site}/games/in-play`, []));
+    assert.equal(response.status(), 404, 'signed out, the game in play is hidden again');
 
     // Time to the first useful paint: the median of three loads each.
     const measure = async url => {

@@ -100,3 +100,51 @@ function query(name) { return new URLSearchParams(location.search).get(name); }
 
 // The id in the path /kind/ID.
 function pathId() { return decodeURIComponent(location.pathname.split('/')[2] || ''); }
+
+// Signing in: a visitor with a token of their own (an auditor's, to see
+// games still in play) keeps it in the cookie `arbiter_token`; the server
+// then answers every page and endpoint as that token's holder. The cookie is
+// sent to this site only (SameSite=Strict) and cleared by "Sign out".
+const TOKEN_COOKIE = 'arbiter_token';
+const TOKEN_SHAPE = /^arb_[0-9a-f]{32}_[0-9a-f]{64}$/;
+
+function signedIn() {
+  return document.cookie.split(';').some(c => c.trim().startsWith(TOKEN_COOKIE + '='));
+}
+
+function setTokenCookie(value, maxAge) {
+  const secure = location.protocol === 'https:' ? '; Secure' : '';
+  document.cookie = `${TOKEN_COOKIE}=${value}; Path=/; SameSite=Strict; Max-Age=${maxAge}${secure}`;
+}
+
+function signInControl() {
+  const header = document.querySelector('header');
+  if (!header) return;
+  const box = el('span', {class: 'sign-in', id: 'sign-in'});
+  if (signedIn()) {
+    box.append(el('span', {class: 'muted'}, 'Signed in'), ' ',
+               el('button', {type: 'button', id: 'sign-out', onclick: () => {
+                 setTokenCookie('', 0);
+                 location.assign('/');  // this page may be one the public cannot see
+               }}, 'Sign out'));
+  } else {
+    const input = el('input', {type: 'password', id: 'token', autocomplete: 'off',
+                               'aria-label': 'Your Arbiter token', placeholder: 'arb_… token'});
+    const message = el('span', {class: 'error', role: 'alert'});
+    const submit = () => {
+      const token = input.value.trim();
+      if (!TOKEN_SHAPE.test(token)) {
+        message.textContent = 'That is not an Arbiter token (arb_, 32 and 64 hex digits).';
+        return;
+      }
+      setTokenCookie(token, 12 * 3600);
+      location.reload();
+    };
+    input.addEventListener('keydown', e => { if (e.key === 'Enter') submit(); });
+    box.append(input, ' ', el('button', {type: 'button', id: 'sign-in-button', onclick: submit}, 'Sign in'),
+               ' ', message);
+  }
+  header.append(' ', box);
+}
+
+document.addEventListener('DOMContentLoaded', signInControl);

@@ -22,7 +22,7 @@ async function loadHome() {
          tournaments.length === 0 ? el('p', {class: 'muted'}, 'No tournaments with finished games yet.') :
          el('ul', {class: 'plain'}, tournaments.map(t => el('li', {},
            el('a', {href: '/tournaments/' + encodeURIComponent(idOf(t))}, idOf(t)))))),
-      el('section', {id: 'games'}, el('h2', {}, 'Finished games'),
+      el('section', {id: 'games'}, el('h2', {}, signedIn() ? 'Games you may see' : 'Finished games'),
          gamePage.nextPageToken ? el('p', {class: 'muted'}, 'The first ', String(games.length), ' are listed.') : null,
          el('div', {class: 'scroll'}, el('table', {},
            el('thead', {}, el('tr', {}, el('th', {}, 'Game'), el('th', {}, 'Type'),

@@ -117,6 +117,52 @@ TEST_F(WebServerTest, GameJsonEqualsThePublicGrpcAnswer) {
   EXPECT_EQ(res->body, Json(state));
 }
 
+TEST_F(WebServerTest, ASignedInAuditorReadsWhatTheAuditorRoleMayAndTheCookieIsChecked) {
+  v1::Game live;
+  ASSERT_TRUE(Create(admin_, Simulated(3), "live", &live).ok());
+  const std::string auditor = MakeToken(Role::kAuditor, "judge");
+  v1::GetGameRequest request;
+  request.set_name("games/live");
+  v1::Game as_auditor;
+  ASSERT_TRUE(stub_->GetGame(As(auditor).get(), request, &as_auditor).ok());
+  auto client = Http();
+  // The public does not see the live game; the signed-in auditor does, and
+  // gets what the gRPC API gives that token (its seed included).
+  EXPECT_EQ(client.Get("/api/games/live")->status, 404);
+  EXPECT_EQ(client.Get("/games/live")->status, 404);
+  const httplib::Headers signed_in = {{"Cookie", absl::StrCat("theme=dark; arbiter_token=", auditor)}};
+  auto json = client.Get("/api/games/live", signed_in);
+  ASSERT_TRUE(json);
+  EXPECT_EQ(json->status, 200);
+  EXPECT_EQ(json->body, Json(as_auditor));
+  EXPECT_TRUE(as_auditor.has_seed());
+  EXPECT_EQ(json->get_header_value("Vary"), "Cookie");
+  auto page = client.Get("/games/live", signed_in);
+  ASSERT_TRUE(page);
+  EXPECT_EQ(page->status, 200);
+  EXPECT_EQ(client.Get("/api/games/live/events", signed_in)->status, 200);
+
+  // A token the server does not know: 401, not a silent public view.
+  const std::string unknown =
+      absl::StrCat("arb_", std::string(32, 'a'), "_", std::string(64, 'b'));
+  const httplib::Headers stranger = {{"Cookie", absl::StrCat("arbiter_token=", unknown)}};
+  auto refused = client.Get("/api/games/live", stranger);
+  ASSERT_TRUE(refused);
+  EXPECT_EQ(refused->status, 401);
+  EXPECT_NE(refused->body.find("sign-in token is not accepted"), std::string::npos) << refused->body;
+  EXPECT_EQ(client.Get("/games/live", stranger)->status, 401);
+  // Not a token at all, or two of them: 400.
+  for (const std::string& cookie :
+       {std::string("arbiter_token=<script>"), absl::StrCat("arbiter_token=", auditor,
+                                                            "; arbiter_token=", auditor)}) {
+    auto bad = client.Get("/api/games/live", {{"Cookie", cookie}});
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 400) << cookie;
+    EXPECT_EQ(bad->body.find("<script>"), std::string::npos);
+    EXPECT_EQ(client.Get("/games/live", {{"Cookie", cookie}})->status, 400) << cookie;
+  }
+}
+
 TEST_F(WebServerTest, PagesAreServedWithAPolicyThatForbidsOtherSites) {
   SubmitFinished("page");
   auto client = Http();
