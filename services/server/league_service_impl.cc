@@ -1,5 +1,7 @@
 #include "services/server/league_service_impl.h"
 
+#include <algorithm>
+
 #include <utility>
 
 #include "absl/strings/numbers.h"
@@ -246,8 +248,12 @@ grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
       }
       after = request->page_token();
     }
+    // One more than the page tells whether another page follows; the store
+    // reads at most 1,000, so a page of 1,000 that fills up gets a token
+    // (whose page may then be empty).
+    const int fetch = std::min(*size + 1, 1000);
     absl::StatusOr<std::vector<store::StreamRecord>> streams =
-        streams_.ListStreams(league_service::kLeagueKind, after, *size + 1);
+        streams_.ListStreams(league_service::kLeagueKind, after, fetch);
     if (!streams.ok()) return streams.status();
     for (int i = 0; i < static_cast<int>(streams->size()); ++i) {
       if (i == *size) {
@@ -258,6 +264,9 @@ grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
       absl::StatusOr<v1::League> league = ReadLeague(id);
       if (!league.ok()) return league.status();
       *response->add_leagues() = *std::move(league);
+    }
+    if (fetch == *size && static_cast<int>(streams->size()) == fetch) {
+      response->set_next_page_token(response->leagues().rbegin()->name());
     }
     return absl::OkStatus();
   });

@@ -319,6 +319,15 @@ TEST_F(LeagueTest, BadInputIsRefusedWithTheFieldNamed) {
 
   ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
   EXPECT_EQ(CreateLeague("north", "elo").error_code(), grpc::StatusCode::ALREADY_EXISTS);
+  // The largest page size is taken (it once asked the store for 1,001).
+  list.set_page_size(1000);
+  grpc::Status largest = leagues_->ListLeagues(As(admin_).get(), list, &listed);
+  ASSERT_TRUE(largest.ok()) << largest.error_message();
+  EXPECT_EQ(listed.leagues_size(), 1);
+  EXPECT_EQ(listed.next_page_token(), "");
+  list.set_page_size(1001);
+  EXPECT_EQ(leagues_->ListLeagues(As(admin_).get(), list, &listed).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
   // A game of another type, or of an unknown league, is refused and not stored.
   v1::SubmitGameRequest submit;
   submit.set_request_id("wrong-league");
