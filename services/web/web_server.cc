@@ -11,6 +11,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
 #include "services/server/auth.h"
 #include "services/server/request_limits.h"
 #include "services/web/api_routes.h"
@@ -117,6 +118,15 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   }
   httplib::Server* http = server->http_.get();
   server->thread_ = std::thread([http] { http->listen_after_bind(); });
+  // httplib's stop() does nothing until the listening loop runs, and the
+  // loop would then never end: a Stop right after Start (a short test, a
+  // server told to stop at once) would hang. Return once it runs.
+  const absl::Time deadline = absl::Now() + absl::Seconds(10);
+  while (!http->is_running() && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(1));
+  if (!http->is_running()) {
+    return absl::UnavailableError(absl::StrCat("the HTTP server on ", options.listen,
+                                               " did not start"));
+  }
   return server;
 }
 

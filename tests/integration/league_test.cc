@@ -17,33 +17,13 @@
 #include "services/league/projection_store.h"
 #include "services/log/log_file.h"
 #include "services/store/postgres_stream_store.h"
-#include "tests/integration/server_fixture.h"
+#include "tests/integration/league_server_fixture.h"
 
 namespace arbiter::server::testing {
 namespace {
 
-class LeagueTest : public ServerTest {
+class LeagueTest : public LeagueServerTest {
  protected:
-  void SetUp() override {
-    ServerTest::SetUp();
-    ASSERT_NE(server_, nullptr);
-    server_->Shutdown(std::chrono::system_clock::now());
-    streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
-    projections_ = std::make_unique<league_service::ProjectionStore>(*events_);
-    projector_ = std::make_unique<league_service::LeagueProjector>(*events_, *streams_, *projections_);
-    parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
-    ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    static const engine::RulesetRegistry* const registry =
-        new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
-    auto server = ArbiterServer::Start(options, *events_, *tokens_, *registry, &parts_);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = StubFor(*server_);
-    leagues_ = v1::LeagueService::NewStub(grpc::CreateChannel(
-        absl::StrCat("127.0.0.1:", server_->port()), grpc::InsecureChannelCredentials()));
-  }
-
   grpc::Status CreateLeague(const std::string& id, const std::string& system,
                             std::map<std::string, std::string> params = {},
                             const std::string& token = "") {
@@ -133,11 +113,6 @@ class LeagueTest : public ServerTest {
     }
   }
 
-  std::unique_ptr<store::PostgresStreamStore> streams_;
-  std::unique_ptr<league_service::ProjectionStore> projections_;
-  std::unique_ptr<league_service::LeagueProjector> projector_;
-  LeagueParts parts_;
-  std::unique_ptr<v1::LeagueService::Stub> leagues_;
 };
 
 const std::vector<std::vector<std::string>> kTables = {

@@ -25,7 +25,7 @@
 #include "services/league/projection_store.h"
 #include "services/log/log_file.h"
 #include "services/store/postgres_stream_store.h"
-#include "tests/integration/server_fixture.h"
+#include "tests/integration/league_server_fixture.h"
 
 namespace arbiter::server::testing {
 namespace {
@@ -59,29 +59,12 @@ struct Answer {
   }
 };
 
-class RolesTest : public ServerTest {
+class RolesTest : public LeagueServerTest {
  protected:
   void SetUp() override {
-    ServerTest::SetUp();
-    ASSERT_NE(server_, nullptr);
-    server_->Shutdown(std::chrono::system_clock::now());
-    streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
-    projections_ = std::make_unique<league_service::ProjectionStore>(*events_);
-    projector_ =
-        std::make_unique<league_service::LeagueProjector>(*events_, *streams_, *projections_);
-    parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
-    ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    static const engine::RulesetRegistry* const registry =
-        new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
-    auto server = ArbiterServer::Start(options, *events_, *tokens_, *registry, &parts_);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = StubFor(*server_);
-    auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
-                                       grpc::InsecureChannelCredentials());
-    token_stub_ = v1::TokenService::NewStub(channel);
-    leagues_ = v1::LeagueService::NewStub(channel);
+    LeagueServerTest::SetUp();
+    if (HasFatalFailure()) return;
+    token_stub_ = v1::TokenService::NewStub(channel_);
     log_ = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(10'000);
     spdlog::default_logger()->sinks().push_back(log_);
 
@@ -279,11 +262,6 @@ class RolesTest : public ServerTest {
 
   std::vector<std::string> LogLines() { return log_->last_formatted(); }
 
-  std::unique_ptr<store::PostgresStreamStore> streams_;
-  std::unique_ptr<league_service::ProjectionStore> projections_;
-  std::unique_ptr<league_service::LeagueProjector> projector_;
-  LeagueParts parts_;
-  std::unique_ptr<v1::LeagueService::Stub> leagues_;
   std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> log_;
   std::vector<std::pair<std::string, std::string>> roles_;  // name, token
   std::string log_text_;

@@ -24,7 +24,7 @@
 #include "services/league/projection_store.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/tournament/tournament_log.h"
-#include "tests/integration/server_fixture.h"
+#include "tests/integration/league_server_fixture.h"
 
 namespace arbiter::server::testing {
 namespace {
@@ -35,30 +35,13 @@ std::vector<std::string> Names(int n) {
   return out;
 }
 
-class TournamentTest : public ServerTest {
+class TournamentTest : public LeagueServerTest {
  protected:
   void SetUp() override {
-    ServerTest::SetUp();
-    ASSERT_NE(server_, nullptr);
-    server_->Shutdown(std::chrono::system_clock::now());
-    streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
-    projections_ = std::make_unique<league_service::ProjectionStore>(*events_);
-    projector_ =
-        std::make_unique<league_service::LeagueProjector>(*events_, *streams_, *projections_);
-    parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
-    ServerOptions options;
-    options.listen = "127.0.0.1:0";
-    static const engine::RulesetRegistry* const registry =
-        new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
-    auto server = ArbiterServer::Start(options, *events_, *tokens_, *registry, &parts_);
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = StubFor(*server_);
-    auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
-                                       grpc::InsecureChannelCredentials());
-    tournaments_ = v1::TournamentService::NewStub(channel);
-    disputes_ = v1::DisputeService::NewStub(channel);
-    leagues_ = v1::LeagueService::NewStub(channel);
+    LeagueServerTest::SetUp();
+    if (HasFatalFailure()) return;
+    tournaments_ = v1::TournamentService::NewStub(channel_);
+    disputes_ = v1::DisputeService::NewStub(channel_);
     organiser_ = Organiser("olga", {"cup", "late", "bad"});
     reader_ = MakeToken(Role::kPublic, "reader");
   }
@@ -205,13 +188,8 @@ class TournamentTest : public ServerTest {
     return disputes_->RuleDispute(As(organiser_).get(), request, out);
   }
 
-  std::unique_ptr<store::PostgresStreamStore> streams_;
-  std::unique_ptr<league_service::ProjectionStore> projections_;
-  std::unique_ptr<league_service::LeagueProjector> projector_;
-  LeagueParts parts_;
   std::unique_ptr<v1::TournamentService::Stub> tournaments_;
   std::unique_ptr<v1::DisputeService::Stub> disputes_;
-  std::unique_ptr<v1::LeagueService::Stub> leagues_;
   std::string organiser_;
   std::string reader_;  // a public token: everyone reads
 };

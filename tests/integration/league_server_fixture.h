@@ -1,0 +1,33 @@
+// A ServerTest whose server also serves leagues, tournaments and disputes:
+// the league projection parts over the same database, and a LeagueService
+// stub on a channel that other stubs may share.
+#ifndef ARBITER_TESTS_INTEGRATION_LEAGUE_SERVER_FIXTURE_H_
+#define ARBITER_TESTS_INTEGRATION_LEAGUE_SERVER_FIXTURE_H_
+
+#include <memory>
+
+#include "arbiter/v1/league_service.grpc.pb.h"
+#include "services/league/league_projector.h"
+#include "services/league/projection_store.h"
+#include "services/store/postgres_stream_store.h"
+#include "tests/integration/server_fixture.h"
+
+namespace arbiter::server::testing {
+
+class LeagueServerTest : public ServerTest {
+ protected:
+  // Replaces the plain server ServerTest started with one that has the
+  // league parts; stub_ talks to it.
+  void SetUp() override;
+
+  std::unique_ptr<store::PostgresStreamStore> streams_;
+  std::unique_ptr<league_service::ProjectionStore> projections_;
+  std::unique_ptr<league_service::LeagueProjector> projector_;
+  LeagueParts parts_;
+  std::shared_ptr<grpc::Channel> channel_;
+  std::unique_ptr<v1::LeagueService::Stub> leagues_;
+};
+
+}  // namespace arbiter::server::testing
+
+#endif  // ARBITER_TESTS_INTEGRATION_LEAGUE_SERVER_FIXTURE_H_
