@@ -301,9 +301,17 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 // A cache hit costs the row and the last stored event: the
-                 // entry holds the chain's record, computed with it, for the
-                 // permission check.
+                 // A current entry (judgement_cache.h) needs no read at
+                 // all. It holds the chain's record, computed with it, for
+                 // the permission check.
+                 if (auto cached = judgements_.FindCurrent(*game_id, store_.WrittenThrough())) {
+                   if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
+                   *response = std::move(cached->adjudication);
+                   WithholdHiddenDetail(caller, cached->chained, *response);
+                   return AddInclusion(*response);
+                 }
+                 // Otherwise a hit costs the row and the last stored event.
+                 const JudgementCache::ReadTicket ticket = judgements_.BeginRead();
                  absl::StatusOr<store::GameRecord> row = store_.GetGame(*game_id);
                  if (!row.ok()) {
                    if (absl::IsNotFound(row.status()) && caller.role == Role::kPublic) {
@@ -317,6 +325,8 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  if (last->has_value()) {
                    if (auto cached = judgements_.Find(*game_id, (*last)->hash)) {
                      if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
+                     // Checked against the store just now: current again.
+                     judgements_.Store(*game_id, (*last)->hash, (*last)->position, ticket, *cached);
                      *response = std::move(cached->adjudication);
                      WithholdHiddenDetail(caller, cached->chained, *response);
                      return AddInclusion(*response);
@@ -336,6 +346,7 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                    response->set_last_event_hash(game->stored.back().hash);
                  }
                  judgements_.Store(*game_id, game->stored.back().hash,
+                                   game->stored.back().position, ticket,
                                    JudgementCache::Judgement{*response, game->record});
                  WithholdHiddenDetail(caller, game->record, *response);
                  return AddInclusion(*response);

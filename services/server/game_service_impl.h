@@ -9,6 +9,8 @@
 #ifndef ARBITER_SERVICES_SERVER_GAME_SERVICE_IMPL_H_
 #define ARBITER_SERVICES_SERVER_GAME_SERVICE_IMPL_H_
 
+#include <memory>
+
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/server/auth.h"
@@ -29,7 +31,8 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
       : store_(store),
         registry_(registry),
         auth_(auth),
-        writer_(store, registry, limits, leagues) {}
+        writer_(store, registry, limits, leagues),
+        follower_(store.Follow(judgements_)) {}
 
   // The transparency log AdjudicateGame proves the last event against
   // (none: its answers carry no proof). Set before the server starts.
@@ -71,6 +74,9 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   transparency::TransparencyLog* transparency_ = nullptr;
   InclusionCache inclusions_;
   JudgementCache judgements_;
+  // Keeps judgements_ current (judgement_cache.h); null for a store that
+  // cannot be followed. Declared last: stops before the cache goes.
+  std::unique_ptr<store::StoreFollower> follower_;
 };
 
 }  // namespace arbiter::server

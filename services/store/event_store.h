@@ -23,8 +23,10 @@
 #define ARBITER_SERVICES_STORE_EVENT_STORE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -177,6 +179,31 @@ struct VerifyReport {
   std::string last_hash;  // empty for a game without events
 };
 
+// Hears from a follower of the store (EventStore::Follow) what was stored,
+// by anyone, in the store's global order. Called on the follower's thread.
+class StoreListener {
+ public:
+  virtual ~StoreListener() = default;
+  // Every event with position <= through_position has now been reported.
+  // `games`: each game that received events among the positions this call
+  // reports, with the highest of them. `restart`: the first call, or the
+  // first after the follower lost track of the store: nothing is known of
+  // the events up to through_position, only that they are committed.
+  virtual void OnStored(int64_t through_position,
+                        const std::vector<std::pair<std::string, int64_t>>& games,
+                        bool restart) = 0;
+  // The follower cannot reach the store: until the next OnStored, events
+  // are not reported.
+  virtual void OnLost() = 0;
+};
+
+// A running follower; it stops (and calls its listener no more) when
+// destroyed.
+class StoreFollower {
+ public:
+  virtual ~StoreFollower() = default;
+};
+
 class EventStore {
  public:
   virtual ~EventStore() = default;
@@ -266,6 +293,21 @@ class EventStore {
   // first event (sequence and event id) whose prev_hash, hash or sequence is
   // wrong, or if the game's last_hash disagrees; NotFound for an unknown game.
   virtual absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) = 0;
+
+  // Starts following the store: `listener` hears of every event stored
+  // from now on, by any writer in any process, soon after its commit.
+  // nullptr if this store cannot be followed. `listener` must outlive the
+  // follower.
+  virtual std::unique_ptr<StoreFollower> Follow(StoreListener& listener) {
+    (void)listener;
+    return nullptr;
+  }
+
+  // The highest position of an event this object has stored (or found
+  // stored, answering a retried request); 0 if none. A reader that has
+  // heard of every event through this position from a follower has seen
+  // this process's own writes.
+  virtual int64_t WrittenThrough() const { return 0; }
 };
 
 }  // namespace arbiter::store

@@ -11,6 +11,7 @@
 #include "services/store/internal/postgres_lease.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
+#include "services/store/postgres_store_follower.h"
 
 namespace arbiter::store {
 namespace {
@@ -224,6 +225,16 @@ absl::Status PostgresEventStore::SetGameStatus(const std::string& game_id, GameS
   }
 }
 
+void PostgresEventStore::NoteWritten(int64_t position) {
+  int64_t seen = written_through_.load();
+  while (seen < position && !written_through_.compare_exchange_weak(seen, position)) {
+  }
+}
+
+std::unique_ptr<StoreFollower> PostgresEventStore::Follow(StoreListener& listener) {
+  return std::make_unique<PostgresStoreFollower>(options_, listener);
+}
+
 absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& request) {
   if (absl::Status status = internal::ValidateAppend(request); !status.ok()) return status;
   const std::string digest = internal::AppendDigest(request);
@@ -235,7 +246,9 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
     if (row[first - 1].as<std::string>() != digest) {
       return internal::RequestIdReused(request.request_id);
     }
-    return AnswerFromRow(row, first);
+    AppendResult answer = AnswerFromRow(row, first);
+    NoteWritten(answer.last_position);
+    return answer;
   };
   try {
     pqxx::work txn(lease->conn());
@@ -268,6 +281,7 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
         internal::ChainHashes(request.game_id, prev_start, current + 1, request.events),
         request.recorded_by, request.request_id, digest);
     txn.commit();
+    NoteWritten(result.last_position);
     return result;
   } catch (const pqxx::unique_violation& e) {
     // An event id already stored (the batch itself was checked for

@@ -10,8 +10,8 @@
 
 #include <pqxx/pqxx>
 
+#include <atomic>
 #include <functional>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,6 +79,10 @@ class PostgresEventStore final : public EventStore {
   absl::Status Run(const std::string& doing, const std::function<absl::Status(pqxx::connection&)>& work);
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
+  // A follower on a connection of its own (postgres_store_follower.h).
+  std::unique_ptr<StoreFollower> Follow(StoreListener& listener) override;
+  int64_t WrittenThrough() const override { return written_through_.load(); }
+
   // Creates games as CreateGame does, in statements of up to
   // max_games_per_commit games (one commit each): a game whose id or request
   // id is taken, or a group whose statement fails, is written again on its
@@ -104,7 +108,11 @@ class PostgresEventStore final : public EventStore {
   // Writes one game and sets its answer, whatever happens.
   void WriteAlone(Lease& lease, PreparedCreate& one);
 
+  // Raises written_through_ to `position` if it is higher.
+  void NoteWritten(int64_t position);
+
   PostgresOptions options_;
+  std::atomic<int64_t> written_through_{0};
   absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int leased_ ABSL_GUARDED_BY(mu_) = 0;  // connections lent out or being opened

@@ -63,6 +63,10 @@ class PostgresEventStore::Lease {
       pqxx::connection* conn = &owned->conn;
       {
         pqxx::nontransaction setup(*conn);
+        // The store's transactions are written for READ COMMITTED (each
+        // statement sees what committed before it; appends re-read after
+        // taking a game's lock): whatever the database's default says.
+        setup.exec("SET default_transaction_isolation = 'read committed'");
         if (!store.options_.role.empty()) setup.exec("SET ROLE " + setup.quote_name(store.options_.role));
       }
       internal::PrepareAppendStatements(*conn);

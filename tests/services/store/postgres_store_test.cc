@@ -157,6 +157,49 @@ TEST_F(PostgresStoreTest, AConcurrentRetryIsAnsweredNotAborted) {
   EXPECT_EQ(CountEvents(), 20);
 }
 
+// The store's transactions are written for READ COMMITTED; a database whose
+// default is SERIALIZABLE must not change them (a twin waiting for the
+// game's lock would otherwise fail to serialize instead of being answered).
+TEST_F(PostgresStoreTest, TransactionsAreReadCommittedWhateverTheDatabasesDefault) {
+  {
+    pqxx::connection conn(conninfo_);
+    pqxx::nontransaction txn(conn);
+    const std::string db = txn.exec1("SELECT current_database()")[0].as<std::string>();
+    txn.exec("ALTER DATABASE " + txn.quote_name(db) +
+             " SET default_transaction_isolation = 'serializable'");
+  }
+  PostgresOptions options;
+  options.conninfo = conninfo_;
+  absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  std::string isolation;
+  ASSERT_TRUE((*store)
+                  ->Run("reading the isolation level",
+                        [&isolation](pqxx::connection& conn) {
+                          pqxx::work txn(conn);
+                          isolation = txn.exec1("SHOW transaction_isolation")[0].as<std::string>();
+                          return absl::OkStatus();
+                        })
+                  .ok());
+  EXPECT_EQ(isolation, "read committed");
+
+  ASSERT_TRUE((*store)->CreateGame(testing::CreateRequest("serial")).ok());
+  for (int round = 0; round < 10; ++round) {
+    const AppendRequest request = Append("serial", round * 2, absl::StrCat("s", round),
+                                         Events(absl::StrCat("s", round), 2));
+    std::vector<absl::StatusOr<AppendResult>> results(2, absl::UnknownError("not run"));
+    std::vector<std::thread> twins;
+    for (int t = 0; t < 2; ++t) {
+      twins.emplace_back(
+          [&, t] { results[static_cast<std::size_t>(t)] = (*store)->Append(request); });
+    }
+    for (std::thread& t : twins) t.join();
+    for (const absl::StatusOr<AppendResult>& result : results) {
+      ASSERT_TRUE(result.ok()) << "round " << round << ": " << result.status();
+    }
+  }
+}
+
 TEST_F(PostgresStoreTest, ABrokenLinkIsFoundByVerification) {
   CreateGame("g1");
   ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 4))).ok());
