@@ -15,7 +15,7 @@
 // What is kept: event 1's creation, the revealed seed (found ahead of the
 // stream with EventStore::FindGameEvent when it is not in the first batch),
 // the first and last stored events (for the chained record) and the
-// referee's position; at most one batch of events at a time.
+// referee's position; at most two batches (the first, the current one).
 // Pure functions over an EventStore (which is thread-safe).
 #ifndef ARBITER_SERVICES_SERVER_GAME_STREAM_H_
 #define ARBITER_SERVICES_SERVER_GAME_STREAM_H_
