@@ -23,6 +23,7 @@
 #include "services/log/log_file.h"
 #include "services/replay/simulate.h"
 #include "services/server/auth.h"
+#include "services/server/game_stream.h"
 #include "services/server/server.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/migrations.h"
@@ -154,6 +155,42 @@ void BM_AdjudicateFirstRead(benchmark::State& state) {
   Report(state, std::move(ms));
 }
 BENCHMARK(BM_AdjudicateFirstRead)->UseRealTime()->Iterations(kFirstReadGames);
+
+// The parts of a first read without gRPC: the one statement that opens a
+// game (row, first events, last event), and that statement with the
+// streamed replay (game_stream.h).
+void BM_OpenGame(benchmark::State& state) {
+  World& w = TheWorld();
+  std::vector<double> ms;
+  int next = 1;
+  for (auto _ : state) {
+    const absl::Time start = absl::Now();
+    auto game = arbiter::server::OpenGame(*w.store, absl::StrCat("first-", next));
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
+    if (!game.ok()) Fail(std::string(game.status().message()));
+    next = next % kFirstReadGames + 1;
+  }
+  Report(state, std::move(ms));
+}
+BENCHMARK(BM_OpenGame)->UseRealTime()->Iterations(kFirstReadGames);
+
+void BM_OpenAndJudgeGame(benchmark::State& state) {
+  World& w = TheWorld();
+  std::vector<double> ms;
+  int next = 1;
+  auto never = [] { return absl::OkStatus(); };
+  for (auto _ : state) {
+    const absl::Time start = absl::Now();
+    auto game = arbiter::server::OpenGame(*w.store, absl::StrCat("first-", next));
+    if (!game.ok()) Fail(std::string(game.status().message()));
+    auto referee = arbiter::server::JudgeStored(*w.store, *w.registry, *game, 0, never);
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
+    if (!referee.ok()) Fail(std::string(referee.status().message()));
+    next = next % kFirstReadGames + 1;
+  }
+  Report(state, std::move(ms));
+}
+BENCHMARK(BM_OpenAndJudgeGame)->UseRealTime()->Iterations(kFirstReadGames);
 
 }  // namespace
 

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "services/server/chained_game.h"
 #include "services/server/event_codec.h"
-#include "services/store/event_hash.h"
+#include "services/server/game_stream.h"
 
 namespace arbiter::server {
 namespace {
@@ -251,63 +251,10 @@ v1::GameState ToGameState(const std::string& game_id, const replay::Referee& ref
 absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store,
                                                         const engine::RulesetRegistry& registry,
                                                         const std::string& game_id,
-                                                        const CancelCheck& cancel,
-                                                        LoadedGame* loaded) {
-  v1::VerifyGameResponse out;
-  auto fail = [&out](int64_t event, const std::string& problem) {
-    out.set_intact(false);
-    out.set_first_bad_event(event);
-    out.set_problem(problem);
-    return out;
-  };
-  LoadedGame game;
-  absl::StatusOr<store::GameRecord> record = store.GetGame(game_id);
-  if (!record.ok()) return record.status();
-  game.row = *std::move(record);
-  game.record = game.row;
-  absl::StatusOr<std::vector<store::StoredEvent>> stored = ReadAllEvents(store, game_id, cancel);
-  if (!stored.ok()) return stored.status();
-  game.stored = *std::move(stored);
-  out.set_events(static_cast<int64_t>(game.stored.size()));
-  std::string prev = store::GenesisHash();
-  for (std::size_t i = 0; i < game.stored.size(); ++i) {
-    const store::StoredEvent& e = game.stored[i];
-    const int64_t number = static_cast<int64_t>(i) + 1;
-    if (e.sequence != number) {
-      return fail(number, absl::StrCat("event ", number, " is missing (found ", e.sequence, ")"));
-    }
-    if (e.prev_hash != prev) {
-      return fail(number, absl::StrCat("event ", number,
-                                       " does not point at the hash of the event before it"));
-    }
-    if (store::EventHash(e.prev_hash, e.sequence, e.game_id, e.event_id, e.type, e.payload) !=
-        e.hash) {
-      return fail(number, absl::StrCat("event ", number,
-                                       " does not match its hash: its stored bytes were changed"));
-    }
-    prev = e.hash;
-  }
-  out.set_last_event_hash(prev == store::GenesisHash() ? "" : prev);
-  if (absl::StatusOr<store::VerifyReport> report = store.VerifyGame(game_id); !report.ok()) {
-    if (report.status().code() != absl::StatusCode::kDataLoss) return report.status();
-    return fail(game.record.last_sequence, std::string(report.status().message()));
-  }
-  if (game.stored.empty()) return fail(1, "the game has no events: its creation was interrupted");
-  if (absl::Status decoded = DecodeAll(game); !decoded.ok()) {
-    return fail(static_cast<int64_t>(game.events.size()) + 1, std::string(decoded.message()));
-  }
-  out.set_intact(true);
-  if (game.seed.has_value()) {
-    int64_t bad_event = 0;
-    absl::StatusOr<replay::Referee> referee = Judge(game, registry, 0, cancel, &bad_event);
-    if (!referee.ok()) {
-      if (referee.status().code() != absl::StatusCode::kDataLoss) return referee.status();
-      return fail(bad_event, std::string(referee.status().message()));
-    }
-    out.set_verdict(ToVerdict(referee->verdict()));
-  }
-  if (loaded != nullptr) *loaded = std::move(game);
-  return out;
+                                                        const CancelCheck& cancel) {
+  absl::StatusOr<OpenedGame> game = OpenGame(store, game_id);
+  if (!game.ok()) return game.status();
+  return VerifyOpenedGame(store, registry, *game, cancel);
 }
 
 }  // namespace arbiter::server

@@ -1,5 +1,6 @@
-// Reading a stored game back: its events decoded, replayed by the referee,
-// judged, stepped through and verified. Used by every RPC that reads.
+// Reading a stored game back whole: its events decoded, replayed by the
+// referee, judged and stepped through. Writers and disputes use it; the
+// reading RPCs stream instead (game_stream.h).
 // Pure functions over an EventStore (which is thread-safe).
 #ifndef ARBITER_SERVICES_SERVER_GAME_READER_H_
 #define ARBITER_SERVICES_SERVER_GAME_READER_H_
@@ -79,14 +80,14 @@ v1::GameStatus ToStatus(store::GameStatus status);
 v1::GameState ToGameState(const std::string& game_id, const replay::Referee& referee,
                           int64_t event);
 
-// Checks the hash chain, that every event decodes (every seed_revealed
-// opening event 1's commitment), and replays the game. With `loaded`, an
-// intact game is left there (for the checks of chained_game.h).
+// Checks the hash chain, that the row's head matches it, that every event
+// decodes (every seed_revealed opening event 1's commitment), and replays
+// the game, streaming its events (game_stream.h VerifyOpenedGame). NotFound
+// for an unknown game.
 absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store,
                                                         const engine::RulesetRegistry& registry,
                                                         const std::string& game_id,
-                                                        const CancelCheck& cancel,
-                                                        LoadedGame* loaded = nullptr);
+                                                        const CancelCheck& cancel);
 
 }  // namespace arbiter::server
 

@@ -12,6 +12,7 @@
 #include "services/server/event_codec.h"
 #include "services/server/rpc_common.h"
 #include "services/server/game_reader.h"
+#include "services/server/game_stream.h"
 #include "services/server/status_mapping.h"
 #include "services/server/transparency_proofs.h"
 #include "services/store/internal/store_rules.h"
@@ -100,21 +101,24 @@ void WithholdHiddenDetail(const Caller& caller, const store::GameRecord& record,
       "withheld while the game is live: the detail may describe hidden cards (admins and auditors see it)");
 }
 
-// The whole game if the caller may read it (and, with `seen_state`, see its
-// positions); checked before the game's events are read.
-absl::StatusOr<LoadedGame> LoadReadable(store::EventStore& store, const Caller& caller,
-                                        const std::string& name, const CancelCheck& cancel,
-                                        bool seen_state = false) {
-  absl::StatusOr<std::string> game_id = ParseGameName(name, "name");
-  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not a game name");
-  absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, *game_id);
-  if (!record.ok()) return record.status();
-  if (seen_state) {
-    if (absl::Status s = RequireReadState(caller, *record); !s.ok()) return s;
+// The game opened for streaming (game_stream.h) if the caller may read it
+// (and, with `seen_state`, see its positions): checked on the record of the
+// same read that fixes which events are then streamed. Permission before
+// existence, as ReadableRecord.
+absl::StatusOr<OpenedGame> OpenReadable(store::EventStore& store, const Caller& caller,
+                                        const std::string& game_id, bool seen_state = false) {
+  absl::StatusOr<OpenedGame> game = OpenGame(store, game_id);
+  if (!game.ok()) {
+    if (absl::IsNotFound(game.status()) && caller.role == Role::kPublic) {
+      return ReadDenied(caller, game_id);
+    }
+    return game.status();
   }
-  absl::StatusOr<LoadedGame> game = LoadGame(store, *game_id, cancel);
-  if (!game.ok()) return game.status();
+  if (!game->creation.ok()) return game->creation;
   if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
+  if (seen_state) {
+    if (absl::Status s = RequireReadState(caller, game->record); !s.ok()) return s;
+  }
   return game;
 }
 
@@ -332,21 +336,18 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                      return AddInclusion(*response);
                    }
                  }
-                 absl::StatusOr<store::GameRecord> record =
-                     ReadableRecord(store_, caller, *game_id);
-                 if (!record.ok()) return record.status();
-                 absl::StatusOr<LoadedGame> game = LoadGame(store_, *game_id, cancel);
+                 // A miss streams the game (game_stream.h): one statement
+                 // for the row, the first events and the last one, which
+                 // the permission check and the answer both come from.
+                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id);
                  if (!game.ok()) return game.status();
-                 if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
-                 absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
+                 absl::StatusOr<replay::Referee> referee =
+                     JudgeStored(store_, registry_, *game, 0, cancel);
                  if (!referee.ok()) return referee.status();
                  *response = ToAdjudication(game->record.game_id, *referee,
                                             game->record.last_sequence);
-                 if (!game->stored.empty()) {
-                   response->set_last_event_hash(game->stored.back().hash);
-                 }
-                 judgements_.Store(*game_id, game->stored.back().hash,
-                                   game->stored.back().position, ticket,
+                 response->set_last_event_hash(game->last->hash);
+                 judgements_.Store(*game_id, game->last->hash, game->last->position, ticket,
                                    JudgementCache::Judgement{*response, game->record});
                  WithholdHiddenDetail(caller, game->record, *response);
                  return AddInclusion(*response);
@@ -359,8 +360,11 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
   return Serve(context, auth_, "GetGameState", request->name(), "",
                [&](const Caller& caller) -> absl::Status {
                  const CancelCheck cancel = CancelOf(context);
-                 absl::StatusOr<LoadedGame> game =
-                     LoadReadable(store_, caller, request->name(), cancel, true);
+                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+                 if (!game_id.ok()) {
+                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                 }
+                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id, true);
                  if (!game.ok()) return game.status();
                  const int64_t last = game->record.last_sequence;
                  const int64_t event = request->event() == 0 ? last : request->event();
@@ -368,7 +372,8 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                    return FieldError("event", absl::StrCat("event must be 1-", last,
                                                            " (0: the last), not ", event));
                  }
-                 absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, event, cancel);
+                 absl::StatusOr<replay::Referee> referee =
+                     JudgeStored(store_, registry_, *game, event, cancel);
                  if (!referee.ok()) return referee.status();
                  *response = ToGameState(game->record.game_id, *referee, event);
                  return absl::OkStatus();
@@ -384,27 +389,14 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<store::GameRecord> record =
-                     ReadableRecord(store_, caller, *game_id);
-                 if (!record.ok()) return record.status();
-                 LoadedGame loaded;
-                 auto report =
-                     VerifyStoredGame(store_, registry_, *game_id, CancelOf(context), &loaded);
+                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id);
+                 if (!game.ok()) return game.status();
+                 auto report = VerifyOpenedGame(store_, registry_, *game, CancelOf(context));
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);
-                 if (response->intact()) {
-                   // The row is read before the events: a game that ended
-                   // meanwhile is compared with the row read after them.
-                   v1::VerifyGameResponse checked = *response;
-                   VerifyRowAgainstChain(loaded.row, loaded.record, checked);
-                   if (checked.bad_column() == "status") {
-                     absl::StatusOr<store::GameRecord> again = store_.GetGame(*game_id);
-                     if (!again.ok()) return again.status();
-                     checked = *response;
-                     VerifyRowAgainstChain(*again, loaded.record, checked);
-                   }
-                   *response = std::move(checked);
-                 }
+                 // The row was read with the events (one snapshot): a game
+                 // that ended meanwhile is not in this read at all.
+                 if (response->intact()) VerifyRowAgainstChain(game->row, game->record, *response);
                  return absl::OkStatus();
                });
 }

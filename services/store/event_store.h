@@ -174,6 +174,15 @@ struct ResultEvent {
   std::string tournament_id;
 };
 
+// A game's row with the first and the last of its events (ReadGameHead).
+struct GameHead {
+  GameRecord row;
+  std::vector<StoredEvent> first_events;  // sequences 1, 2, ..., at most the limit asked for
+  // The game's last stored event (the highest sequence), when it is not
+  // among first_events; nullopt when it is, or when there are no events.
+  std::optional<StoredEvent> last_event;
+};
+
 struct VerifyReport {
   int64_t events = 0;     // events checked
   std::string last_hash;  // empty for a game without events
@@ -263,6 +272,23 @@ class EventStore {
   virtual absl::StatusOr<std::vector<StoredEvent>> ReadGameEvents(const std::string& game_id,
                                                                   int64_t after_sequence,
                                                                   int limit) = 0;
+
+  // The row of a game, its first `limit` (1..10000) events and its last
+  // stored event, read together: in PostgreSQL one statement, one snapshot,
+  // so that an append (atomic) is either wholly in all three or in none.
+  // How a reader starts streaming a game: the row and the last event bound
+  // what it reads next. NotFound for an unknown game; InvalidArgument for a
+  // bad limit.
+  virtual absl::StatusOr<GameHead> ReadGameHead(const std::string& game_id, int limit) = 0;
+
+  // The first event of `type` of a game with
+  // after_sequence < sequence <= up_to_sequence, if any (how a streaming
+  // reader finds a seed revealed near the end of a long game before it
+  // replays the start). NotFound for an unknown game.
+  virtual absl::StatusOr<std::optional<StoredEvent>> FindGameEvent(const std::string& game_id,
+                                                                   const std::string& type,
+                                                                   int64_t after_sequence,
+                                                                   int64_t up_to_sequence) = 0;
 
   // Up to `limit` (1..10000) events of the whole store with position >
   // after_position, in position order. A reader that passes the last position

@@ -186,6 +186,35 @@ absl::StatusOr<std::vector<StoredEvent>> MemoryEventStore::ReadGameEvents(
   return out;
 }
 
+absl::StatusOr<GameHead> MemoryEventStore::ReadGameHead(const std::string& game_id, int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  GameHead head;
+  head.row = it->second.record;
+  const std::vector<int64_t>& positions = it->second.positions;
+  const std::size_t first = std::min(positions.size(), static_cast<std::size_t>(limit));
+  for (std::size_t i = 0; i < first; ++i) head.first_events.push_back(events_[positions[i] - 1]);
+  if (positions.size() > first) head.last_event = events_[positions.back() - 1];
+  return head;
+}
+
+absl::StatusOr<std::optional<StoredEvent>> MemoryEventStore::FindGameEvent(
+    const std::string& game_id, const std::string& type, int64_t after_sequence,
+    int64_t up_to_sequence) {
+  absl::MutexLock lock(&mu_);
+  auto it = games_.find(game_id);
+  if (it == games_.end()) return internal::GameNotFound(game_id);
+  const std::vector<int64_t>& positions = it->second.positions;
+  const int64_t end = std::min(up_to_sequence, static_cast<int64_t>(positions.size()));
+  for (int64_t s = std::max<int64_t>(after_sequence, 0); s < end; ++s) {
+    const StoredEvent& event = events_[positions[s] - 1];
+    if (event.type == type) return std::optional<StoredEvent>(event);
+  }
+  return std::optional<StoredEvent>();
+}
+
 absl::StatusOr<std::vector<StoredEvent>> MemoryEventStore::ReadAll(int64_t after_position,
                                                                    int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;

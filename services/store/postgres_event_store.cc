@@ -108,6 +108,52 @@ AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t cur
   return result;
 }
 
+// A game's row with its first $2 events and its last stored event, in one
+// statement (one snapshot). Each row is an event's kEventColumns followed by
+// the game's kGameColumns; a game without events is one row whose event
+// columns are NULL. The last event is the highest sequence (a backward
+// primary-key probe), listed only if it is not among the first $2.
+constexpr char kReadGameHead[] = R"sql(
+WITH g AS (SELECT %GAME% FROM games WHERE game_id = $1),
+first_events AS (
+  SELECT %EVENT%, e.sequence AS s %BATCH%
+  WHERE e.game_id = $1 ORDER BY e.sequence LIMIT $2),
+last_event AS (
+  SELECT %EVENT%, e.sequence AS s %BATCH%
+  WHERE e.game_id = $1 AND e.sequence > (SELECT coalesce(max(s), 0) FROM first_events)
+  ORDER BY e.sequence DESC LIMIT 1)
+SELECT x.*, g.* FROM g
+LEFT JOIN (SELECT * FROM first_events UNION ALL SELECT * FROM last_event) x ON true
+ORDER BY x.s
+)sql";
+
+// The first event of type $2 of game $1 with $3 < sequence <= $4.
+constexpr char kFindGameEvent[] = R"sql(
+SELECT %EVENT% %BATCH%
+WHERE e.game_id = $1 AND e.sequence > $3 AND e.sequence <= $4 AND e.type = $2
+ORDER BY e.sequence LIMIT 1
+)sql";
+
+std::string WithColumns(std::string sql) {
+  auto replace = [&sql](const std::string& from, const std::string& to) {
+    for (std::size_t at = sql.find(from); at != std::string::npos; at = sql.find(from, at)) {
+      sql.replace(at, from.size(), to);
+      at += to.size();
+    }
+  };
+  replace("%GAME%", kGameColumns);
+  replace("%EVENT%", kEventColumns);
+  replace("%BATCH%", kEventsWithBatch);
+  return sql;
+}
+
+// Events per read of VerifyGame.
+constexpr int kVerifyBatch = 1000;
+
+// Columns of kEventColumns (a head row's event part, before the sequence
+// used for ordering and the game's columns).
+constexpr int kEventColumnCount = 11;
+
 }  // namespace
 
 namespace internal {
@@ -121,6 +167,8 @@ void PrepareAppendStatements(pqxx::connection& conn) {
                absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
                             "WHERE e.game_id = $1 AND e.sequence > $2 ORDER BY e.sequence "
                             "LIMIT $3"));
+  conn.prepare("read_game_head", WithColumns(kReadGameHead));
+  conn.prepare("find_game_event", WithColumns(kFindGameEvent));
 }
 
 }  // namespace internal
@@ -325,6 +373,56 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
   }
 }
 
+absl::StatusOr<GameHead> PostgresEventStore::ReadGameHead(const std::string& game_id,
+                                                          int limit) {
+  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    // One statement: one snapshot, no transaction around it.
+    pqxx::nontransaction txn(lease->conn());
+    pqxx::result rows = txn.exec_prepared("read_game_head", game_id, limit);
+    if (rows.empty()) return internal::GameNotFound(game_id);
+    const pqxx::row::size_type game_from = kEventColumnCount + 1;
+    absl::StatusOr<GameRecord> row = GameFromRow(rows[0].slice(game_from, rows.columns()));
+    if (!row.ok()) return row.status();
+    GameHead head;
+    head.row = *std::move(row);
+    head.first_events.reserve(std::min<std::size_t>(rows.size(), static_cast<std::size_t>(limit)));
+    for (const pqxx::row& event_row : rows) {
+      if (event_row[0].is_null()) break;  // a game without events
+      StoredEvent event = EventFromRow(event_row.slice(0, kEventColumnCount));
+      if (static_cast<int>(head.first_events.size()) < limit) {
+        head.first_events.push_back(std::move(event));
+      } else {
+        head.last_event = std::move(event);
+      }
+    }
+    return head;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading a game's head");
+  }
+}
+
+absl::StatusOr<std::optional<StoredEvent>> PostgresEventStore::FindGameEvent(
+    const std::string& game_id, const std::string& type, int64_t after_sequence,
+    int64_t up_to_sequence) {
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::nontransaction txn(lease->conn());
+    pqxx::result rows =
+        txn.exec_prepared("find_game_event", game_id, type, after_sequence, up_to_sequence);
+    if (!rows.empty()) return std::optional<StoredEvent>(EventFromRow(rows[0]));
+    if (txn.exec_params("SELECT 1 FROM games WHERE game_id = $1", game_id).empty()) {
+      return internal::GameNotFound(game_id);
+    }
+    return std::optional<StoredEvent>();
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "finding a game's event");
+  }
+}
+
 absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t after_position,
                                                                      int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
@@ -463,14 +561,20 @@ absl::StatusOr<VerifyReport> PostgresEventStore::VerifyGame(const std::string& g
     if (game_rows.empty()) return internal::GameNotFound(game_id);
     absl::StatusOr<GameRecord> game = GameFromRow(game_rows[0]);
     if (!game.ok()) return game.status();
-    pqxx::result rows = txn.exec_params(
-        absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
-                     "WHERE e.game_id = $1 ORDER BY e.sequence"),
-        game_id);
+    // The events a batch at a time (never the whole game in memory), in
+    // the same snapshot.
+    internal::ChainCheck check(*game);
     std::vector<StoredEvent> events;
-    events.reserve(rows.size());
-    for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
-    return internal::VerifyChain(*game, events);
+    int64_t after = 0;
+    while (true) {
+      pqxx::result rows = txn.exec_prepared("read_game_events", game_id, after, kVerifyBatch);
+      events.clear();
+      for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
+      if (absl::Status status = check.Add(events); !status.ok()) return status;
+      if (static_cast<int>(rows.size()) < kVerifyBatch) break;
+      after = events.back().sequence;
+    }
+    return check.Finish();
   } catch (const std::exception& e) {
     return lease->Fail(e, "verifying a game");
   }

@@ -61,6 +61,11 @@ class PostgresEventStore final : public EventStore {
   absl::StatusOr<std::vector<StoredEvent>> ReadGameEvents(const std::string& game_id,
                                                           int64_t after_sequence,
                                                           int limit) override;
+  absl::StatusOr<GameHead> ReadGameHead(const std::string& game_id, int limit) override;
+  absl::StatusOr<std::optional<StoredEvent>> FindGameEvent(const std::string& game_id,
+                                                           const std::string& type,
+                                                           int64_t after_sequence,
+                                                           int64_t up_to_sequence) override;
   absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position, int limit) override;
   absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
                                                        int64_t up_to_position,

@@ -73,6 +73,17 @@ class CountingStore final : public store::EventStore {
     ++calls_;
     return inner_.ReadGameEvents(id, after, limit);
   }
+  absl::StatusOr<store::GameHead> ReadGameHead(const std::string& id, int limit) override {
+    ++calls_;
+    return inner_.ReadGameHead(id, limit);
+  }
+  absl::StatusOr<std::optional<store::StoredEvent>> FindGameEvent(const std::string& id,
+                                                                  const std::string& type,
+                                                                  int64_t after,
+                                                                  int64_t up_to) override {
+    ++calls_;
+    return inner_.FindGameEvent(id, type, after, up_to);
+  }
   absl::StatusOr<std::vector<store::StoredEvent>> ReadAll(int64_t after, int limit) override {
     ++calls_;
     return inner_.ReadAll(after, limit);

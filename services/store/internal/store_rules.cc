@@ -285,41 +285,49 @@ std::vector<std::string> ChainHashes(const std::string& game_id, const std::stri
   return hashes;
 }
 
-absl::StatusOr<VerifyReport> VerifyChain(const GameRecord& game,
-                                         const std::vector<StoredEvent>& events) {
-  std::string prev = GenesisHash();
-  int64_t expected_sequence = 1;
+absl::Status ChainCheck::Add(const std::vector<StoredEvent>& events) {
   for (const StoredEvent& event : events) {
     const std::string where = absl::StrCat("event ", event.sequence, " (\"", event.event_id,
-                                           "\") of game \"", game.game_id, "\"");
-    if (event.sequence != expected_sequence) {
-      return absl::DataLossError(absl::StrCat(where, " should have sequence ", expected_sequence));
+                                           "\") of game \"", game_.game_id, "\"");
+    if (event.sequence != expected_sequence_) {
+      return absl::DataLossError(absl::StrCat(where, " should have sequence ", expected_sequence_));
     }
-    if (event.prev_hash != prev) {
+    if (event.prev_hash != prev_) {
       return absl::DataLossError(
           absl::StrCat(where, ": its prev_hash does not match the hash of the event before"));
     }
-    const std::string hash =
-        EventHash(prev, event.sequence, game.game_id, event.event_id, event.type, event.payload);
+    std::string hash =
+        EventHash(prev_, event.sequence, game_.game_id, event.event_id, event.type, event.payload);
     if (event.hash != hash) {
       return absl::DataLossError(
           absl::StrCat(where, ": its stored hash does not match its contents"));
     }
-    prev = hash;
-    ++expected_sequence;
+    prev_ = std::move(hash);
+    ++expected_sequence_;
   }
-  const int64_t count = expected_sequence - 1;
-  if (count != game.last_sequence) {
-    return absl::DataLossError(absl::StrCat("game \"", game.game_id, "\" records ",
-                                            game.last_sequence, " events but ", count,
+  return absl::OkStatus();
+}
+
+absl::StatusOr<VerifyReport> ChainCheck::Finish() const {
+  const int64_t count = expected_sequence_ - 1;
+  if (count != game_.last_sequence) {
+    return absl::DataLossError(absl::StrCat("game \"", game_.game_id, "\" records ",
+                                            game_.last_sequence, " events but ", count,
                                             " are stored"));
   }
-  const std::string last = count == 0 ? std::string() : prev;
-  if (last != game.last_hash) {
+  const std::string last = count == 0 ? std::string() : prev_;
+  if (last != game_.last_hash) {
     return absl::DataLossError(absl::StrCat(
-        "game \"", game.game_id, "\": the recorded last hash does not match the last event"));
+        "game \"", game_.game_id, "\": the recorded last hash does not match the last event"));
   }
   return VerifyReport{count, last};
+}
+
+absl::StatusOr<VerifyReport> VerifyChain(const GameRecord& game,
+                                         const std::vector<StoredEvent>& events) {
+  ChainCheck check(game);
+  if (absl::Status status = check.Add(events); !status.ok()) return status;
+  return check.Finish();
 }
 
 std::string EncodePageToken(const std::string& last_game_id) {

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "services/store/event_hash.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::store::internal {
@@ -66,8 +67,24 @@ absl::Status EventIdTaken(const std::string& event_id, const StoredEvent& existi
 std::vector<std::string> ChainHashes(const std::string& game_id, const std::string& prev_hash,
                                      int64_t first_sequence, const std::vector<NewEvent>& events);
 
-// Checks a game's events (all of them, in sequence order) against the chain
-// and the game's recorded last_hash. DataLoss naming the first bad event.
+// Checks a game's events, given in sequence order a batch at a time, against
+// the chain and then the game's recorded last_sequence and last_hash: what
+// VerifyGame does without holding the whole game.
+class ChainCheck {
+ public:
+  explicit ChainCheck(const GameRecord& game) : game_(game) {}
+  // DataLoss naming the first bad event of `events`.
+  absl::Status Add(const std::vector<StoredEvent>& events);
+  // After the last batch: DataLoss if the recorded head disagrees.
+  absl::StatusOr<VerifyReport> Finish() const;
+
+ private:
+  const GameRecord& game_;
+  std::string prev_ = GenesisHash();
+  int64_t expected_sequence_ = 1;
+};
+
+// ChainCheck of all of a game's events at once.
 absl::StatusOr<VerifyReport> VerifyChain(const GameRecord& game,
                                          const std::vector<StoredEvent>& events);
 

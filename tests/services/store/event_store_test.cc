@@ -71,6 +71,59 @@ TYPED_TEST(EventStoreTest, ReadsAGameFromASequenceOnward) {
   EXPECT_EQ(limited->size(), 2u);
 }
 
+TYPED_TEST(EventStoreTest, AGamesHeadIsItsRowItsFirstEventsAndItsLastEvent) {
+  this->CreateGame("g1");
+  this->AppendOk(Append("g1", 0, "r1", Events("e", 6)));
+  std::vector<NewEvent> more = Events("f", 3);
+  more[1].type = "seed_revealed";
+  this->AppendOk(Append("g1", 6, "r2", more));
+  const std::vector<StoredEvent> all = this->ReadGame("g1");
+  ASSERT_EQ(all.size(), 9u);
+
+  absl::StatusOr<GameHead> head = this->store().ReadGameHead("g1", 4);
+  ASSERT_TRUE(head.ok()) << head.status();
+  EXPECT_EQ(head->row.last_sequence, 9);
+  EXPECT_EQ(head->row.last_hash, all.back().hash);
+  ASSERT_EQ(head->first_events.size(), 4u);
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(head->first_events[i].sequence, all[i].sequence);
+    EXPECT_EQ(head->first_events[i].hash, all[i].hash);
+    EXPECT_EQ(head->first_events[i].payload, all[i].payload);
+    EXPECT_EQ(head->first_events[i].position, all[i].position);
+  }
+  ASSERT_TRUE(head->last_event.has_value());
+  EXPECT_EQ(head->last_event->sequence, 9);
+  EXPECT_EQ(head->last_event->hash, all.back().hash);
+  EXPECT_EQ(head->last_event->position, all.back().position);
+
+  // All of a short game in the first events; no last event besides.
+  head = this->store().ReadGameHead("g1", 9);
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(head->first_events.size(), 9u);
+  EXPECT_FALSE(head->last_event.has_value());
+
+  this->CreateGame("empty");
+  head = this->store().ReadGameHead("empty", 10);
+  ASSERT_TRUE(head.ok());
+  EXPECT_EQ(head->row.game_id, "empty");
+  EXPECT_TRUE(head->first_events.empty());
+  EXPECT_FALSE(head->last_event.has_value());
+  EXPECT_EQ(this->store().ReadGameHead("nobody", 10).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_EQ(this->store().ReadGameHead("g1", 0).status().code(),
+            absl::StatusCode::kInvalidArgument);
+
+  absl::StatusOr<std::optional<StoredEvent>> found =
+      this->store().FindGameEvent("g1", "seed_revealed", 2, 9);
+  ASSERT_TRUE(found.ok());
+  ASSERT_TRUE(found->has_value());
+  EXPECT_EQ((*found)->sequence, 8);
+  EXPECT_EQ((*found)->hash, all[7].hash);
+  EXPECT_FALSE(this->store().FindGameEvent("g1", "seed_revealed", 8, 9)->has_value());
+  EXPECT_FALSE(this->store().FindGameEvent("g1", "seed_revealed", 2, 7)->has_value());
+  EXPECT_EQ(this->store().FindGameEvent("nobody", "seed_revealed", 0, 9).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
 TYPED_TEST(EventStoreTest, AGameWithTheLargestSeedKeepsIt) {
   CreateGameRequest request = CreateRequest("big-seed");
   request.game.seed = UINT64_MAX;
@@ -415,6 +468,23 @@ TYPED_TEST(EventStoreTest, VerificationNamesTheFirstTamperedEvent) {
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
   EXPECT_EQ(status.message(),
             "event 4 (\"a-3\") of game \"g1\": its stored hash does not match its contents");
+}
+
+TYPED_TEST(EventStoreTest, VerificationOfALongGameNamesATamperedEventPastTheFirstBatches) {
+  this->CreateGame("long");
+  for (int a = 0; a < 3; ++a) {
+    this->AppendOk(Append("long", int64_t{a} * 1000, absl::StrCat("r", a),
+                          Events(absl::StrCat("a", a), 1000)));
+  }
+  absl::StatusOr<VerifyReport> intact = this->store().VerifyGame("long");
+  ASSERT_TRUE(intact.ok()) << intact.status();
+  EXPECT_EQ(intact->events, 3000);
+  EXPECT_EQ(intact->last_hash, this->store().GetGame("long")->last_hash);
+  this->backend_.Tamper("long", 2345, "forged payload");
+  absl::Status status = this->store().VerifyGame("long").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(status.message(),
+            "event 2345 (\"a2-344\") of game \"long\": its stored hash does not match its contents");
 }
 
 NewEvent StatusEvent(const std::string& id, const char* type) {
