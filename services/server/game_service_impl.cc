@@ -314,33 +314,24 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                    WithholdHiddenDetail(caller, cached->chained, *response);
                    return AddInclusion(*response);
                  }
-                 // Otherwise a hit costs the row and the last stored event.
+                 // Otherwise one statement reads the row, the first events
+                 // and the last one (game_stream.h): the permission check,
+                 // a cache entry checked by the last event's hash, and on a
+                 // miss the start of the stream all come from it.
                  const JudgementCache::ReadTicket ticket = judgements_.BeginRead();
-                 absl::StatusOr<store::GameRecord> row = store_.GetGame(*game_id);
-                 if (!row.ok()) {
-                   if (absl::IsNotFound(row.status()) && caller.role == Role::kPublic) {
-                     return ReadDenied(caller, *game_id);
-                   }
-                   return row.status();
-                 }
-                 absl::StatusOr<std::optional<store::StoredEvent>> last =
-                     LastStoredEvent(store_, *row);
-                 if (!last.ok()) return last.status();
-                 if (last->has_value()) {
-                   if (auto cached = judgements_.Find(*game_id, (*last)->hash)) {
+                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id);
+                 if (!game.ok()) return game.status();
+                 if (game->last.has_value()) {
+                   if (auto cached = judgements_.Find(*game_id, game->last->hash)) {
                      if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
                      // Checked against the store just now: current again.
-                     judgements_.Store(*game_id, (*last)->hash, (*last)->position, ticket, *cached);
+                     judgements_.Store(*game_id, game->last->hash, game->last->position, ticket,
+                                       *cached);
                      *response = std::move(cached->adjudication);
                      WithholdHiddenDetail(caller, cached->chained, *response);
                      return AddInclusion(*response);
                    }
                  }
-                 // A miss streams the game (game_stream.h): one statement
-                 // for the row, the first events and the last one, which
-                 // the permission check and the answer both come from.
-                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id);
-                 if (!game.ok()) return game.status();
                  absl::StatusOr<replay::Referee> referee =
                      JudgeStored(store_, registry_, *game, 0, cancel);
                  if (!referee.ok()) return referee.status();
