@@ -12,7 +12,6 @@
 namespace arbiter::league_service {
 namespace {
 
-
 void SetSide(const league::PlayerRating* rating, const rating::RatingConfig& config,
              bool before, v1::RatingChange& change) {
   const double display = rating == nullptr ? 0 : rating::DisplayRating(config, rating->rating);
