@@ -12,8 +12,6 @@
 namespace arbiter::league_service {
 namespace {
 
-constexpr int kResultBatch = 10'000;
-
 void SetSide(const league::PlayerRating* rating, const rating::RatingConfig& config,
              bool before, v1::RatingChange& change) {
   const double display = rating == nullptr ? 0 : rating::DisplayRating(config, rating->rating);
@@ -40,7 +38,7 @@ void SetSide(const league::PlayerRating* rating, const rating::RatingConfig& con
 
 absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::StreamStore& streams,
                                           const std::string& league_id, int64_t position,
-                                          std::vector<league::HistoryPoint>* history) {
+                                          std::vector<HistoryChunk>* history) {
   const std::string stream_id = LeagueName(league_id);
   absl::StatusOr<std::vector<store::StreamEvent>> log = streams.ReadStream(stream_id, 0, 10'000);
   if (!log.ok()) return log.status();
@@ -53,50 +51,78 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
   }
   LeagueModel league;
   league.settings_sequence = log->empty() ? 0 : log->back().sequence;
-  league.ratings = std::make_unique<league::LeagueRatings>(*std::move(config));
-  // Voided games are known only once every result is read: collect first.
-  // A game's later result (a ruling's correction) replaces its first one in
-  // place: same position and time, the correction's standings.
+  league.ratings = std::make_unique<league::LeagueRatings>(*config);
+  HistoryChunker chunker(league_id, config->rating);
+  std::vector<league::HistoryPoint> points;  // of one game
+  auto rate = [&](const league::GameResult& game) -> absl::Status {
+    absl::StatusOr<bool> counted =
+        league.ratings->Add(game, history == nullptr ? nullptr : &points, nullptr);
+    if (!counted.ok()) return counted.status();
+    for (const league::HistoryPoint& point : points) chunker.Add(point);
+    points.clear();
+    return absl::OkStatus();
+  };
+  // Voided games are known only once every result is read, and a game's
+  // later result (a ruling's correction) replaces its first one in place:
+  // same position and time, the correction's standings. So the results are
+  // collected; they are also rated as they arrive (while PostgreSQL sends
+  // the next ones) until a void, a correction or a failure turns up, after
+  // which everything is rated again from the collection once the read ends.
+  // Either way the same results are rated in the same order.
+  bool rated_as_read = true;
   std::vector<league::GameResult> finished;
   absl::flat_hash_map<std::string, size_t> first_result;  // game id -> index in finished
   absl::flat_hash_set<std::string> voided;
-  int64_t after = 0;
-  while (position > 0) {
-    absl::StatusOr<std::vector<store::ResultEvent>> batch =
-        events.ReadResults(after, position, league_id, kResultBatch);
-    if (!batch.ok()) return batch.status();
-    for (const store::ResultEvent& result : *batch) {
-      if (!ChainNamesLeague(result)) {
-        spdlog::warn("league {}: game {} not counted: its chained events name another league",
-                     league_id, result.event.game_id);
-        continue;
-      }
-      if (result.kind == store::GameStatus::kVoided) {
-        voided.insert(result.event.game_id);
-        continue;
-      }
-      absl::StatusOr<league::GameResult> game = ResultOf(result);
-      if (!game.ok()) return game.status();
-      auto [it, first] = first_result.try_emplace(game->game_id, finished.size());
-      if (first) {
-        finished.push_back(*std::move(game));
-      } else {
-        league::GameResult& earlier = finished[it->second];
-        game->position = earlier.position;
-        game->finished_at = earlier.finished_at;
-        earlier = *std::move(game);
-      }
+  v1::GameFinished finished_event;
+  auto read = [&](const store::ResultEvent& result) -> absl::Status {
+    // The payload is decoded once: for the league its chain names, then
+    // for the result.
+    const bool decoded = result.kind == store::GameStatus::kVoided
+                             ? ChainNamesLeague(result)
+                             : finished_event.ParseFromString(result.event.payload) &&
+                                   finished_event.league() == league_id;
+    if (!decoded) {
+      spdlog::warn("league {}: game {} not counted: its chained events name another league",
+                   league_id, result.event.game_id);
+      return absl::OkStatus();
     }
-    if (static_cast<int>(batch->size()) < kResultBatch) break;
-    after = batch->back().event.position;
+    if (result.kind == store::GameStatus::kVoided) {
+      voided.insert(result.event.game_id);
+      rated_as_read = false;
+      return absl::OkStatus();
+    }
+    absl::StatusOr<league::GameResult> game = ResultOf(result, finished_event);
+    if (!game.ok()) return game.status();
+    auto [it, first] = first_result.try_emplace(game->game_id, finished.size());
+    if (first) {
+      if (rated_as_read && !rate(*game).ok()) rated_as_read = false;  // reported below
+      finished.push_back(*std::move(game));
+    } else {
+      rated_as_read = false;
+      league::GameResult& earlier = finished[it->second];
+      game->position = earlier.position;
+      game->finished_at = earlier.finished_at;
+      earlier = *std::move(game);
+    }
+    return absl::OkStatus();
+  };
+  if (position > 0) {
+    if (absl::Status status = events.ScanLeagueResults(league_id, 0, position, read);
+        !status.ok()) {
+      return status;
+    }
   }
   league.seen.reserve(first_result.size());
-  for (const league::GameResult& game : finished) {
-    league.seen.insert(game.game_id);
-    if (voided.contains(game.game_id)) continue;
-    absl::StatusOr<bool> counted = league.ratings->Add(game, history, nullptr);
-    if (!counted.ok()) return counted.status();
+  for (const league::GameResult& game : finished) league.seen.insert(game.game_id);
+  if (!rated_as_read) {
+    league.ratings = std::make_unique<league::LeagueRatings>(*config);
+    chunker.Take();
+    for (const league::GameResult& game : finished) {
+      if (voided.contains(game.game_id)) continue;
+      if (absl::Status status = rate(game); !status.ok()) return status;
+    }
   }
+  if (history != nullptr) *history = chunker.Take();
   return league;
 }
 

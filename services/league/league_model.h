@@ -18,6 +18,7 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/tournament_service.pb.h"
 #include "engine/league/league_ratings.h"
+#include "services/league/history_chunks.h"
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
 
@@ -33,11 +34,12 @@ struct LeagueModel {
 // The league `league_id` with its current settings and every result of its
 // games at a position up to `position` (0: none): a game's later result (a
 // ruling's correction) takes the place (position and time) of its first, a
-// voided game counts not at all. Every history point in order goes to
-// `history` unless it is null. NotFound for an unknown league.
+// voided game counts not at all. Every history point goes to `history`
+// unless it is null, grouped into whole chunks (HistoryChunker). NotFound
+// for an unknown league.
 absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::StreamStore& streams,
                                           const std::string& league_id, int64_t position,
-                                          std::vector<league::HistoryPoint>* history);
+                                          std::vector<HistoryChunk>* history);
 
 // What the result event at `position` changed in league `league_id`: the
 // league computed through position - 1 against the league through

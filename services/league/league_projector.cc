@@ -1,5 +1,6 @@
 #include "services/league/league_projector.h"
 
+#include <iterator>
 #include <utility>
 #include <vector>
 
@@ -45,12 +46,20 @@ void AddTables(const std::string& league_id, const league::LeagueRatings& rating
   }
 }
 
+// The new points of a step, appended to their chunks.
 void AddHistory(const std::string& league_id, const league::LeagueRatings& ratings,
                 const std::vector<league::HistoryPoint>& points, ProjectionWrite& write) {
-  for (const league::HistoryPoint& point : points) {
-    write.history.push_back(
-        HistoryRow{league_id, point, rating::DisplayRating(ratings.config().rating, point.rating)});
-  }
+  HistoryChunker chunker(league_id, ratings.config().rating);
+  for (const league::HistoryPoint& point : points) chunker.Add(point);
+  std::vector<HistoryChunk> chunks = chunker.Take();
+  write.history.insert(write.history.end(), std::make_move_iterator(chunks.begin()),
+                       std::make_move_iterator(chunks.end()));
+}
+
+int64_t PointsOf(const std::vector<HistoryChunk>& chunks) {
+  int64_t points = 0;
+  for (const HistoryChunk& chunk : chunks) points += chunk.points;
+  return points;
 }
 
 }  // namespace
@@ -235,11 +244,12 @@ absl::Status LeagueProjector::CatchUpLocked() {
   std::map<std::string, League> rebuilt;
   for (const std::string& league_id : rebuild) {
     if (!leagues->contains(league_id)) continue;
-    std::vector<league::HistoryPoint> points;
-    absl::StatusOr<League> league = Compute(league_id, *head, &points);
+    std::vector<HistoryChunk> chunks;
+    absl::StatusOr<League> league = Compute(league_id, *head, &chunks);
     if (!league.ok()) return league.status();
     AddWholeLeague(league_id, *league, write);
-    AddHistory(league_id, *league->ratings, points, write);
+    write.history.insert(write.history.end(), std::make_move_iterator(chunks.begin()),
+                         std::make_move_iterator(chunks.end()));
     rebuilt.emplace(league_id, *std::move(league));
   }
 
@@ -254,8 +264,8 @@ absl::Status LeagueProjector::CatchUpLocked() {
   if (!rebuilt.empty() || written - started > absl::Seconds(1)) {
     spdlog::info(
         "league projector: up to position {}, {} leagues rebuilt, {} rating rows and {} history "
-        "points written; read and rated in {:.3f}s, written in {:.3f}s",
-        *head, rebuilt.size(), write.ratings.size(), write.history.size(),
+        "points ({} chunks) written; read and rated in {:.3f}s, written in {:.3f}s",
+        *head, rebuilt.size(), write.ratings.size(), PointsOf(write.history), write.history.size(),
         absl::ToDoubleSeconds(computed - started), absl::ToDoubleSeconds(written - computed));
   }
   checkpoint_ = *head;

@@ -80,7 +80,7 @@ class LeagueProjector {
   absl::Status Load() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // ComputeLeague (league_model.h) on this projector's stores.
   absl::StatusOr<League> Compute(const std::string& league_id, int64_t position,
-                                 std::vector<league::HistoryPoint>* history) {
+                                 std::vector<HistoryChunk>* history) {
     return ComputeLeague(events_, streams_, league_id, position, history);
   }
   // Every row of a league's model, for a write that replaces it.

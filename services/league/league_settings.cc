@@ -153,16 +153,21 @@ bool ChainNamesLeague(const store::ResultEvent& result) {
 }
 
 absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result) {
-  league::GameResult out;
-  out.position = result.event.position;
-  out.game_id = result.event.game_id;
-  out.finished_at = result.event.recorded_at;
   v1::GameFinished finished;
   if (!finished.ParseFromString(result.event.payload)) {
     return absl::DataLossError(absl::StrCat("the result of game \"", result.event.game_id,
                                             "\" (event ", result.event.sequence,
                                             ") does not decode"));
   }
+  return ResultOf(result, finished);
+}
+
+absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result,
+                                            const v1::GameFinished& finished) {
+  league::GameResult out;
+  out.position = result.event.position;
+  out.game_id = result.event.game_id;
+  out.finished_at = result.event.recorded_at;
   out.game_type = finished.game_type();
   out.legal = finished.verdict() == v1::VERDICT_LEGAL && finished.has_standings();
   out.players.assign(finished.players().begin(), finished.players().end());

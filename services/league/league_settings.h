@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "arbiter/v1/arbiter_service.pb.h"
 #include "arbiter/v1/league_service.pb.h"
 #include "engine/league/league_ratings.h"
 #include "services/store/event_store.h"
@@ -36,6 +37,9 @@ absl::StatusOr<v1::LeagueSettings> SettingsOf(const std::vector<store::StreamEve
 // The model's view of a "game_finished" event. DataLoss if it does not
 // decode.
 absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result);
+// The same from the event's payload already decoded as `finished`.
+absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result,
+                                            const v1::GameFinished& finished);
 
 // True if the result event's own body (copied from the game's hash-chained
 // event 1) names the league the store filed it under. The store files it

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -95,6 +96,10 @@ void CopyRatings(pqxx::work& txn, const std::vector<RatingRow>& rows,
     (std::find(replaced.begin(), replaced.end(), r.league_id) != replaced.end() ? fresh : updated)
         .push_back(r);
   }
+  // In key order, the primary key's index grows at its right edge.
+  std::sort(fresh.begin(), fresh.end(), [](const RatingRow& a, const RatingRow& b) {
+    return std::tie(a.league_id, a.season, a.player) < std::tie(b.league_id, b.season, b.player);
+  });
   if (!fresh.empty()) StreamRatings(txn, "league_ratings", fresh);
   if (updated.empty()) return;
   txn.exec(
@@ -110,18 +115,64 @@ void CopyRatings(pqxx::work& txn, const std::vector<RatingRow>& rows,
       "provisional = EXCLUDED.provisional, is_virtual = EXCLUDED.is_virtual");
 }
 
-void CopyHistory(pqxx::work& txn, const std::vector<HistoryRow>& rows) {
-  pqxx::stream_to copy(txn, "league_rating_history",
-                       std::vector<std::string>{"league_id", "season", "player", "games",
-                                                "game_id", "position", "played_at", "mu", "sigma",
-                                                "volatility", "display", "place"});
-  for (const HistoryRow& h : rows) {
-    const league::HistoryPoint& p = h.point;
-    copy << std::make_tuple(h.league_id, p.season, p.player, p.games, p.game_id, p.position,
-                            Micros(p.time), Exact(p.rating.mu), Exact(p.rating.sigma),
-                            Exact(p.rating.volatility), Exact(h.display), p.place);
+// Chunks go in one statement per kChunkBatchBytes of data: their bytes as
+// one binary parameter (no hex text to produce and parse), the keys as
+// arrays. With `append`, a chunk the table holds already (the projector's
+// steps) gets the new points appended; otherwise every chunk is new (its
+// league's rows were just deleted). A chunk appears at most once per write.
+constexpr size_t kChunkBatchBytes = 16 << 20;
+
+void WriteHistory(pqxx::work& txn, const std::vector<const HistoryChunk*>& chunks, bool append) {
+  const std::string statement = absl::StrCat(
+      "INSERT INTO league_history_chunks (league_id, season, player, chunk, points, data) "
+      "SELECT c.league_id, c.season, c.player, c.chunk, c.points, "
+      "substring($7::bytea FROM c.off::int FOR c.len::int) "
+      "FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::int[], $6::bigint[], "
+      "$8::bigint[]) AS c(league_id, season, player, chunk, points, off, len)",
+      append ? " ON CONFLICT (league_id, season, player, chunk) DO UPDATE "
+               "SET points = league_history_chunks.points + EXCLUDED.points, "
+               "data = league_history_chunks.data || EXCLUDED.data"
+             : "");
+  for (size_t first = 0; first < chunks.size();) {
+    std::vector<std::string> leagues, seasons, players;
+    std::vector<int64_t> numbers, points, offsets, lengths;
+    std::string data;
+    size_t next = first;
+    for (; next < chunks.size() && (next == first || data.size() < kChunkBatchBytes); ++next) {
+      const HistoryChunk& c = *chunks[next];
+      leagues.push_back(c.league_id);
+      seasons.push_back(c.season);
+      players.push_back(c.player);
+      numbers.push_back(c.chunk);
+      points.push_back(c.points);
+      offsets.push_back(static_cast<int64_t>(data.size()) + 1);
+      lengths.push_back(static_cast<int64_t>(c.data.size()));
+      data += c.data;
+    }
+    txn.exec_params(statement, store::internal::TextArray(leagues),
+                    store::internal::TextArray(seasons), store::internal::TextArray(players),
+                    store::internal::IntArray(numbers), store::internal::IntArray(points),
+                    store::internal::IntArray(offsets), pqxx::binarystring(data),
+                    store::internal::IntArray(lengths));
+    first = next;
   }
-  copy.complete();
+}
+
+// New chunks of replaced leagues (in key order, so that the primary key's
+// index grows at its right edge), then the appended ones.
+void WriteHistory(pqxx::work& txn, const std::vector<HistoryChunk>& chunks,
+                  const std::vector<std::string>& replaced) {
+  std::vector<const HistoryChunk*> fresh, appended;
+  for (const HistoryChunk& c : chunks) {
+    (std::find(replaced.begin(), replaced.end(), c.league_id) != replaced.end() ? fresh : appended)
+        .push_back(&c);
+  }
+  std::sort(fresh.begin(), fresh.end(), [](const HistoryChunk* a, const HistoryChunk* b) {
+    return std::tie(a->league_id, a->season, a->player, a->chunk) <
+           std::tie(b->league_id, b->season, b->player, b->chunk);
+  });
+  if (!fresh.empty()) WriteHistory(txn, fresh, false);
+  if (!appended.empty()) WriteHistory(txn, appended, true);
 }
 
 }  // namespace
@@ -167,17 +218,18 @@ absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
           "SELECT 1 FROM league_tables WHERE NOT (league_id = ANY($1::text[])) LIMIT 1",
           store::internal::TextArray(write.replaced_leagues));
       if (others.empty()) {
-        txn.exec("TRUNCATE league_ratings, league_rating_history, league_tables");
+        txn.exec("TRUNCATE league_ratings, league_history_chunks, league_tables");
       } else {
         for (const std::string& league : write.replaced_leagues) {
           txn.exec_params("DELETE FROM league_ratings WHERE league_id = $1", league);
-          txn.exec_params("DELETE FROM league_rating_history WHERE league_id = $1", league);
+          txn.exec_params("DELETE FROM league_history_chunks WHERE league_id = $1", league);
           txn.exec_params("DELETE FROM league_tables WHERE league_id = $1", league);
         }
       }
     }
     if (!write.ratings.empty()) CopyRatings(txn, write.ratings, write.replaced_leagues);
-    if (!write.history.empty()) CopyHistory(txn, write.history);
+    if (!write.history.empty()) WriteHistory(txn, write.history, write.replaced_leagues);
+
     for (const TableRow& t : write.tables) {
       txn.exec_params(
           "INSERT INTO league_tables (league_id, season, players, rated_games) "
@@ -309,25 +361,30 @@ absl::StatusOr<std::vector<HistoryRow>> ProjectionStore::History(const std::stri
   std::vector<HistoryRow> out;
   absl::Status status = pool_.Run("reading a rating history", [&](pqxx::connection& c) {
     pqxx::read_transaction txn(c);
-    pqxx::result rows = txn.exec_params(
-        "SELECT games, game_id, position, played_at, "
-        "mu, sigma, volatility, display, place FROM league_rating_history "
-        "WHERE league_id = $1 AND season = $2 AND player = $3 AND games > $4 "
-        "ORDER BY games LIMIT $5",
-        league_id, season, player, after_games, limit);
-    for (const pqxx::row& row : rows) {
-      HistoryRow h;
-      h.league_id = league_id;
-      h.point.season = season;
-      h.point.player = player;
-      h.point.games = row[0].as<int64_t>();
-      h.point.game_id = row[1].as<std::string>();
-      h.point.position = row[2].as<int64_t>();
-      h.point.time = absl::FromUnixMicros(row[3].as<int64_t>());
-      h.point.rating = rating::Rating{row[4].as<double>(), row[5].as<double>(), row[6].as<double>()};
-      h.display = row[7].as<double>();
-      h.point.place = row[8].as<int>();
-      out.push_back(std::move(h));
+    // The first point wanted has games after_games + 1; every chunk but a
+    // player's last is full, so limit / kHistoryChunkPoints + 2 chunks hold
+    // the page. Should one not be full, the next chunks are read.
+    const int64_t wanted_chunks = limit / kHistoryChunkPoints + 2;
+    int64_t from_chunk = ChunkOf(std::max<int64_t>(after_games, 0) + 1);
+    while (static_cast<int64_t>(out.size()) < limit) {
+      pqxx::result rows = txn.exec_params(
+          "SELECT chunk, data FROM league_history_chunks "
+          "WHERE league_id = $1 AND season = $2 AND player = $3 AND chunk >= $4 "
+          "ORDER BY chunk LIMIT $5",
+          league_id, season, player, from_chunk, wanted_chunks);
+      for (const pqxx::row& row : rows) {
+        const pqxx::binarystring data(row[1]);
+        absl::StatusOr<std::vector<HistoryRow>> points =
+            DecodeChunk(std::string_view(data.get(), data.size()), league_id, season, player);
+        if (!points.ok()) return points.status();
+        for (HistoryRow& point : *points) {
+          if (point.point.games <= after_games) continue;
+          if (static_cast<int64_t>(out.size()) == limit) break;
+          out.push_back(std::move(point));
+        }
+      }
+      if (static_cast<int64_t>(rows.size()) < wanted_chunks) break;
+      from_chunk = rows[rows.size() - 1][0].as<int64_t>() + 1;
     }
     return absl::OkStatus();
   });
@@ -347,11 +404,9 @@ absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id
                     "encode(float8send(display), 'hex'), games, last_position, last_game_id, "
                     "last_played, provisional, is_virtual) "
                     "AS line FROM league_ratings WHERE league_id = $1 "
-                    "UNION ALL SELECT concat_ws('|', 'h', season, player, lpad(games::text, 20, '0'), "
-                    "game_id, position, played_at, "
-                    "encode(float8send(mu), 'hex'), encode(float8send(sigma), 'hex'), "
-                    "encode(float8send(volatility), 'hex'), encode(float8send(display), 'hex'), "
-                    "place) FROM league_rating_history WHERE league_id = $1 "
+                    "UNION ALL SELECT concat_ws('|', 'h', season, player, lpad(chunk::text, 20, '0'), "
+                    "points, encode(sha256(data), 'hex')) "
+                    "FROM league_history_chunks WHERE league_id = $1 "
                     "UNION ALL SELECT concat_ws('|', 't', season, players, rated_games) "
                     "FROM league_tables WHERE league_id = $1) AS rows",
                     league_id)[0]

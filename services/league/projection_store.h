@@ -1,6 +1,6 @@
 // ProjectionStore: the league projections in PostgreSQL (league_ratings,
-// league_rating_history, league_tables, league_projections and the
-// projector's checkpoint; migrations/0007). The projector writes them, the
+// league_history_chunks, league_tables, league_projections and the
+// projector's checkpoint; migrations/0007 and 0015). The projector writes them, the
 // LeagueService reads them. Every write carries the checkpoint it started
 // from and moves it in the same transaction, so each result is counted
 // exactly once whatever crashes. Thread-safe.
@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "engine/league/league_ratings.h"
+#include "services/league/history_chunks.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::league_service {
@@ -26,12 +27,6 @@ struct RatingRow {
   league::PlayerRating rating;
   double display = 0;
   bool provisional = false;
-};
-
-struct HistoryRow {
-  std::string league_id;
-  league::HistoryPoint point;
-  double display = 0;
 };
 
 struct TableRow {
@@ -53,7 +48,9 @@ struct ProjectionWrite {
   int64_t to_position = 0;    // the new checkpoint
   std::vector<std::string> replaced_leagues;  // every row of these is deleted first
   std::vector<RatingRow> ratings;             // inserted or updated
-  std::vector<HistoryRow> history;            // inserted
+  // New history points, grouped by chunk (HistoryChunker): a chunk's points
+  // are appended to what it holds (a chunk of a replaced league is new).
+  std::vector<HistoryChunk> history;
   std::vector<TableRow> tables;               // inserted or updated
   std::vector<LeagueProjection> projections;  // inserted or updated
 };
@@ -86,13 +83,17 @@ class ProjectionStore {
   absl::StatusOr<std::optional<RatingRow>> Player(const std::string& league_id,
                                                   const std::string& season,
                                                   const std::string& player);
-  // Points with games > after_games, oldest first, at most `limit`.
+  // Points with games > after_games, oldest first, at most `limit`; it
+  // reads only the chunks that hold them. DataLoss if a chunk does not
+  // decode.
   absl::StatusOr<std::vector<HistoryRow>> History(const std::string& league_id,
                                                   const std::string& season,
                                                   const std::string& player, int64_t after_games,
                                                   int limit);
-  // SHA-256 over every stored row of the league (ratings, history, tables),
-  // in a fixed order, doubles by their exact bits.
+  // SHA-256 over every stored row of the league (ratings, history chunks,
+  // tables), in a fixed order, doubles by their exact bits; a history chunk
+  // counts by the SHA-256 of its bytes. The same points give the same
+  // chunks whether written by steps or by a rebuild (history_chunks.h).
   absl::StatusOr<std::string> Digest(const std::string& league_id);
 
  private:

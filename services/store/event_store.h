@@ -23,6 +23,7 @@
 #define ARBITER_SERVICES_STORE_EVENT_STORE_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -305,6 +306,30 @@ class EventStore {
                                                                int64_t up_to_position,
                                                                const std::string& league_id,
                                                                int limit) = 0;
+
+  // Every result event of the games of league `league_id` with
+  // after_position < position <= up_to_position (0: no upper bound), in
+  // position order, each handed to `each`, in one read: for a league's
+  // rebuild. The events carry what rating needs (position, game id,
+  // sequence, payload, recorded_at; kind and league_id) and no more: event
+  // id, type, JSON copy, recorded_by and hashes are left empty. `each` must
+  // not call this store. The first error `each` returns ends the scan and is
+  // returned; otherwise the errors of ReadResults.
+  virtual absl::Status ScanLeagueResults(const std::string& league_id, int64_t after_position,
+                                         int64_t up_to_position,
+                                         const std::function<absl::Status(const ResultEvent&)>& each) {
+    constexpr int kPage = 10'000;
+    while (true) {
+      absl::StatusOr<std::vector<ResultEvent>> page =
+          ReadResults(after_position, up_to_position, league_id, kPage);
+      if (!page.ok()) return page.status();
+      for (const ResultEvent& result : *page) {
+        if (absl::Status status = each(result); !status.ok()) return status;
+      }
+      if (static_cast<int>(page->size()) < kPage) return absl::OkStatus();
+      after_position = page->back().event.position;
+    }
+  }
 
   // Up to `limit` (1..10000) result events of the games of one tournament
   // (fixed at their creation) with position > after_position, in position

@@ -71,6 +71,11 @@ class PostgresEventStore final : public EventStore {
                                                        int64_t up_to_position,
                                                        const std::string& league_id,
                                                        int limit) override;
+  // One COPY of the league's results (postgres_scan_results.cc): the rows
+  // stream in while `each` rates the ones before.
+  absl::Status ScanLeagueResults(const std::string& league_id, int64_t after_position,
+                                 int64_t up_to_position,
+                                 const std::function<absl::Status(const ResultEvent&)>& each) override;
   absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(const std::string& tournament_id,
                                                                  int64_t after_position,
                                                                  int limit) override;

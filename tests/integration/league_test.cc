@@ -236,24 +236,25 @@ TEST_F(LeagueTest, AnInterruptedWriteCountsNothingAndTheNextCountsEverythingOnce
     SubmitToLeague(absl::StrCat("n", i), GameOf(500 + i, kTables[i]), "north");
   }
   {
-    // The projector's transaction dies in the middle of writing the history.
+    // The projector's transaction dies in the middle of writing the history
+    // (one chunk per player: the fourth of six).
     pqxx::connection conn(conninfo_);
     pqxx::nontransaction sql(conn);
     sql.exec(
         "CREATE FUNCTION die_mid_batch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-        "IF (SELECT count(*) FROM league_rating_history) >= 7 THEN "
+        "IF (SELECT count(*) FROM league_history_chunks) >= 3 THEN "
         "RAISE EXCEPTION 'killed mid-batch'; END IF; RETURN NEW; END $$");
     sql.exec(
-        "CREATE TRIGGER die BEFORE INSERT ON league_rating_history FOR EACH ROW "
+        "CREATE TRIGGER die BEFORE INSERT ON league_history_chunks FOR EACH ROW "
         "EXECUTE FUNCTION die_mid_batch()");
   }
   EXPECT_FALSE(projector_->CatchUp().ok());
   {
     pqxx::connection conn(conninfo_);
     pqxx::nontransaction sql(conn);
-    EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_rating_history")[0].as<int>(), 0);
+    EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_history_chunks")[0].as<int>(), 0);
     EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_ratings")[0].as<int>(), 0);
-    sql.exec("DROP TRIGGER die ON league_rating_history");
+    sql.exec("DROP TRIGGER die ON league_history_chunks");
   }
   // A new projector (a restart) and the old one both catch up: each game
   // counts once.
@@ -264,8 +265,108 @@ TEST_F(LeagueTest, AnInterruptedWriteCountsNothingAndTheNextCountsEverythingOnce
   ExpectBoardMatches(Board("north"), expected);
   pqxx::connection conn(conninfo_);
   pqxx::nontransaction sql(conn);
-  EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_rating_history WHERE season = ''")[0].as<int>(),
-            18);  // 3+3+3+3+4+2 seats
+  EXPECT_EQ(
+      sql.exec1("SELECT sum(points) FROM league_history_chunks WHERE season = ''")[0].as<int>(),
+      18);  // 3+3+3+3+4+2 seats
+}
+
+// A player with more points than one history chunk holds: the projector's
+// steps append to the player's last chunk (and start the next one in the
+// middle of a step), a rebuild writes the chunks whole; both store the same
+// bytes (the digest) and answer GetRatingHistory the same, page by page
+// across chunk boundaries, with the pure model's numbers.
+TEST_F(LeagueTest, StepsAndARebuildStoreTheSameHistoryAcrossChunks) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  ASSERT_TRUE(projector_->CatchUp().ok());
+  const std::vector<std::vector<std::string>> tables = {{"ann", "bob"}, {"ann", "cy"},
+                                                        {"bob", "ann", "cy"}};
+  int game = 0;
+  for (int step : {20, 17, 8}) {  // ann: chunk 0 fills in the second step
+    for (int i = 0; i < step; ++i, ++game) {
+      SubmitToLeague(absl::StrCat("c", game), GameOf(700 + game, tables[game % 3]), "north");
+    }
+    ASSERT_TRUE(projector_->CatchUp().ok());
+  }
+  // The pure model's history of ann, fed the same results.
+  league::LeagueConfig config;
+  config.game_types = {"atlantis"};
+  config.rating = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  config.rating.provisional_games = 5;
+  league::LeagueRatings model(config);
+  std::vector<league::HistoryPoint> points, ann;
+  absl::StatusOr<std::vector<store::ResultEvent>> results =
+      events_->ReadResults(0, 0, "north", 10000);
+  ASSERT_TRUE(results.ok()) << results.status();
+  for (const store::ResultEvent& r : *results) {
+    ASSERT_TRUE(model.Add(*league_service::ResultOf(r), &points, nullptr).ok());
+  }
+  for (const league::HistoryPoint& p : points) {
+    if (p.player == "ann" && p.season.empty()) ann.push_back(p);
+  }
+  ASSERT_EQ(ann.size(), 45u);
+  ASSERT_GT(ann.size(), static_cast<size_t>(league_service::kHistoryChunkPoints));
+
+  auto history_pages = [&](int page_size) {
+    std::vector<v1::RatingHistory> pages;
+    std::string token;
+    do {
+      v1::GetRatingHistoryRequest request;
+      request.set_league("leagues/north");
+      request.set_player("ann");
+      request.set_page_size(page_size);
+      request.set_page_token(token);
+      v1::RatingHistory page;
+      grpc::Status status = leagues_->GetRatingHistory(As(admin_).get(), request, &page);
+      EXPECT_TRUE(status.ok()) << status.error_message();
+      if (!status.ok()) break;
+      pages.push_back(page);
+      token = page.next_page_token();
+      if (pages.size() > 50) {  // 45 points: a token that does not move on
+        ADD_FAILURE() << "GetRatingHistory pages do not end";
+        break;
+      }
+    } while (!token.empty());
+    return pages;
+  };
+  auto answers = [&] {
+    std::vector<std::string> out;
+    for (int size : {7, 32, 100}) {
+      for (const v1::RatingHistory& page : history_pages(size)) {
+        out.push_back(page.SerializeAsString());
+      }
+    }
+    return out;
+  };
+  // Pages of 7 cross both chunk boundaries and give every point once, in
+  // order, as the model computed it.
+  std::vector<v1::RatingPoint> paged;
+  for (const v1::RatingHistory& page : history_pages(7)) {
+    for (const v1::RatingPoint& point : page.points()) paged.push_back(point);
+  }
+  ASSERT_EQ(paged.size(), ann.size());
+  for (size_t i = 0; i < ann.size(); ++i) {
+    EXPECT_EQ(paged[i].games(), static_cast<int64_t>(i) + 1);
+    EXPECT_EQ(paged[i].game(), absl::StrCat("games/", ann[i].game_id)) << i;
+    EXPECT_EQ(paged[i].position(), ann[i].position) << i;
+    EXPECT_EQ(paged[i].mu(), ann[i].rating.mu) << i;  // bit for bit
+    EXPECT_EQ(paged[i].sigma(), ann[i].rating.sigma) << i;
+    EXPECT_EQ(paged[i].place(), ann[i].place) << i;
+    EXPECT_EQ(paged[i].display_rating(), rating::DisplayRating(config.rating, ann[i].rating)) << i;
+  }
+  {
+    pqxx::connection conn(conninfo_);
+    pqxx::nontransaction sql(conn);
+    EXPECT_EQ(sql.exec1("SELECT count(*) FROM league_history_chunks WHERE player = 'ann' "
+                        "AND season = ''")[0]
+                  .as<int>(),
+              2);
+  }
+
+  const std::string stepped = *projections_->Digest("north");
+  const std::vector<std::string> stepped_answers = answers();
+  ASSERT_TRUE(projector_->Rebuild("north").ok());
+  EXPECT_EQ(*projections_->Digest("north"), stepped);
+  EXPECT_EQ(answers(), stepped_answers);
 }
 
 TEST_F(LeagueTest, BadInputIsRefusedWithTheFieldNamed) {
