@@ -9,7 +9,6 @@
 //   build/bin/adjudicate_bench
 #include <benchmark/benchmark.h>
 #include <grpcpp/grpcpp.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -20,81 +19,44 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "bench/bench_server.h"
 #include "services/log/log_file.h"
 #include "services/replay/simulate.h"
-#include "services/server/auth.h"
 #include "services/server/game_stream.h"
-#include "services/server/server.h"
-#include "services/store/embedded_postgres.h"
-#include "services/store/migrations.h"
-#include "services/store/postgres_event_store.h"
 
 namespace {
 
+using arbiter::bench::BenchContext;
+
 constexpr int kFirstReadGames = 2000;
 
+constexpr char kProgram[] = "adjudicate_bench";
+
 struct World {
-  std::unique_ptr<arbiter::store::EmbeddedPostgres> pg;
-  std::unique_ptr<arbiter::store::PostgresEventStore> store;
-  std::unique_ptr<arbiter::server::PostgresTokenStore> tokens;
-  std::unique_ptr<arbiter::engine::RulesetRegistry> registry;
-  std::unique_ptr<arbiter::server::ArbiterServer> server;
+  std::unique_ptr<arbiter::bench::BenchServer> base;
   std::unique_ptr<arbiter::v1::ArbiterService::Stub> stub;
-  std::string token;
   int64_t target_events = 0;
 };
 
-std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  return context;
-}
-
-void Fail(const std::string& what) {
-  std::fprintf(stderr, "adjudicate_bench: %s\n", what.c_str());
-  std::exit(1);
-}
+void Fail(const std::string& what) { arbiter::bench::BenchFail(kProgram, what); }
 
 World& TheWorld() {
   static World* const world = [] {
-    spdlog::set_level(spdlog::level::warn);
     auto* w = new World;
-    auto pg = arbiter::store::EmbeddedPostgres::Start({});
-    if (!pg.ok()) Fail(std::string(pg.status().message()));
-    w->pg = *std::move(pg);
-    if (!arbiter::store::ApplyMigrations(w->pg->conninfo()).ok()) Fail("migrations");
-    arbiter::store::PostgresOptions options;
-    options.conninfo = w->pg->conninfo();
-    w->store = *arbiter::store::PostgresEventStore::Open(options);
-    w->tokens =
-        std::make_unique<arbiter::server::PostgresTokenStore>(w->pg->conninfo(), options.role);
-    auto token = arbiter::server::GenerateToken();
-    token->record.role = arbiter::server::Role::kAdmin;
-    token->record.principal = "bench";
-    token->record.created_by = "bench";
-    if (!w->tokens->Insert(token->record).ok()) Fail("token");
-    w->token = token->token;
-    w->registry = std::make_unique<arbiter::engine::RulesetRegistry>(
-        *arbiter::engine::RulesetRegistry::WithBuiltins());
-    arbiter::server::ServerOptions server_options;
-    server_options.listen = "127.0.0.1:0";
-    auto server =
-        arbiter::server::ArbiterServer::Start(server_options, *w->store, *w->tokens, *w->registry);
-    if (!server.ok()) Fail(std::string(server.status().message()));
-    w->server = *std::move(server);
-    w->stub = arbiter::v1::ArbiterService::NewStub(grpc::CreateChannel(
-        absl::StrCat("127.0.0.1:", w->server->port()), grpc::InsecureChannelCredentials()));
+    w->base = arbiter::bench::StartBenchServer(kProgram);
+    w->stub = arbiter::v1::ArbiterService::NewStub(w->base->channel);
     for (int i = 0; i <= kFirstReadGames; ++i) {
-      arbiter::replay::SimulationRequest request{"atlantis", 3, static_cast<uint64_t>(1 + i % 200),
-                                                 "", {}};
-      auto log = arbiter::replay::SimulateGame(request, *w->registry);
+      arbiter::replay::SimulationRequest request{
+          "atlantis", 3, static_cast<uint64_t>(1 + i % 200), "", {}};
+      auto log = arbiter::replay::SimulateGame(request, *w->base->registry);
       if (!log.ok()) Fail("simulate");
       arbiter::v1::SubmitGameRequest submit;
       submit.set_request_id(absl::StrCat("g", i));
       submit.set_game_id(i == 0 ? "target" : absl::StrCat("first-", i));
       submit.set_log(arbiter::log::FormatLog(*log));
       arbiter::v1::SubmitGameResponse response;
-      grpc::Status status = w->stub->SubmitGame(Context(w->token).get(), submit, &response);
+      grpc::Status status =
+          w->stub->SubmitGame(BenchContext(w->base->token).get(), submit, &response);
       if (!status.ok()) Fail(status.error_message());
       if (i == 0) w->target_events = response.game().last_event();
     }
@@ -109,7 +71,8 @@ double Adjudicate(World& w, const std::string& name) {
   request.set_name(name);
   arbiter::v1::Adjudication response;
   const absl::Time start = absl::Now();
-  grpc::Status status = w.stub->AdjudicateGame(Context(w.token).get(), request, &response);
+  grpc::Status status =
+      w.stub->AdjudicateGame(BenchContext(w.base->token).get(), request, &response);
   const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
   if (!status.ok()) Fail(status.error_message());
   return ms;
@@ -119,12 +82,12 @@ double Adjudicate(World& w, const std::string& name) {
 // the threads' own.
 void Report(benchmark::State& state, std::vector<double> ms) {
   std::sort(ms.begin(), ms.end());
-  state.counters["p50_ms"] = benchmark::Counter(ms.empty() ? 0 : ms[ms.size() / 2],
-                                                benchmark::Counter::kAvgThreads);
+  state.counters["p50_ms"] =
+      benchmark::Counter(ms.empty() ? 0 : ms[ms.size() / 2], benchmark::Counter::kAvgThreads);
   state.counters["p99_ms"] = benchmark::Counter(ms.empty() ? 0 : ms[ms.size() * 99 / 100],
                                                 benchmark::Counter::kAvgThreads);
-  state.counters["calls"] = benchmark::Counter(static_cast<double>(ms.size()),
-                                               benchmark::Counter::kIsRate);
+  state.counters["calls"] =
+      benchmark::Counter(static_cast<double>(ms.size()), benchmark::Counter::kIsRate);
 }
 
 // Answered from the judgement cache: once the store's follower has started,
@@ -165,7 +128,7 @@ void BM_OpenGame(benchmark::State& state) {
   int next = 1;
   for (auto _ : state) {
     const absl::Time start = absl::Now();
-    auto game = arbiter::server::OpenGame(*w.store, absl::StrCat("first-", next));
+    auto game = arbiter::server::OpenGame(*w.base->store, absl::StrCat("first-", next));
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
     if (!game.ok()) Fail(std::string(game.status().message()));
     next = next % kFirstReadGames + 1;
@@ -181,9 +144,9 @@ void BM_OpenAndJudgeGame(benchmark::State& state) {
   auto never = [] { return absl::OkStatus(); };
   for (auto _ : state) {
     const absl::Time start = absl::Now();
-    auto game = arbiter::server::OpenGame(*w.store, absl::StrCat("first-", next));
+    auto game = arbiter::server::OpenGame(*w.base->store, absl::StrCat("first-", next));
     if (!game.ok()) Fail(std::string(game.status().message()));
-    auto referee = arbiter::server::JudgeStored(*w.store, *w.registry, *game, 0, never);
+    auto referee = arbiter::server::JudgeStored(*w.base->store, *w.base->registry, *game, 0, never);
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
     if (!referee.ok()) Fail(std::string(referee.status().message()));
     next = next % kFirstReadGames + 1;

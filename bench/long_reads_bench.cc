@@ -21,7 +21,6 @@
 #include <benchmark/benchmark.h>
 #include <grpcpp/grpcpp.h>
 #include <malloc.h>
-#include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdio>
@@ -35,30 +34,20 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "bench/bench_server.h"
 #include "services/log/log_file.h"
 #include "services/replay/simulate.h"
-#include "services/server/auth.h"
-#include "services/server/server.h"
-#include "services/store/embedded_postgres.h"
-#include "services/store/migrations.h"
-#include "services/store/postgres_event_store.h"
 
 namespace {
+
+using arbiter::bench::BenchContext;
 
 constexpr int kClients = 8;
 constexpr std::size_t kActions = 99'998;  // + the creation and the result: 100,000 events
 
-void Fail(const std::string& what) {
-  std::fprintf(stderr, "long_reads_bench: %s\n", what.c_str());
-  std::exit(1);
-}
+constexpr char kProgram[] = "long_reads_bench";
 
-std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
-  auto context = std::make_unique<grpc::ClientContext>();
-  context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
-  context->set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(10));
-  return context;
-}
+void Fail(const std::string& what) { arbiter::bench::BenchFail(kProgram, what); }
 
 // A line of /proc/self/status ("VmRSS", "VmHWM") in MiB; -1 if absent.
 double StatusMiB(const std::string& field) {
@@ -76,51 +65,15 @@ double StatusMiB(const std::string& field) {
   return -1;
 }
 
-struct World {
-  std::unique_ptr<arbiter::store::EmbeddedPostgres> pg;
-  std::unique_ptr<arbiter::store::PostgresEventStore> store;
-  std::unique_ptr<arbiter::server::PostgresTokenStore> tokens;
-  std::unique_ptr<arbiter::engine::RulesetRegistry> registry;
-  std::unique_ptr<arbiter::server::ArbiterServer> server;
-  std::shared_ptr<grpc::Channel> channel;
-  std::string token;
-};
+using World = arbiter::bench::BenchServer;
 
 World& TheWorld() {
   static World* const world = [] {
-    spdlog::set_level(spdlog::level::warn);
-    auto* w = new World;
-    auto pg = arbiter::store::EmbeddedPostgres::Start({});
-    if (!pg.ok()) Fail(std::string(pg.status().message()));
-    w->pg = *std::move(pg);
-    if (!arbiter::store::ApplyMigrations(w->pg->conninfo()).ok()) Fail("migrations");
-    arbiter::store::PostgresOptions options;
-    options.conninfo = w->pg->conninfo();
-    w->store = *arbiter::store::PostgresEventStore::Open(options);
-    w->tokens =
-        std::make_unique<arbiter::server::PostgresTokenStore>(w->pg->conninfo(), options.role);
-    auto token = arbiter::server::GenerateToken();
-    token->record.role = arbiter::server::Role::kAdmin;
-    token->record.principal = "bench";
-    token->record.created_by = "bench";
-    if (!w->tokens->Insert(token->record).ok()) Fail("token");
-    w->token = token->token;
-    w->registry = std::make_unique<arbiter::engine::RulesetRegistry>(
-        *arbiter::engine::RulesetRegistry::WithBuiltins());
-    arbiter::server::ServerOptions server_options;
-    server_options.listen = "127.0.0.1:0";
-    auto server =
-        arbiter::server::ArbiterServer::Start(server_options, *w->store, *w->tokens, *w->registry);
-    if (!server.ok()) Fail(std::string(server.status().message()));
-    w->server = *std::move(server);
-    grpc::ChannelArguments arguments;
-    arguments.SetMaxSendMessageSize(64 << 20);
-    w->channel = grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", w->server->port()),
-                                           grpc::InsecureChannelCredentials(), arguments);
+    World* w = arbiter::bench::StartBenchServer(kProgram).release();
     auto stub = arbiter::v1::ArbiterService::NewStub(w->channel);
     for (int i = 0; i < kClients; ++i) {
-      arbiter::replay::SimulationRequest request{"atlantis", 3, static_cast<uint64_t>(100 + i),
-                                                 "", {}};
+      arbiter::replay::SimulationRequest request{
+          "atlantis", 3, static_cast<uint64_t>(100 + i), "", {}};
       auto log = arbiter::replay::SimulateGame(request, *w->registry);
       if (!log.ok()) Fail("simulate");
       const std::size_t played = log->actions.size();
@@ -132,7 +85,7 @@ World& TheWorld() {
       submit.set_game_id(absl::StrCat("long-", i));
       submit.set_log(arbiter::log::FormatLog(*log));
       arbiter::v1::SubmitGameResponse response;
-      grpc::Status status = stub->SubmitGame(Context(w->token).get(), submit, &response);
+      grpc::Status status = stub->SubmitGame(BenchContext(w->token).get(), submit, &response);
       if (!status.ok()) Fail(status.error_message());
       if (response.game().last_event() != 100'000) Fail("a game is not 100,000 events long");
     }
@@ -148,11 +101,12 @@ bool ReadLongGame(World& w, int index) {
   arbiter::v1::AdjudicateGameRequest adjudicate;
   adjudicate.set_name(name);
   arbiter::v1::Adjudication adjudication;
-  if (!stub->AdjudicateGame(Context(w.token).get(), adjudicate, &adjudication).ok()) return false;
+  if (!stub->AdjudicateGame(BenchContext(w.token).get(), adjudicate, &adjudication).ok())
+    return false;
   arbiter::v1::VerifyGameRequest verify;
   verify.set_name(name);
   arbiter::v1::VerifyGameResponse report;
-  if (!stub->VerifyGame(Context(w.token).get(), verify, &report).ok() || !report.intact()) {
+  if (!stub->VerifyGame(BenchContext(w.token).get(), verify, &report).ok() || !report.intact()) {
     return false;
   }
   for (int64_t event : {int64_t{0}, int64_t{50'000}}) {
@@ -160,7 +114,7 @@ bool ReadLongGame(World& w, int index) {
     state.set_name(name);
     state.set_event(event);
     arbiter::v1::GameState position;
-    if (!stub->GetGameState(Context(w.token).get(), state, &position).ok()) return false;
+    if (!stub->GetGameState(BenchContext(w.token).get(), state, &position).ok()) return false;
   }
   return true;
 }

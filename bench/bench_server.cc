@@ -1,0 +1,67 @@
+#include "bench/bench_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "absl/strings/str_cat.h"
+#include "services/server/auth.h"
+#include "services/store/migrations.h"
+
+namespace arbiter::bench {
+
+void BenchFail(const std::string& program, const std::string& what) {
+  std::fprintf(stderr, "%s: %s\n", program.c_str(), what.c_str());
+  std::exit(1);
+}
+
+std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
+  spdlog::set_level(spdlog::level::warn);
+  auto out = std::make_unique<BenchServer>();
+  absl::StatusOr<std::unique_ptr<store::EmbeddedPostgres>> pg = store::EmbeddedPostgres::Start({});
+  if (!pg.ok()) BenchFail(program, std::string(pg.status().message()));
+  out->pg = *std::move(pg);
+  if (absl::Status s = store::ApplyMigrations(out->pg->conninfo()); !s.ok()) {
+    BenchFail(program, std::string(s.message()));
+  }
+  store::PostgresOptions options;
+  options.conninfo = out->pg->conninfo();
+  absl::StatusOr<std::unique_ptr<store::PostgresEventStore>> events =
+      store::PostgresEventStore::Open(options);
+  if (!events.ok()) BenchFail(program, std::string(events.status().message()));
+  out->store = *std::move(events);
+  out->tokens = std::make_unique<server::PostgresTokenStore>(out->pg->conninfo(), options.role);
+  absl::StatusOr<server::NewToken> token = server::GenerateToken();
+  if (!token.ok()) BenchFail(program, std::string(token.status().message()));
+  token->record.role = server::Role::kAdmin;
+  token->record.principal = "bench";
+  token->record.created_by = "bench";
+  if (absl::Status s = out->tokens->Insert(token->record); !s.ok()) {
+    BenchFail(program, std::string(s.message()));
+  }
+  out->token = token->token;
+  out->registry =
+      std::make_unique<engine::RulesetRegistry>(*engine::RulesetRegistry::WithBuiltins());
+  server::ServerOptions server_options;
+  server_options.listen = "127.0.0.1:0";
+  absl::StatusOr<std::unique_ptr<server::ArbiterServer>> started =
+      server::ArbiterServer::Start(server_options, *out->store, *out->tokens, *out->registry);
+  if (!started.ok()) BenchFail(program, std::string(started.status().message()));
+  out->server = *std::move(started);
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxSendMessageSize(64 << 20);
+  out->channel = grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", out->server->port()),
+                                           grpc::InsecureChannelCredentials(), arguments);
+  return out;
+}
+
+std::unique_ptr<grpc::ClientContext> BenchContext(const std::string& token) {
+  auto context = std::make_unique<grpc::ClientContext>();
+  context->AddMetadata("authorization", absl::StrCat("Bearer ", token));
+  context->set_deadline(std::chrono::system_clock::now() + std::chrono::minutes(10));
+  return context;
+}
+
+}  // namespace arbiter::bench
