@@ -189,6 +189,27 @@ TEST_F(JudgementCacheTest, RepeatedAdjudicationsOfAnUnchangedGameReadNothing) {
   }
 }
 
+// A current entry is checked against the caller like a read: a public token
+// gets the same denial for a live game, without a store call and without
+// the cached answer.
+TEST_F(JudgementCacheTest, ACurrentEntryIsNoAnswerForACallerWhoMayNotReadTheGame) {
+  const log::GameLog log = Simulated(34);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "live-cached", &game).ok());
+  ASSERT_TRUE(AnsweredWithoutARead("live-cached"));
+
+  const std::string reader = MakeToken(Role::kPublic, "league-site");
+  v1::AdjudicateGameRequest request;
+  request.set_name("games/live-cached");
+  v1::Adjudication out;
+  const int before = counted_->calls();
+  grpc::Status denied = stub_b_->AdjudicateGame(As(reader).get(), request, &out);
+  EXPECT_EQ(denied.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(counted_->calls(), before) << "denied by the cache's own permission check";
+  EXPECT_EQ(out.last_event(), 0);
+  EXPECT_TRUE(out.game().empty());
+}
+
 TEST_F(JudgementCacheTest, AServerSeesItsOwnAppendAtOnceEvenBeforeItsFollowerDoes) {
   const log::GameLog log = Simulated(32);
   v1::Game game;
