@@ -158,8 +158,12 @@ void LoadResults(const Db& db, int64_t games) {
         "FROM generate_series(1, $1::bigint) g",
         games);
     txn.exec_params(
-        "INSERT INTO game_results (position, game_id, sequence, kind, league_id) "
-        "SELECT g, 'g' || g, 1, 'finished', 'bench' FROM generate_series(1, $1::bigint) g",
+        "INSERT INTO game_results (position, game_id, sequence, kind, league_id, "
+        "recorded_micros, payload) "
+        "SELECT g, e.game_id, 1, 'finished', 'bench', "
+        "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.payload "
+        "FROM generate_series(1, $1::bigint) g JOIN events e ON e.game_id = 'g' || g "
+        "AND e.sequence = 1",
         games);
     txn.exec_params("UPDATE store_head SET last_position = $1", games);
     txn.exec("ALTER TABLE append_requests ENABLE TRIGGER append_requests_record_result");

@@ -13,6 +13,14 @@ constexpr int64_t kMaxIdlePeriods = 1000;  // RD growth saturates long before
 
 using Changed = std::set<std::pair<std::string, std::string>>;
 
+// The entry of `id` on `table`, made (with the next slot) if it is new.
+// Entries are never removed, so the next slot is the table's size.
+PlayerRating& Entry(Table& table, const std::string& id) {
+  auto [it, added] = table.try_emplace(id);
+  if (added) it->second.slot = static_cast<int64_t>(table.size()) - 1;
+  return it->second;
+}
+
 }  // namespace
 
 absl::StatusOr<LeagueRatings::Entrants> LeagueRatings::EntrantsOf(const GameResult& result) {
@@ -160,7 +168,7 @@ absl::Status LeagueRatings::RateNow(const std::string& season, Table& table,
   for (std::size_t t = 0; t < entrants.ids.size(); ++t) {
     for (std::size_t p = 0; p < entrants.ids[t].size(); ++p) {
       const std::string& id = entrants.ids[t][p];
-      PlayerRating& player = table[id];
+      PlayerRating& player = Entry(table, id);
       player.rating = (*rated)[t][p];
       ++player.games;
       player.last_position = result.position;
@@ -169,7 +177,8 @@ absl::Status LeagueRatings::RateNow(const std::string& season, Table& table,
       player.is_virtual = result.cooperative && t == 1;
       if (history != nullptr) {
         history->push_back(HistoryPoint{season, id, player.games, result.game_id, result.position,
-                                        result.finished_at, player.rating, entrants.places[t]});
+                                        result.finished_at, player.rating, entrants.places[t],
+                                        player.slot});
       }
       if (changed != nullptr) changed->insert({season, id});
     }
@@ -215,7 +224,7 @@ void LeagueRatings::ClosePeriod(const std::string& season, Table& table, Open& o
     }
   }
   for (const auto& [id, list] : results) {
-    PlayerRating& player = table[id];
+    PlayerRating& player = Entry(table, id);
     player.rating = rating::Glicko2Period(config_.rating, start_of(id), list);
     player.last_period = open.period;
   }
@@ -225,7 +234,7 @@ void LeagueRatings::ClosePeriod(const std::string& season, Table& table, Open& o
     const Entrants entrants = *EntrantsOf(game);
     for (std::size_t t = 0; t < entrants.ids.size(); ++t) {
       for (const std::string& id : entrants.ids[t]) {
-        PlayerRating& player = table[id];
+        PlayerRating& player = Entry(table, id);
         ++player.games;
         player.last_position = game.position;
         player.last_game = game.game_id;
@@ -233,7 +242,8 @@ void LeagueRatings::ClosePeriod(const std::string& season, Table& table, Open& o
         player.is_virtual = game.cooperative && t == 1;
         if (history != nullptr) {
           history->push_back(HistoryPoint{season, id, player.games, game.game_id, game.position,
-                                          game.finished_at, player.rating, entrants.places[t]});
+                                          game.finished_at, player.rating, entrants.places[t],
+                                          player.slot});
         }
         if (changed != nullptr) changed->insert({season, id});
       }

@@ -74,6 +74,9 @@ struct PlayerRating {
   absl::Time last_played;
   bool is_virtual = false;
   int64_t last_period = -1;  // calendar periods: the last one the player played in
+  // The player's place on the table in order of first rated game: 0, 1, 2,
+  // ... (a dense index for whoever keeps per-player state beside the table).
+  int64_t slot = -1;
 };
 
 struct HistoryPoint {
@@ -85,6 +88,7 @@ struct HistoryPoint {
   absl::Time time;
   rating::Rating rating;
   int place = 0;
+  int64_t slot = -1;  // the player's PlayerRating::slot on the table of `season`
 };
 
 // The players of one table (all time, or one season). Unordered: whoever

@@ -1,5 +1,6 @@
 #include "services/league/history_chunks.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -128,10 +129,39 @@ absl::StatusOr<std::vector<HistoryRow>> DecodeChunk(std::string_view data,
   return out;
 }
 
+HistoryChunker::Table& HistoryChunker::TableOf(const std::string& season) {
+  if (last_table_ < tables_.size() && tables_[last_table_].season == season) {
+    return tables_[last_table_];
+  }
+  for (last_table_ = 0; last_table_ < tables_.size(); ++last_table_) {
+    if (tables_[last_table_].season == season) return tables_[last_table_];
+  }
+  tables_.emplace_back().season = season;
+  return tables_.back();
+}
+
+HistoryChunker::Open& HistoryChunker::OpenOf(Table& table, const league::HistoryPoint& point) {
+  if (!table.named && point.slot >= 0) {
+    const auto slot = static_cast<size_t>(point.slot);
+    if (slot >= table.by_slot.size()) {
+      table.by_slot.resize(std::max(slot + 1, 2 * table.by_slot.size()));
+    }
+    Open& open = table.by_slot[slot];
+    if (open.chunk < 0 || chunks_[open.index].player == point.player) return open;
+  }
+  if (!table.named) {
+    for (const Open& open : table.by_slot) {
+      if (open.chunk >= 0) table.by_name[chunks_[open.index].player] = open;
+    }
+    table.by_slot.clear();
+    table.named = true;
+  }
+  return table.by_name[point.player];
+}
+
 void HistoryChunker::Add(const league::HistoryPoint& point) {
-  auto season = open_.find(point.season);
-  if (season == open_.end()) season = open_.try_emplace(point.season).first;
-  Open& open = season->second[point.player];
+  Table& table = TableOf(point.season);
+  Open& open = OpenOf(table, point);
   const int64_t chunk = ChunkOf(point.games);
   if (open.chunk != chunk) {
     open.chunk = chunk;
@@ -150,7 +180,8 @@ void HistoryChunker::Add(const league::HistoryPoint& point) {
 }
 
 std::vector<HistoryChunk> HistoryChunker::Take() {
-  open_.clear();
+  tables_.clear();
+  last_table_ = 0;
   points_ = 0;
   return std::exchange(chunks_, {});
 }

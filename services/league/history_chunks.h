@@ -77,6 +77,13 @@ absl::StatusOr<std::vector<HistoryRow>> DecodeChunk(std::string_view data,
 // Groups history points, given in order, into chunks: one HistoryChunk per
 // (season, player, chunk) met, in the order first met, each holding its
 // points in the order given. Display ratings come from `config`.
+//
+// A point's slot (LeagueRatings numbers each table's players 0, 1, 2, ...)
+// finds its player's open chunk without hashing the name. The first point
+// of a table without a slot, or whose slot names another player, turns that
+// table over to finding players by name. Both give the same chunks, as long
+// as slots number each table's players one slot a player, as LeagueRatings
+// does.
 class HistoryChunker {
  public:
   HistoryChunker(std::string league_id, rating::RatingConfig config)
@@ -94,12 +101,21 @@ class HistoryChunker {
     int64_t chunk = -1;
     size_t index = 0;  // in chunks_
   };
+  struct Table {
+    std::string season;
+    bool named = false;  // by_name in use, by_slot not
+    std::vector<Open> by_slot;
+    absl::flat_hash_map<std::string, Open> by_name;
+  };
+
+  Table& TableOf(const std::string& season);
+  Open& OpenOf(Table& table, const league::HistoryPoint& point);
 
   std::string league_id_;
   rating::RatingConfig config_;
   std::vector<HistoryChunk> chunks_;
-  // season -> player -> their open chunk.
-  absl::flat_hash_map<std::string, absl::flat_hash_map<std::string, Open>> open_;
+  std::vector<Table> tables_;  // a league has few seasons
+  size_t last_table_ = 0;
   int64_t points_ = 0;
 };
 

@@ -1,11 +1,14 @@
 #include "services/league/league_model.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "services/league/chunker_thread.h"
 #include "services/league/league_settings.h"
 #include "spdlog/spdlog.h"
 
@@ -52,59 +55,82 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
   LeagueModel league;
   league.settings_sequence = log->empty() ? 0 : log->back().sequence;
   league.ratings = std::make_unique<league::LeagueRatings>(*config);
-  HistoryChunker chunker(league_id, config->rating);
+  // The points are encoded on another core while the next games are rated.
+  std::optional<ChunkerThread> chunker;
+  if (history != nullptr) chunker.emplace(league_id, config->rating);
   std::vector<league::HistoryPoint> points;  // of one game
   auto rate = [&](const league::GameResult& game) -> absl::Status {
     absl::StatusOr<bool> counted =
         league.ratings->Add(game, history == nullptr ? nullptr : &points, nullptr);
     if (!counted.ok()) return counted.status();
-    for (const league::HistoryPoint& point : points) chunker.Add(point);
+    for (league::HistoryPoint& point : points) chunker->Add(point);
     points.clear();
     return absl::OkStatus();
   };
   // Voided games are known only once every result is read, and a game's
   // later result (a ruling's correction) replaces its first one in place:
-  // same position and time, the correction's standings. So the results are
-  // collected; they are also rated as they arrive (while PostgreSQL sends
-  // the next ones) until a void, a correction or a failure turns up, after
-  // which everything is rated again from the collection once the read ends.
-  // Either way the same results are rated in the same order.
-  bool rated_as_read = true;
-  std::vector<league::GameResult> finished;
-  absl::flat_hash_map<std::string, size_t> first_result;  // game id -> index in finished
-  absl::flat_hash_set<std::string> voided;
+  // same position and time, the correction's standings. Results are rated
+  // as they arrive (while PostgreSQL sends the next ones). Should a void, a
+  // correction or a failure turn up, the results are read a second time and
+  // rated from the start: voided games left out, each corrected game rated
+  // once, at its first result's place, with its last result's standings.
+  // Either way the same results are rated in the same order, and no more is
+  // held than the game ids and the few voids and corrections.
+  enum class Kind { kNone, kVoid, kResult };
   v1::GameFinished finished_event;
-  auto read = [&](const store::ResultEvent& result) -> absl::Status {
-    // The payload is decoded once: for the league its chain names, then
-    // for the result.
-    const bool decoded = result.kind == store::GameStatus::kVoided
-                             ? ChainNamesLeague(result)
+  league::GameResult game;
+  // Decodes `result` (its payload once, for the league its chain names and
+  // for the standings) into `game`. kNone for an event whose chain names
+  // another league: it counts for nothing.
+  auto decode = [&](const store::ResultEvent& result, bool warn) -> absl::StatusOr<Kind> {
+    const bool voids = result.kind == store::GameStatus::kVoided;
+    const bool named = voids ? ChainNamesLeague(result)
                              : finished_event.ParseFromString(result.event.payload) &&
                                    finished_event.league() == league_id;
-    if (!decoded) {
-      spdlog::warn("league {}: game {} not counted: its chained events name another league",
-                   league_id, result.event.game_id);
-      return absl::OkStatus();
+    if (!named) {
+      if (warn) {
+        spdlog::warn("league {}: game {} not counted: its chained events name another league",
+                     league_id, result.event.game_id);
+      }
+      return Kind::kNone;
     }
-    if (result.kind == store::GameStatus::kVoided) {
+    if (voids) return Kind::kVoid;
+    absl::StatusOr<league::GameResult> decoded = ResultOf(result, finished_event);
+    if (!decoded.ok()) return decoded.status();
+    game = *std::move(decoded);
+    return Kind::kResult;
+  };
+  bool rated_as_read = true;
+  absl::flat_hash_set<std::string> voided;
+  absl::flat_hash_map<std::string, league::GameResult> corrected;  // game id -> its last result
+  auto read = [&](const store::ResultEvent& result) -> absl::Status {
+    absl::StatusOr<Kind> kind = decode(result, /*warn=*/true);
+    if (!kind.ok()) return kind.status();
+    if (*kind == Kind::kVoid) {
       voided.insert(result.event.game_id);
       rated_as_read = false;
-      return absl::OkStatus();
     }
-    absl::StatusOr<league::GameResult> game = ResultOf(result, finished_event);
-    if (!game.ok()) return game.status();
-    auto [it, first] = first_result.try_emplace(game->game_id, finished.size());
-    if (first) {
-      if (rated_as_read && !rate(*game).ok()) rated_as_read = false;  // reported below
-      finished.push_back(*std::move(game));
+    if (*kind != Kind::kResult) return absl::OkStatus();
+    if (league.seen.insert(game.game_id).second) {
+      if (rated_as_read && !rate(game).ok()) rated_as_read = false;  // reported below
     } else {
       rated_as_read = false;
-      league::GameResult& earlier = finished[it->second];
-      game->position = earlier.position;
-      game->finished_at = earlier.finished_at;
-      earlier = *std::move(game);
+      corrected[game.game_id] = game;
     }
     return absl::OkStatus();
+  };
+  absl::flat_hash_set<std::string> corrected_rated;
+  auto read_again = [&](const store::ResultEvent& result) -> absl::Status {
+    absl::StatusOr<Kind> kind = decode(result, /*warn=*/false);
+    if (!kind.ok()) return kind.status();
+    if (*kind != Kind::kResult || voided.contains(game.game_id)) return absl::OkStatus();
+    auto it = corrected.find(game.game_id);
+    if (it == corrected.end()) return rate(game);
+    if (!corrected_rated.insert(game.game_id).second) return absl::OkStatus();  // a later result
+    league::GameResult& last = it->second;
+    last.position = game.position;
+    last.finished_at = game.finished_at;
+    return rate(last);
   };
   if (position > 0) {
     if (absl::Status status = events.ScanLeagueResults(league_id, 0, position, read);
@@ -112,17 +138,15 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
       return status;
     }
   }
-  league.seen.reserve(first_result.size());
-  for (const league::GameResult& game : finished) league.seen.insert(game.game_id);
   if (!rated_as_read) {
     league.ratings = std::make_unique<league::LeagueRatings>(*config);
-    chunker.Take();
-    for (const league::GameResult& game : finished) {
-      if (voided.contains(game.game_id)) continue;
-      if (absl::Status status = rate(game); !status.ok()) return status;
+    if (chunker.has_value()) chunker->Take();
+    if (absl::Status status = events.ScanLeagueResults(league_id, 0, position, read_again);
+        !status.ok()) {
+      return status;
     }
   }
-  if (history != nullptr) *history = chunker.Take();
+  if (history != nullptr) *history = chunker->Take();
   return league;
 }
 

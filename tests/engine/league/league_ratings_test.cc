@@ -176,5 +176,44 @@ TEST(LeagueRatingsTest, TheSameResultsGiveTheSameBits) {
   }
 }
 
+// Each table numbers its players 0, 1, 2, ... in the order of their first
+// rated game there, and every history point carries its player's slot; a
+// season's table numbers afresh. Glicko-2 periods number players as the
+// period's games are closed.
+TEST(LeagueRatingsTest, EachTableNumbersItsPlayersInOrderOfFirstGame) {
+  LeagueConfig config = Config();
+  config.seasons = {{"late", Day(15, 0), Day(31, 0)}};
+  LeagueRatings league(config);
+  std::vector<HistoryPoint> history;
+  ASSERT_TRUE(*league.Add(Game(1, {"cy", "ann"}, {1, 2}, Day(2)), &history, nullptr));
+  ASSERT_TRUE(*league.Add(Game(2, {"bob", "ann", "dee"}, {1, 2, 3}, Day(3)), &history, nullptr));
+  ASSERT_TRUE(*league.Add(Game(3, {"dee", "eve"}, {1, 2}, Day(20)), &history, nullptr));
+  const Table& all = league.table("");
+  EXPECT_EQ(all.at("cy").slot, 0);
+  EXPECT_EQ(all.at("ann").slot, 1);
+  EXPECT_EQ(all.at("bob").slot, 2);
+  EXPECT_EQ(all.at("dee").slot, 3);
+  EXPECT_EQ(all.at("eve").slot, 4);
+  EXPECT_EQ(league.table("late").at("dee").slot, 0);
+  EXPECT_EQ(league.table("late").at("eve").slot, 1);
+  ASSERT_EQ(history.size(), 9u);  // 2 + 3 + 2 on all time, 2 on "late"
+  for (const HistoryPoint& point : history) {
+    EXPECT_EQ(point.slot, league.table(point.season).at(point.player).slot)
+        << point.season << "/" << point.player;
+  }
+
+  LeagueRatings glicko(Config(rating::System::kGlicko2, RatingPeriod::kDay));
+  history.clear();
+  ASSERT_TRUE(*glicko.Add(Game(1, {"bob", "ann"}, {1, 2}, Day(1)), &history, nullptr));
+  ASSERT_TRUE(*glicko.Add(Game(2, {"cy", "bob"}, {1, 2}, Day(2)), &history, nullptr));
+  ASSERT_EQ(history.size(), 2u);  // day 1 closed by day 2's first game
+  std::set<int64_t> slots;
+  for (const auto& [player, rating] : glicko.table("")) slots.insert(rating.slot);
+  EXPECT_EQ(slots, (std::set<int64_t>{0, 1}));
+  for (const HistoryPoint& point : history) {
+    EXPECT_EQ(point.slot, glicko.table("").at(point.player).slot);
+  }
+}
+
 }  // namespace
 }  // namespace arbiter::league

@@ -1,17 +1,22 @@
 // The stored format of rating history chunks (services/league/history_chunks.h):
 // points round-trip bit for bit, land in the chunk their games number names,
-// and bytes that do not parse are DataLoss.
+// and bytes that do not parse are DataLoss. The chunker finds players by
+// slot or by name alike, and on a thread of its own makes the same chunks
+// (chunker_thread.h).
 #include "services/league/history_chunks.h"
 
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <limits>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "services/league/chunker_thread.h"
 
 namespace arbiter::league_service {
 namespace {
@@ -137,6 +142,96 @@ TEST(HistoryChunks, BytesThatDoNotParseAreDataLoss) {
   EXPECT_EQ(DecodeChunk(std::string(11, '\xff'), "north", "", "ann").status().code(),
             absl::StatusCode::kDataLoss);
   EXPECT_TRUE(DecodeChunk("", "north", "", "ann")->empty());
+}
+
+// Points as a league's games give them: `count` points of 40 players on
+// three tables, each player's games counting up per table, with the slots
+// LeagueRatings gives (per table, in order of first game).
+std::vector<league::HistoryPoint> LeaguePoints(int count) {
+  std::vector<league::HistoryPoint> points;
+  std::map<std::pair<std::string, std::string>, int64_t> games;
+  std::map<std::string, std::map<std::string, int64_t>> slots;
+  uint64_t state = 12345;
+  for (int i = 0; i < count; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    const std::string season = std::vector<std::string>{"", "2031", "2032"}[(state >> 33) % 3];
+    const std::string player = absl::StrCat("player-", (state >> 40) % 40);
+    league::HistoryPoint point = Point(player, ++games[{season, player}]);
+    point.season = season;
+    auto& table = slots[season];
+    point.slot = table.try_emplace(player, static_cast<int64_t>(table.size())).first->second;
+    points.push_back(point);
+  }
+  return points;
+}
+
+void ExpectSameChunks(const std::vector<HistoryChunk>& got, const std::vector<HistoryChunk>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    SCOPED_TRACE(absl::StrCat(i, ": ", want[i].season, "/", want[i].player, "/", want[i].chunk));
+    EXPECT_EQ(got[i].league_id, want[i].league_id);
+    EXPECT_EQ(got[i].season, want[i].season);
+    EXPECT_EQ(got[i].player, want[i].player);
+    EXPECT_EQ(got[i].chunk, want[i].chunk);
+    EXPECT_EQ(got[i].points, want[i].points);
+    EXPECT_EQ(got[i].data, want[i].data);
+  }
+}
+
+// Finding players by slot gives the chunks finding them by name gives,
+// also when a point comes without a slot or with another player's slot
+// half-way (the chunker then goes over to names for that table).
+TEST(HistoryChunks, SlotsAndNamesFindTheSameChunks) {
+  const rating::RatingConfig config = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  const std::vector<league::HistoryPoint> points = LeaguePoints(3000);
+  HistoryChunker by_name("north", config);
+  for (league::HistoryPoint point : points) {
+    point.slot = -1;
+    by_name.Add(point);
+  }
+  const std::vector<HistoryChunk> want = by_name.Take();
+  ASSERT_GT(want.size(), 120u);  // 40 players, 3 tables, several chunks each
+
+  HistoryChunker by_slot("north", config);
+  for (const league::HistoryPoint& point : points) by_slot.Add(point);
+  ExpectSameChunks(by_slot.Take(), want);
+
+  for (const int64_t odd_slot : {int64_t{-1}, int64_t{0}, int64_t{39}}) {
+    SCOPED_TRACE(odd_slot);
+    HistoryChunker mixed("north", config);
+    for (size_t i = 0; i < points.size(); ++i) {
+      league::HistoryPoint point = points[i];
+      if (i == points.size() / 2) point.slot = odd_slot == point.slot ? 1 : odd_slot;
+      mixed.Add(point);
+    }
+    ExpectSameChunks(mixed.Take(), want);
+  }
+}
+
+// The chunker on its own thread makes the chunks of one on the caller's,
+// across many batches, and Take in between starts afresh as it does.
+TEST(HistoryChunks, AChunkerThreadMakesTheChunksOfAChunker) {
+  const rating::RatingConfig config = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  const std::vector<league::HistoryPoint> points = LeaguePoints(30'001);
+  const size_t cut = 12'345;  // not a batch boundary
+  HistoryChunker here("north", config);
+  ChunkerThread there("north", config);
+  for (size_t i = 0; i < cut; ++i) {
+    here.Add(points[i]);
+    league::HistoryPoint copy = points[i];
+    there.Add(copy);
+  }
+  ExpectSameChunks(there.Take(), here.Take());
+  for (size_t i = cut; i < points.size(); ++i) {
+    here.Add(points[i]);
+    league::HistoryPoint copy = points[i];
+    there.Add(copy);
+  }
+  ExpectSameChunks(there.Take(), here.Take());
+  EXPECT_TRUE(there.Take().empty());
+  // Points left with it when it goes are dropped, and it joins its thread.
+  ChunkerThread dropped("north", config);
+  for (league::HistoryPoint point : points) dropped.Add(point);
 }
 
 }  // namespace

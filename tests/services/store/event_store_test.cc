@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "absl/types/span.h"
 #include "services/store/event_hash.h"
 #include "tests/services/store/store_backends.h"
 #include "tests/services/store/store_test_util.h"
@@ -543,6 +544,76 @@ TYPED_TEST(EventStoreTest, AFinishedGameTakesOneCorrectedResultAndTheTournamentR
   EXPECT_EQ((*results)[0].event.event_id, "t1-fix");
   EXPECT_EQ(this->store().ReadTournamentResults("cup", 0, 0).status().code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// ScanLeagueResults hands `each` what ReadResults reads, in the same order
+// and within the same bounds, and no other league's results. For PostgreSQL
+// the scan reads the copies the results carry (migration 0018) and
+// ReadResults reads the events themselves, so this also checks the copies.
+// Payloads hold bytes a COPY line must escape (tab, newline, backslash, NUL).
+TYPED_TEST(EventStoreTest, ALeaguesScannedResultsAreTheResultsItReads) {
+  std::vector<CreateGameRequest> requests;
+  for (const char* id : {"a", "b", "c", "d"}) {
+    CreateGameRequest request = CreateRequest(id);
+    request.game.league_id = std::string(id) == "d" ? "south" : "north";
+    requests.push_back(request);
+  }
+  for (const auto& game : this->store().CreateGames(requests)) ASSERT_TRUE(game.ok()) << game.status();
+  auto result = [](const std::string& id, const char* type) {
+    NewEvent event = StatusEvent(id, type);
+    event.payload += std::string("\t\n\\\0\xff\x01", 6);
+    return event;
+  };
+  for (const char* id : {"a", "b", "c", "d"}) {
+    std::vector<NewEvent> events = Events(id, 2);
+    events.push_back(result(absl::StrCat(id, "-end"), kGameFinishedType));
+    this->AppendOk(Append(id, 0, absl::StrCat("play-", id), events));
+  }
+  this->AppendOk(Append("a", 3, "fix-a", {result("a-fix", kGameFinishedType)}));
+  this->AppendOk(Append("b", 3, "void-b", {result("b-void", kGameVoidedType)}));
+
+  absl::StatusOr<std::vector<ResultEvent>> read = this->store().ReadResults(0, 0, "north", 100);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 5u);  // a, b and c finished, a corrected, b voided
+  auto scan = [&](int64_t after, int64_t up_to) {
+    std::vector<ResultEvent> out;
+    const absl::Status status =
+        this->store().ScanLeagueResults("north", after, up_to, [&](const ResultEvent& r) {
+          out.push_back(r);
+          return absl::OkStatus();
+        });
+    EXPECT_TRUE(status.ok()) << status;
+    return out;
+  };
+  auto expect_same = [](const std::vector<ResultEvent>& scanned,
+                        absl::Span<const ResultEvent> expected) {
+    ASSERT_EQ(scanned.size(), expected.size());
+    for (size_t i = 0; i < scanned.size(); ++i) {
+      SCOPED_TRACE(expected[i].event.event_id);
+      EXPECT_EQ(scanned[i].event.position, expected[i].event.position);
+      EXPECT_EQ(scanned[i].event.game_id, expected[i].event.game_id);
+      EXPECT_EQ(scanned[i].event.sequence, expected[i].event.sequence);
+      EXPECT_EQ(scanned[i].event.payload, expected[i].event.payload);
+      EXPECT_EQ(scanned[i].event.recorded_at, expected[i].event.recorded_at);
+      EXPECT_EQ(scanned[i].kind, expected[i].kind);
+      EXPECT_EQ(scanned[i].league_id, "north");
+    }
+  };
+  expect_same(scan(0, 0), *read);
+  // After the first result, up to the fourth.
+  expect_same(scan((*read)[0].event.position, (*read)[3].event.position),
+              absl::MakeConstSpan(*read).subspan(1, 3));
+  EXPECT_TRUE(scan((*read)[4].event.position, 0).empty());
+
+  // The first error of `each` ends the scan and is what it returns.
+  int calls = 0;
+  const absl::Status stopped =
+      this->store().ScanLeagueResults("north", 0, 0, [&](const ResultEvent&) {
+        ++calls;
+        return absl::CancelledError("enough");
+      });
+  EXPECT_EQ(stopped, absl::CancelledError("enough"));
+  EXPECT_EQ(calls, 1);
 }
 
 }  // namespace

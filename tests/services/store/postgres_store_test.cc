@@ -666,5 +666,62 @@ TEST_F(MigrationsTest, AnUnreachableServerIsUnavailable) {
             absl::StatusCode::kUnavailable);
 }
 
+// Migration 0018 gave result rows copies of their events' payload and time:
+// results stored before it get theirs from the events, results stored after
+// from the trigger, and a league's scan (which reads only the copies) gives
+// what ReadResults gives from the events.
+TEST(MigrationTo0018, ResultsStoredBeforeGetTheirCopiesFromTheEvents) {
+  const std::string conninfo = testing::FreshDatabase(17);
+  auto finished = [](const std::string& id) {
+    NewEvent event;
+    event.event_id = id;
+    event.type = kGameFinishedType;
+    event.payload = absl::StrCat("result ", id, std::string("\0\t\\", 3));
+    return event;
+  };
+  {
+    PostgresOptions options;
+    options.conninfo = conninfo;
+    absl::StatusOr<std::unique_ptr<PostgresEventStore>> old = PostgresEventStore::Open(options);
+    ASSERT_TRUE(old.ok()) << old.status();
+    CreateGameRequest request = CreateRequest("before");
+    request.game.league_id = "north";
+    ASSERT_TRUE((*old)->CreateGame(request).ok());
+    std::vector<NewEvent> events = Events("before", 2);
+    events.push_back(finished("before-end"));
+    ASSERT_TRUE((*old)->Append(Append("before", 0, "play-before", events)).ok());
+  }
+  std::unique_ptr<PostgresEventStore> store = MigrateAndOpen(conninfo);
+  ASSERT_NE(store, nullptr);
+  CreateGameRequest request = CreateRequest("after");
+  request.game.league_id = "north";
+  ASSERT_TRUE(store->CreateGame(request).ok());
+  ASSERT_TRUE(store->Append(Append("after", 0, "play-after", {finished("after-end")})).ok());
+
+  absl::StatusOr<std::vector<ResultEvent>> read = store->ReadResults(0, 0, "north", 10);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 2u);
+  std::vector<ResultEvent> scanned;
+  ASSERT_TRUE(store
+                  ->ScanLeagueResults("north", 0, 0,
+                                      [&](const ResultEvent& r) {
+                                        scanned.push_back(r);
+                                        return absl::OkStatus();
+                                      })
+                  .ok());
+  ASSERT_EQ(scanned.size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE((*read)[i].event.event_id);
+    EXPECT_EQ(scanned[i].event.game_id, (*read)[i].event.game_id);
+    EXPECT_EQ(scanned[i].event.payload, (*read)[i].event.payload);
+    EXPECT_EQ(scanned[i].event.recorded_at, (*read)[i].event.recorded_at);
+  }
+  EXPECT_EQ(scanned[0].event.payload, finished("before-end").payload);
+  // The copies are as append-only as the rows.
+  pqxx::connection conn(conninfo);
+  pqxx::work txn(conn);
+  EXPECT_THROW(txn.exec("UPDATE game_results SET payload = 'forged'"), pqxx::sql_error);
+}
+
 }  // namespace
 }  // namespace arbiter::store
