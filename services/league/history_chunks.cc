@@ -147,11 +147,11 @@ HistoryChunker::Open& HistoryChunker::OpenOf(Table& table, const league::History
       table.by_slot.resize(std::max(slot + 1, 2 * table.by_slot.size()));
     }
     Open& open = table.by_slot[slot];
-    if (open.chunk < 0 || chunks_[open.index].player == point.player) return open;
+    if (open.chunk < 0 || open.player == point.player) return open;
   }
   if (!table.named) {
-    for (const Open& open : table.by_slot) {
-      if (open.chunk >= 0) table.by_name[chunks_[open.index].player] = open;
+    for (Open& open : table.by_slot) {
+      if (open.chunk >= 0) table.by_name[open.player] = std::move(open);
     }
     table.by_slot.clear();
     table.named = true;
@@ -159,11 +159,20 @@ HistoryChunker::Open& HistoryChunker::OpenOf(Table& table, const league::History
   return table.by_name[point.player];
 }
 
+void HistoryChunker::Close(Open& open) {
+  if (open.chunk < 0) return;
+  HistoryChunk& closed = chunks_[open.index];
+  closed.points = std::exchange(open.points, 0);
+  closed.data = std::exchange(open.data, {});
+}
+
 void HistoryChunker::Add(const league::HistoryPoint& point) {
   Table& table = TableOf(point.season);
   Open& open = OpenOf(table, point);
   const int64_t chunk = ChunkOf(point.games);
   if (open.chunk != chunk) {
+    Close(open);
+    if (open.chunk < 0) open.player = point.player;
     open.chunk = chunk;
     open.index = chunks_.size();
     HistoryChunk& added = chunks_.emplace_back();
@@ -171,15 +180,18 @@ void HistoryChunker::Add(const league::HistoryPoint& point) {
     added.season = point.season;
     added.player = point.player;
     added.chunk = chunk;
-    added.data.reserve(static_cast<size_t>(kHistoryChunkPoints) * 64);
+    open.data.reserve(static_cast<size_t>(kHistoryChunkPoints) * 64);
   }
-  HistoryChunk& target = chunks_[open.index];
-  EncodePoint(point, rating::DisplayRating(config_, point.rating), target.data);
-  ++target.points;
+  EncodePoint(point, rating::DisplayRating(config_, point.rating), open.data);
+  ++open.points;
   ++points_;
 }
 
 std::vector<HistoryChunk> HistoryChunker::Take() {
+  for (Table& table : tables_) {
+    for (Open& open : table.by_slot) Close(open);
+    for (auto& [player, open] : table.by_name) Close(open);
+  }
   tables_.clear();
   last_table_ = 0;
   points_ = 0;

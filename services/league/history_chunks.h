@@ -96,10 +96,15 @@ class HistoryChunker {
 
  private:
   // A player's last chunk on a table: points only ever go to it or to a
-  // later one (games grow by one a point).
+  // later one (games grow by one a point). Its bytes stay here, beside the
+  // player's slot, until it closes (the next chunk starts, or Take): a
+  // point then touches this entry and the end of its bytes, not the list.
   struct Open {
     int64_t chunk = -1;
     size_t index = 0;  // in chunks_
+    int64_t points = 0;
+    std::string player;
+    std::string data;
   };
   struct Table {
     std::string season;
@@ -110,6 +115,8 @@ class HistoryChunker {
 
   Table& TableOf(const std::string& season);
   Open& OpenOf(Table& table, const league::HistoryPoint& point);
+  // Moves the bytes of `open` to its place in chunks_.
+  void Close(Open& open);
 
   std::string league_id_;
   rating::RatingConfig config_;

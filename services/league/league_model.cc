@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "services/league/chunker_thread.h"
 #include "services/league/league_settings.h"
+#include "services/league/result_reader.h"
 #include "spdlog/spdlog.h"
 
 namespace arbiter::league_service {
@@ -70,70 +71,47 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
   // Voided games are known only once every result is read, and a game's
   // later result (a ruling's correction) replaces its first one in place:
   // same position and time, the correction's standings. Results are rated
-  // as they arrive (while PostgreSQL sends the next ones). Should a void, a
-  // correction or a failure turn up, the results are read a second time and
-  // rated from the start: voided games left out, each corrected game rated
-  // once, at its first result's place, with its last result's standings.
-  // Either way the same results are rated in the same order, and no more is
-  // held than the game ids and the few voids and corrections.
-  enum class Kind { kNone, kVoid, kResult };
-  v1::GameFinished finished_event;
-  league::GameResult game;
-  // Decodes `result` (its payload once, for the league its chain names and
-  // for the standings) into `game`. kNone for an event whose chain names
-  // another league: it counts for nothing.
-  auto decode = [&](const store::ResultEvent& result, bool warn) -> absl::StatusOr<Kind> {
-    const bool voids = result.kind == store::GameStatus::kVoided;
-    const bool named = voids ? ChainNamesLeague(result)
-                             : finished_event.ParseFromString(result.event.payload) &&
-                                   finished_event.league() == league_id;
-    if (!named) {
-      if (warn) {
-        spdlog::warn("league {}: game {} not counted: its chained events name another league",
-                     league_id, result.event.game_id);
-      }
-      return Kind::kNone;
-    }
-    if (voids) return Kind::kVoid;
-    absl::StatusOr<league::GameResult> decoded = ResultOf(result, finished_event);
-    if (!decoded.ok()) return decoded.status();
-    game = *std::move(decoded);
-    return Kind::kResult;
-  };
+  // as they arrive (while the next ones are read and decoded on another
+  // thread). Should a void, a correction or a failure turn up, the results
+  // are read a second time and rated from the start: voided games left out,
+  // each corrected game rated once, at its first result's place, with its
+  // last result's standings. Either way the same results are rated in the
+  // same order, and no more is held than the game ids and the few voids and
+  // corrections.
+  using Kind = DecodedResult::Kind;
   bool rated_as_read = true;
   absl::flat_hash_set<std::string> voided;
   absl::flat_hash_map<std::string, league::GameResult> corrected;  // game id -> its last result
-  auto read = [&](const store::ResultEvent& result) -> absl::Status {
-    absl::StatusOr<Kind> kind = decode(result, /*warn=*/true);
-    if (!kind.ok()) return kind.status();
-    if (*kind == Kind::kVoid) {
-      voided.insert(result.event.game_id);
+  auto read = [&](DecodedResult& result) {
+    if (result.kind == Kind::kVoid) {
+      voided.insert(result.game_id);
       rated_as_read = false;
     }
-    if (*kind != Kind::kResult) return absl::OkStatus();
-    if (league.seen.insert(game.game_id).second) {
-      if (rated_as_read && !rate(game).ok()) rated_as_read = false;  // reported below
+    if (result.kind != Kind::kResult) return;
+    if (league.seen.insert(result.game_id).second) {
+      if (rated_as_read && !rate(result.game).ok()) rated_as_read = false;  // reported below
     } else {
       rated_as_read = false;
-      corrected[game.game_id] = game;
+      corrected[result.game_id] = std::move(result.game);
     }
-    return absl::OkStatus();
   };
   absl::flat_hash_set<std::string> corrected_rated;
-  auto read_again = [&](const store::ResultEvent& result) -> absl::Status {
-    absl::StatusOr<Kind> kind = decode(result, /*warn=*/false);
-    if (!kind.ok()) return kind.status();
-    if (*kind != Kind::kResult || voided.contains(game.game_id)) return absl::OkStatus();
-    auto it = corrected.find(game.game_id);
-    if (it == corrected.end()) return rate(game);
-    if (!corrected_rated.insert(game.game_id).second) return absl::OkStatus();  // a later result
+  absl::Status failed;  // the first failure of the second pass
+  auto read_again = [&](DecodedResult& result) {
+    if (!failed.ok() || result.kind != Kind::kResult || voided.contains(result.game_id)) return;
+    auto it = corrected.find(result.game_id);
+    if (it == corrected.end()) {
+      failed = rate(result.game);
+      return;
+    }
+    if (!corrected_rated.insert(result.game_id).second) return;  // a later result
     league::GameResult& last = it->second;
-    last.position = game.position;
-    last.finished_at = game.finished_at;
-    return rate(last);
+    last.position = result.game.position;
+    last.finished_at = result.game.finished_at;
+    failed = rate(last);
   };
   if (position > 0) {
-    if (absl::Status status = events.ScanLeagueResults(league_id, 0, position, read);
+    if (absl::Status status = ReadLeagueResults(events, league_id, position, /*warn=*/true, read);
         !status.ok()) {
       return status;
     }
@@ -141,10 +119,12 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
   if (!rated_as_read) {
     league.ratings = std::make_unique<league::LeagueRatings>(*config);
     if (chunker.has_value()) chunker->Take();
-    if (absl::Status status = events.ScanLeagueResults(league_id, 0, position, read_again);
+    if (absl::Status status =
+            ReadLeagueResults(events, league_id, position, /*warn=*/false, read_again);
         !status.ok()) {
       return status;
     }
+    if (!failed.ok()) return failed;
   }
   if (history != nullptr) *history = chunker->Take();
   return league;

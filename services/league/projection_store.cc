@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "engine/core/sha256.h"
 #include "services/store/internal/postgres_rows.h"
 
 namespace arbiter::league_service {
@@ -395,22 +396,41 @@ absl::StatusOr<std::vector<HistoryRow>> ProjectionStore::History(const std::stri
 absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id) {
   std::string digest;
   absl::Status status = pool_.Run("digesting a league projection", [&](pqxx::connection& c) {
-    pqxx::read_transaction txn(c);
-    digest = txn.exec_params1(
-                    "SELECT encode(sha256(convert_to(coalesce(string_agg(line, E'\\n' "
-                    "ORDER BY line COLLATE \"C\"), ''), 'UTF8')), 'hex') FROM ("
-                    "SELECT concat_ws('|', 'r', season, player, encode(float8send(mu), 'hex'), "
-                    "encode(float8send(sigma), 'hex'), encode(float8send(volatility), 'hex'), "
-                    "encode(float8send(display), 'hex'), games, last_position, last_game_id, "
-                    "last_played, provisional, is_virtual) "
-                    "AS line FROM league_ratings WHERE league_id = $1 "
-                    "UNION ALL SELECT concat_ws('|', 'h', season, player, lpad(chunk::text, 20, '0'), "
-                    "points, encode(sha256(data), 'hex')) "
-                    "FROM league_history_chunks WHERE league_id = $1 "
-                    "UNION ALL SELECT concat_ws('|', 't', season, players, rated_games) "
-                    "FROM league_tables WHERE league_id = $1) AS rows",
-                    league_id)[0]
-                 .as<std::string>();
+    // One snapshot for the three reads.
+    pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(c);
+    // Fixed text forms: floats in their shortest exact form, bytea as hex.
+    txn.exec("SET LOCAL extra_float_digits = 1");
+    txn.exec("SET LOCAL bytea_output = 'hex'");
+    txn.exec("SET LOCAL jit = off");
+    // Each table's rows in primary-key order: an index walk, no sort.
+    const std::string league = txn.quote(league_id);
+    const std::string parts[][2] = {
+        {"ratings\n",
+         absl::StrCat("(SELECT season, player, mu, sigma, volatility, display, games, "
+                      "last_position, last_game_id, last_played, provisional, is_virtual "
+                      "FROM league_ratings WHERE league_id = ", league,
+                      " ORDER BY season, player)")},
+        {"history\n",
+         absl::StrCat("(SELECT season, player, chunk, points, sha256(data) "
+                      "FROM league_history_chunks WHERE league_id = ", league,
+                      " ORDER BY season, player, chunk)")},
+        {"tables\n", absl::StrCat("(SELECT season, players, rated_games FROM league_tables "
+                                   "WHERE league_id = ", league, " ORDER BY season)")}};
+    engine::Sha256Stream hash;
+    std::string line;
+    for (const auto& [name, query] : parts) {
+      hash.Update(name);
+      // libpqxx 6 puts the "table" of a stream_from after COPY as it is
+      // (postgres_scan_results.cc relies on the same).
+      pqxx::stream_from stream(txn, query);
+      while (stream.get_raw_line(line)) {
+        hash.Update(line);
+        if (line.empty() || line.back() != '\n') hash.Update("\n");
+      }
+      stream.complete();
+    }
+    txn.commit();
+    digest = hash.FinishHex();
     return absl::OkStatus();
   });
   if (!status.ok()) return status;

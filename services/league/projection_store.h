@@ -90,10 +90,13 @@ class ProjectionStore {
                                                   const std::string& season,
                                                   const std::string& player, int64_t after_games,
                                                   int limit);
-  // SHA-256 over every stored row of the league (ratings, history chunks,
-  // tables), in a fixed order, doubles by their exact bits; a history chunk
-  // counts by the SHA-256 of its bytes. The same points give the same
-  // chunks whether written by steps or by a rebuild (history_chunks.h).
+  // SHA-256 over every stored row of the league, read in one snapshot: the
+  // line "ratings", then the rating rows; "history", then the history
+  // chunks, each by its key, point count and the SHA-256 of its bytes;
+  // "tables", then the table rows. Rows in primary-key order, each a line
+  // of PostgreSQL's COPY text (doubles in their shortest exact form). The
+  // same points give the same chunks whether written by steps or by a
+  // rebuild (history_chunks.h), so both give the same digest.
   absl::StatusOr<std::string> Digest(const std::string& league_id);
 
  private:
