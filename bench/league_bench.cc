@@ -9,7 +9,7 @@
 //   BM_LeaderboardRpc/G     GetLeaderboard through gRPC (a server in this
 //                           process, a public token), top 50 of the players
 //                           of G stored results: p50 and p99 in ms
-//   BM_RederiveFromLogs     store read + replay through the engine + ratings,
+//   BM_RederiveFromLogs     store read (ScanEvents) + replay through the engine + ratings,
 //                           from the raw action logs of simulated games
 //
 // A private PostgreSQL cluster is started for the run (as store_bench does).
@@ -380,6 +380,7 @@ void BM_RederiveFromLogs(benchmark::State& state) {
     std::optional<replay::Referee> referee;
     std::vector<std::string> players;
     std::string game_id;
+    v1::Action action;
     auto finish = [&] {
       if (!referee.has_value() || referee->verdict() != replay::Verdict::kLegal) return;
       std::optional<v1::Standings> standings = referee->Standings();
@@ -391,29 +392,23 @@ void BM_RederiveFromLogs(benchmark::State& state) {
       for (const v1::PlayerStanding& s : standings->players()) r.places.push_back(s.place());
       benchmark::DoNotOptimize(ratings.Add(r, nullptr, nullptr));
     };
-    int64_t after = 0;
-    while (true) {
-      auto page = db.events->ReadAll(after, 10'000);
-      if (!page.ok()) Die(page.status());
-      for (const store::StoredEvent& e : *page) {
-        ++events;
-        if (e.type == "game_created") {
-          finish();
-          v1::GameCreated created;
-          created.ParseFromString(e.payload);
-          referee.emplace(*replay::Referee::Start(created.header(), *registry));
-          players.clear();
-          for (const v1::Player& p : created.header().players()) players.push_back(p.id());
-          game_id = e.game_id;
-        } else if (e.type == "action") {
-          v1::Action action;
-          action.ParseFromString(e.payload);
-          benchmark::DoNotOptimize(referee->Apply(action, e.sequence));
-        }
+    absl::Status scanned = db.events->ScanEvents(0, 0, [&](const store::StoredEvent& e) {
+      ++events;
+      if (e.type == "game_created") {
+        finish();
+        v1::GameCreated created;
+        created.ParseFromString(e.payload);
+        referee.emplace(*replay::Referee::Start(created.header(), *registry));
+        players.clear();
+        for (const v1::Player& p : created.header().players()) players.push_back(p.id());
+        game_id = e.game_id;
+      } else if (e.type == "action") {
+        action.ParseFromString(e.payload);
+        benchmark::DoNotOptimize(referee->Apply(action, e.sequence));
       }
-      if (page->size() < 10'000) break;
-      after = page->back().position;
-    }
+      return absl::OkStatus();
+    });
+    if (!scanned.ok()) Die(scanned);
     finish();
   }
   state.counters["events"] = static_cast<double>(events);

@@ -421,7 +421,7 @@ absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id
     for (const auto& [name, query] : parts) {
       hash.Update(name);
       // libpqxx 6 puts the "table" of a stream_from after COPY as it is
-      // (postgres_scan_results.cc relies on the same).
+      // (postgres_scans.cc relies on the same).
       pqxx::stream_from stream(txn, query);
       while (stream.get_raw_line(line)) {
         hash.Update(line);

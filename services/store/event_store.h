@@ -297,6 +297,34 @@ class EventStore {
   virtual absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position,
                                                            int limit) = 0;
 
+  // Every event with after_position < position <= up_to_position (0: up to
+  // the store's head when the read starts), in position order, each handed
+  // to `each`, in one read: for re-deriving everything from the logs. The
+  // events carry position, game id, sequence, type and payload, no more
+  // (event id, JSON copy, recorded_by, recorded_at and hashes are left
+  // empty). `each` must not call this store. The first error `each` returns
+  // ends the scan and is returned; otherwise the errors of ReadAll.
+  virtual absl::Status ScanEvents(int64_t after_position, int64_t up_to_position,
+                                  const std::function<absl::Status(const StoredEvent&)>& each) {
+    constexpr int kPage = 10'000;
+    if (up_to_position == 0) {
+      absl::StatusOr<int64_t> head = HeadPosition();
+      if (!head.ok()) return head.status();
+      up_to_position = *head;
+    }
+    while (after_position < up_to_position) {
+      absl::StatusOr<std::vector<StoredEvent>> page = ReadAll(after_position, kPage);
+      if (!page.ok()) return page.status();
+      for (const StoredEvent& event : *page) {
+        if (event.position > up_to_position) return absl::OkStatus();
+        if (absl::Status status = each(event); !status.ok()) return status;
+      }
+      if (static_cast<int>(page->size()) < kPage) return absl::OkStatus();
+      after_position = page->back().position;
+    }
+    return absl::OkStatus();
+  }
+
   // Up to `limit` (1..10000) result events (kGameFinishedType and
   // kGameVoidedType) with after_position < position <= up_to_position (0:
   // no upper bound), in position order; only those of games of `league_id`

@@ -71,8 +71,10 @@ class PostgresEventStore final : public EventStore {
                                                        int64_t up_to_position,
                                                        const std::string& league_id,
                                                        int limit) override;
-  // One COPY of the league's results (postgres_scan_results.cc): the rows
-  // stream in while `each` rates the ones before.
+  // One COPY each (postgres_scans.cc): the rows stream in while `each`
+  // handles the ones before.
+  absl::Status ScanEvents(int64_t after_position, int64_t up_to_position,
+                          const std::function<absl::Status(const StoredEvent&)>& each) override;
   absl::Status ScanLeagueResults(const std::string& league_id, int64_t after_position,
                                  int64_t up_to_position,
                                  const std::function<absl::Status(const ResultEvent&)>& each) override;

@@ -546,6 +546,59 @@ TYPED_TEST(EventStoreTest, AFinishedGameTakesOneCorrectedResultAndTheTournamentR
             absl::StatusCode::kInvalidArgument);
 }
 
+// ScanEvents hands `each` what ReadAll reads (position, game, sequence, type
+// and payload), in the same order and within the same bounds, across games
+// and batches; payloads hold bytes a COPY line must escape.
+TYPED_TEST(EventStoreTest, TheWholeStoreScansAsItReads) {
+  for (const char* id : {"a", "b", "c"}) {
+    ASSERT_TRUE(this->store().CreateGame(CreateRequest(id)).ok());
+  }
+  this->AppendOk(Append("a", 0, "a-1", Events("a1", 3)));
+  this->AppendOk(Append("b", 0, "b-1", Events("b1", 2)));
+  this->AppendOk(Append("a", 3, "a-2", Events("a2", 1)));
+  std::vector<NewEvent> odd = Events("c1", 2);
+  odd[1].type = "back\\slash";  // COPY writes it with its backslash doubled
+  odd[1].payload = std::string("\t\n\\x\0\xff", 6);
+  this->AppendOk(Append("c", 0, "c-1", odd));
+  absl::StatusOr<std::vector<StoredEvent>> read = this->store().ReadAll(0, 100);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 8u);
+  auto scan = [&](int64_t after, int64_t up_to) {
+    std::vector<StoredEvent> out;
+    const absl::Status status =
+        this->store().ScanEvents(after, up_to, [&](const StoredEvent& e) {
+          out.push_back(e);
+          return absl::OkStatus();
+        });
+    EXPECT_TRUE(status.ok()) << status;
+    return out;
+  };
+  auto expect_same = [](const std::vector<StoredEvent>& scanned,
+                        absl::Span<const StoredEvent> expected) {
+    ASSERT_EQ(scanned.size(), expected.size());
+    for (size_t i = 0; i < scanned.size(); ++i) {
+      SCOPED_TRACE(expected[i].event_id);
+      EXPECT_EQ(scanned[i].position, expected[i].position);
+      EXPECT_EQ(scanned[i].game_id, expected[i].game_id);
+      EXPECT_EQ(scanned[i].sequence, expected[i].sequence);
+      EXPECT_EQ(scanned[i].type, expected[i].type);
+      EXPECT_EQ(scanned[i].payload, expected[i].payload);
+    }
+  };
+  expect_same(scan(0, 0), *read);
+  expect_same(scan((*read)[1].position, (*read)[5].position),
+              absl::MakeConstSpan(*read).subspan(2, 4));
+  EXPECT_TRUE(scan((*read)[7].position, 0).empty());
+
+  int calls = 0;
+  const absl::Status stopped = this->store().ScanEvents(0, 0, [&](const StoredEvent&) {
+    ++calls;
+    return absl::CancelledError("enough");
+  });
+  EXPECT_EQ(stopped, absl::CancelledError("enough"));
+  EXPECT_EQ(calls, 1);
+}
+
 // ScanLeagueResults hands `each` what ReadResults reads, in the same order
 // and within the same bounds, and no other league's results. For PostgreSQL
 // the scan reads the copies the results carry (migration 0018) and

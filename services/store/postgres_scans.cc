@@ -1,34 +1,45 @@
-// PostgresEventStore::ScanLeagueResults: a league's results in one COPY.
+// PostgresEventStore's scans: reads of everything in a range in one COPY.
 //
-// A rebuild reads every result of a league (a million for a large one). As
-// pages of ReadResults that cost 100 statements, each cut and joined anew,
-// every row with hashes, ids and its JSON copy, and the pages one after the
-// other with the rating waiting. One COPY ... TO STDOUT of the six columns
-// rating needs instead streams: PostgreSQL produces rows while the caller
-// decodes and rates the ones before, and nothing is held but a line.
-//
-// The rows come from game_results alone: each carries its event's payload
-// and time (migration 0018), so the read is one range of
+// ScanLeagueResults: a rebuild reads every result of a league (a million for
+// a large one). As pages of ReadResults that cost 100 statements, each cut
+// and joined anew, every row with hashes, ids and its JSON copy, and the
+// pages one after the other with the rating waiting. One COPY ... TO STDOUT
+// of the six columns rating needs instead streams: PostgreSQL produces rows
+// while the caller decodes and rates the ones before, and nothing is held but
+// a line. The rows come from game_results alone: each carries its event's
+// payload and time (migration 0018), so the read is one range of
 // game_results_by_league, with no look-up in events per result. The time is
 // the one ReadResults converts from the event (the trigger converts it by
 // the same expression), so both reads give the same microseconds.
+//
+// ScanEvents: re-deriving everything reads every event of the store. Pages
+// of ReadAll leave PostgreSQL idle while the caller replays a page and the
+// caller idle while PostgreSQL makes the next; one COPY of the five columns
+// replay needs keeps both busy.
 #include <pqxx/pqxx>
 
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "services/store/internal/postgres_lease.h"
+#include "services/store/internal/postgres_rows.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::store {
 namespace {
 
-// The text of one field of a COPY text line (backslash escapes undone).
-std::string Unescape(std::string_view field) {
-  std::string out;
-  out.reserve(field.size());
+// The text of one field of a COPY text line (backslash escapes undone),
+// into `out` (its storage reused: most fields have no escape at all).
+void UnescapeInto(std::string_view field, std::string& out) {
+  if (field.find('\\') == std::string_view::npos) {
+    out.assign(field.data(), field.size());
+    return;
+  }
+  out.clear();
   for (size_t i = 0; i < field.size(); ++i) {
     if (field[i] != '\\' || i + 1 == field.size()) {
       out.push_back(field[i]);
@@ -56,15 +67,21 @@ std::string Unescape(std::string_view field) {
         }
     }
   }
-  return out;
 }
 
-int HexDigit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
+constexpr std::array<int8_t, 256> HexValues() {
+  std::array<int8_t, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    table[c] = static_cast<int8_t>(c >= '0' && c <= '9'   ? c - '0'
+                                   : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                   : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                          : -1);
+  }
+  return table;
 }
+
+// The value of each hex digit, -1 for any other byte.
+constexpr std::array<int8_t, 256> kHexValue = HexValues();
 
 // A bytea field in hex output ("\x..." written by COPY as "\\x...").
 bool DecodeBytea(std::string_view field, std::string& out) {
@@ -72,9 +89,9 @@ bool DecodeBytea(std::string_view field, std::string& out) {
   field.remove_prefix(3);
   out.resize(field.size() / 2);
   for (size_t i = 0; i < out.size(); ++i) {
-    const int high = HexDigit(field[2 * i]);
-    const int low = HexDigit(field[2 * i + 1]);
-    if (high < 0 || low < 0) return false;
+    const int high = kHexValue[static_cast<unsigned char>(field[2 * i])];
+    const int low = kHexValue[static_cast<unsigned char>(field[2 * i + 1])];
+    if ((high | low) < 0) return false;
     out[i] = static_cast<char>(high * 16 + low);
   }
   return true;
@@ -96,6 +113,61 @@ bool Split(std::string_view line, std::string_view* fields, int n) {
 }
 
 }  // namespace
+
+absl::Status PostgresEventStore::ScanEvents(
+    int64_t after_position, int64_t up_to_position,
+    const std::function<absl::Status(const StoredEvent&)>& each) {
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    txn.exec("SET LOCAL jit = off");
+    // The plan wanted: the batches in position order (append_requests by
+    // last_position), each batch's events by their key, already in order.
+    // For a whole store the planner would rather hash one table and sort
+    // everything, which sends nothing until all is read and sorted and cost
+    // more (docs/benchmarks.md, re-deriving).
+    txn.exec("SET LOCAL enable_hashjoin = off");
+    txn.exec("SET LOCAL enable_mergejoin = off");
+    txn.exec("SET LOCAL enable_sort = off");
+    // One statement, so the head (when no bound is given) and the rows come
+    // from one snapshot: every position up to that head is committed and in
+    // it. Batches in position order, each batch's events in sequence order,
+    // as ReadAll.
+    const std::string up_to = up_to_position > 0 ? absl::StrCat(up_to_position)
+                                                 : "(SELECT last_position FROM store_head)";
+    const std::string query = absl::StrCat(
+        "(SELECT r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, "
+        "e.type, e.payload", internal::kEventsWithBatch,
+        "WHERE r.last_position > ", after_position,
+        " AND r.first_position + (e.sequence - r.first_sequence) > ", after_position,
+        " AND r.first_position + (e.sequence - r.first_sequence) <= ", up_to,
+        " ORDER BY r.last_position, e.sequence)");
+    pqxx::stream_from stream(txn, query);
+    absl::Status failed;
+    std::string line;
+    StoredEvent event;
+    std::string_view fields[5];
+    while (stream.get_raw_line(line)) {
+      if (!failed.ok()) continue;  // drain the COPY, then report
+      if (!line.empty() && line.back() == '\n') line.pop_back();
+      if (!Split(line, fields, 5) || !ToInt(fields[0], &event.position) ||
+          !ToInt(fields[2], &event.sequence) || !DecodeBytea(fields[4], event.payload)) {
+        failed = absl::DataLossError(
+            absl::StrCat("an event reads back malformed: ", line.substr(0, 200)));
+        continue;
+      }
+      UnescapeInto(fields[1], event.game_id);
+      UnescapeInto(fields[3], event.type);
+      failed = each(event);
+    }
+    stream.complete();
+    txn.commit();
+    return failed;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading the store");
+  }
+}
 
 absl::Status PostgresEventStore::ScanLeagueResults(
     const std::string& league_id, int64_t after_position, int64_t up_to_position,
@@ -139,7 +211,7 @@ absl::Status PostgresEventStore::ScanLeagueResults(
                          line.substr(0, 200)));
         continue;
       }
-      result.event.game_id = Unescape(fields[1]);
+      UnescapeInto(fields[1], result.event.game_id);
       result.kind = ParseGameStatus(std::string(fields[3])).value_or(GameStatus::kUnspecified);
       result.event.recorded_at = absl::FromUnixMicros(micros);
       failed = each(result);
