@@ -22,7 +22,9 @@ class Pipe {
  public:
   void Push(std::vector<DecodedResult>& batch) {
     absl::MutexLock lock(&mu_);
-    auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return waiting_.size() < kMaxWaiting; };
+    auto room = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return waiting_.size() < kMaxWaiting;
+    };
     mu_.Await(absl::Condition(&room));
     waiting_.push_back(std::exchange(batch, {}));
   }
@@ -34,7 +36,9 @@ class Pipe {
   // The next batch; false once the pipe is closed and empty.
   bool Pop(std::vector<DecodedResult>& batch) {
     absl::MutexLock lock(&mu_);
-    auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) { return !waiting_.empty() || closed_; };
+    auto ready = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
+      return !waiting_.empty() || closed_;
+    };
     mu_.Await(absl::Condition(&ready));
     if (waiting_.empty()) return false;
     batch = std::move(waiting_.front());
