@@ -1,7 +1,10 @@
 #include "services/server/game_stream.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "services/server/chained_game.h"
@@ -234,6 +237,50 @@ absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
   return referee;
 }
 
+namespace {
+
+// The first result event of `results` (a game's, in order) whose row in
+// game_results differs from it, as (sequence, problem): a league's rebuild
+// rates the rows (migration 0018), so a row edited in the database, or
+// missing, is a game its leagues would not rate as its log says.
+absl::StatusOr<std::optional<std::pair<int64_t, std::string>>> CheckResultRows(
+    store::EventStore& store, const std::vector<store::StoredEvent>& results) {
+  if (results.empty()) return std::nullopt;
+  std::vector<int64_t> positions;
+  for (const store::StoredEvent& e : results) positions.push_back(e.position);
+  absl::StatusOr<std::vector<store::ResultEvent>> rows = store.ReadResultRows(positions);
+  if (!rows.ok()) return rows.status();
+  for (const store::StoredEvent& e : results) {
+    auto row = std::find_if(rows->begin(), rows->end(), [&](const store::ResultEvent& r) {
+      return r.event.position == e.position;
+    });
+    const std::string where = absl::StrCat("the result row of event ", e.sequence,
+                                           " (game_results, position ", e.position, ")");
+    std::string problem;
+    if (row == rows->end()) {
+      problem = absl::StrCat("event ", e.sequence, " ends the game but game_results has no row at ",
+                             "its position ", e.position, ": no league rates it");
+    } else if (row->event.game_id != e.game_id || row->event.sequence != e.sequence) {
+      problem = absl::StrCat(where, " names event ", row->event.sequence, " of game \"",
+                             row->event.game_id, "\"");
+    } else if (row->kind != (e.type == store::kGameVoidedType ? store::GameStatus::kVoided
+                                                              : store::GameStatus::kFinished)) {
+      problem = absl::StrCat(where, " says the game was ", store::GameStatusName(row->kind));
+    } else if (row->event.payload != e.payload) {
+      problem = absl::StrCat(where, " holds another payload than the event: a league's ",
+                             "rebuild would rate the row");
+    } else if (row->event.recorded_at != e.recorded_at) {
+      problem = absl::StrCat(where, " gives another time than the event");
+    } else {
+      continue;
+    }
+    return std::make_optional(std::make_pair(e.sequence, problem));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store,
                                                         const engine::RulesetRegistry& registry,
                                                         const OpenedGame& game,
@@ -262,6 +309,7 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store
   bool replay_stopped = !seed.has_value();
   std::optional<Failure> chain_failure, decode_failure, replay_failure;
 
+  std::vector<store::StoredEvent> results;  // the chain's result events (a few at most)
   EventCursor cursor(store, game, game.last.has_value() ? game.last->sequence : 0);
   EventDecoder decoder;
   std::string prev = store::GenesisHash();
@@ -296,6 +344,7 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store
       continue;
     }
     prev = e.hash;
+    if (e.type == store::kGameFinishedType || e.type == store::kGameVoidedType) results.push_back(e);
     if (decode_failure.has_value()) continue;
     absl::StatusOr<v1::Event> event = decoder.Decode(e);
     if (!event.ok()) {
@@ -340,6 +389,10 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store
                                      "\": the recorded last hash does not match the last event")});
   }
   if (count == 0) return fail(Failure{1, "the game has no events: its creation was interrupted"});
+  absl::StatusOr<std::optional<std::pair<int64_t, std::string>>> rows =
+      CheckResultRows(store, results);
+  if (!rows.ok()) return rows.status();
+  if (rows->has_value()) return fail(Failure{(*rows)->first, (*rows)->second});
   if (decode_failure.has_value()) return fail(*decode_failure);
   out.set_intact(true);
   if (seed.has_value()) {

@@ -22,6 +22,7 @@
 #ifndef ARBITER_SERVICES_STORE_EVENT_STORE_H_
 #define ARBITER_SERVICES_STORE_EVENT_STORE_H_
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -357,6 +358,25 @@ class EventStore {
       if (static_cast<int>(page->size()) < kPage) return absl::OkStatus();
       after_position = page->back().event.position;
     }
+  }
+
+  // The result rows stored at `positions` (any order), as ScanLeagueResults
+  // reads them (position, game id, sequence, payload, recorded_at; kind and
+  // league_id), in position order; positions with no row are left out. For
+  // VerifyGame, which compares them with the events at those positions: a
+  // league's rebuild rates the rows. This default reads the events through
+  // ReadResults (a store whose rows are its events).
+  virtual absl::StatusOr<std::vector<ResultEvent>> ReadResultRows(
+      std::vector<int64_t> positions) {
+    std::sort(positions.begin(), positions.end());
+    std::vector<ResultEvent> out;
+    for (int64_t position : positions) {
+      if (position < 1 || (!out.empty() && out.back().event.position == position)) continue;
+      absl::StatusOr<std::vector<ResultEvent>> one = ReadResults(position - 1, position, "", 1);
+      if (!one.ok()) return one.status();
+      for (ResultEvent& result : *one) out.push_back(std::move(result));
+    }
+    return out;
   }
 
   // Up to `limit` (1..10000) result events of the games of one tournament

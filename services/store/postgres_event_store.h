@@ -75,6 +75,7 @@ class PostgresEventStore final : public EventStore {
   // handles the ones before.
   absl::Status ScanEvents(int64_t after_position, int64_t up_to_position,
                           const std::function<absl::Status(const StoredEvent&)>& each) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadResultRows(std::vector<int64_t> positions) override;
   absl::Status ScanLeagueResults(const std::string& league_id, int64_t after_position,
                                  int64_t up_to_position,
                                  const std::function<absl::Status(const ResultEvent&)>& each) override;

@@ -224,4 +224,34 @@ absl::Status PostgresEventStore::ScanLeagueResults(
   }
 }
 
+absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResultRows(
+    std::vector<int64_t> positions) {
+  std::vector<ResultEvent> out;
+  if (positions.empty()) return out;
+  absl::StatusOr<Lease> lease = Lease::Take(*this);
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(lease->conn());
+    // The columns ScanLeagueResults reads, by primary key.
+    const pqxx::result rows = txn.exec_params(
+        "SELECT position, game_id, sequence, kind, league_id, recorded_micros, payload "
+        "FROM game_results WHERE position = ANY($1::bigint[]) ORDER BY position",
+        internal::IntArray(positions));
+    for (const pqxx::row& row : rows) {
+      ResultEvent& result = out.emplace_back();
+      result.event.position = row[0].as<int64_t>();
+      result.event.game_id = row[1].as<std::string>();
+      result.event.sequence = row[2].as<int64_t>();
+      result.kind = ParseGameStatus(row[3].as<std::string>()).value_or(GameStatus::kUnspecified);
+      result.league_id = row[4].is_null() ? "" : row[4].as<std::string>();
+      result.event.recorded_at = absl::FromUnixMicros(row[5].as<int64_t>());
+      const pqxx::binarystring payload(row[6]);
+      result.event.payload.assign(payload.get(), payload.size());
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return lease->Fail(e, "reading result rows");
+  }
+}
+
 }  // namespace arbiter::store

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "engine/league/league_ratings.h"
@@ -492,6 +493,68 @@ TEST_F(LeagueTest, AResultCountsOnlyForTheLeagueItsChainNames) {
   EXPECT_EQ(Board("north").total_players(), 3);  // ann, bob, cy: not dee
   ASSERT_TRUE(projector_->Rebuild("north").ok());
   EXPECT_EQ(Board("north").total_players(), 3);
+}
+
+// A league's rebuild rates the result rows (game_results, migration 0018),
+// not the events: VerifyGame compares the two, so a row edited or removed in
+// the database (triggers off, as an operator could) makes the game not
+// intact, naming the result event.
+TEST_F(LeagueTest, VerifyGameFindsAResultRowThatDisagreesWithItsEvent) {
+  ASSERT_TRUE(CreateLeague("north", "plackett-luce").ok());
+  SubmitToLeague("kept", GameOf(620, {"ann", "bob", "cy"}), "north");
+  auto verify = [&] {
+    v1::VerifyGameRequest request;
+    request.set_name("games/kept");
+    v1::VerifyGameResponse response;
+    const grpc::Status status = stub_->VerifyGame(As(admin_).get(), request, &response);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return response;
+  };
+  const v1::VerifyGameResponse intact = verify();
+  ASSERT_TRUE(intact.intact()) << intact.problem();
+  const int64_t last = intact.events();  // the game_finished event
+  auto edit = [&](const std::string& statement) {
+    pqxx::connection conn(conninfo_);
+    pqxx::work txn(conn);
+    txn.exec0("SET session_replication_role = replica");
+    txn.exec0(statement);
+    txn.commit();
+  };
+  struct Case {
+    std::string edit;
+    std::string undo;
+    std::string problem;
+  };
+  const std::vector<Case> cases = {
+      {"UPDATE game_results SET payload = payload || '\\x00'::bytea WHERE game_id = 'kept'",
+       "UPDATE game_results SET payload = substring(payload FROM 1 FOR length(payload) - 1) "
+       "WHERE game_id = 'kept'",
+       "holds another payload than the event: a league's rebuild would rate the row"},
+      {"UPDATE game_results SET recorded_micros = recorded_micros + 1 WHERE game_id = 'kept'",
+       "UPDATE game_results SET recorded_micros = recorded_micros - 1 WHERE game_id = 'kept'",
+       "gives another time than the event"},
+      {"UPDATE game_results SET kind = 'voided' WHERE game_id = 'kept'",
+       "UPDATE game_results SET kind = 'finished' WHERE game_id = 'kept'",
+       "says the game was voided"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.edit);
+    edit(c.edit);
+    const v1::VerifyGameResponse response = verify();
+    EXPECT_FALSE(response.intact());
+    EXPECT_EQ(response.first_bad_event(), last);
+    EXPECT_TRUE(absl::StrContains(response.problem(), c.problem)) << response.problem();
+    EXPECT_TRUE(absl::StartsWith(response.problem(), absl::StrCat("the result row of event ", last)))
+        << response.problem();
+    edit(c.undo);
+    EXPECT_TRUE(verify().intact());
+  }
+  edit("DELETE FROM game_results WHERE game_id = 'kept'");
+  const v1::VerifyGameResponse missing = verify();
+  EXPECT_FALSE(missing.intact());
+  EXPECT_EQ(missing.first_bad_event(), last);
+  EXPECT_TRUE(absl::StrContains(missing.problem(), "game_results has no row at its position"))
+      << missing.problem();
 }
 
 }  // namespace
