@@ -555,6 +555,26 @@ TEST_F(LeagueTest, VerifyGameFindsAResultRowThatDisagreesWithItsEvent) {
   EXPECT_EQ(missing.first_bad_event(), last);
   EXPECT_TRUE(absl::StrContains(missing.problem(), "game_results has no row at its position"))
       << missing.problem();
+
+  // Who sees the report: a public token may verify a finished game (its
+  // integrity is public), but gets nothing for a voided one.
+  const std::string site = MakeToken(Role::kPublic, "site");
+  v1::VerifyGameRequest request;
+  request.set_name("games/kept");
+  v1::VerifyGameResponse seen;
+  ASSERT_TRUE(stub_->VerifyGame(As(site).get(), request, &seen).ok());
+  EXPECT_EQ(seen.problem(), missing.problem());
+  v1::VoidGameRequest void_request;
+  void_request.set_name("games/kept");
+  void_request.set_request_id("void-kept");
+  void_request.set_reason("its result row was tampered with");
+  v1::Game voided;
+  ASSERT_TRUE(stub_->VoidGame(As(admin_).get(), void_request, &voided).ok());
+  v1::VerifyGameResponse hidden;
+  EXPECT_EQ(stub_->VerifyGame(As(site).get(), request, &hidden).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_TRUE(hidden.problem().empty());
+  EXPECT_FALSE(verify().intact());  // the admin still sees the missing row
 }
 
 }  // namespace
