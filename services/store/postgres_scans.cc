@@ -112,6 +112,31 @@ bool Split(std::string_view line, std::string_view* fields, int n) {
   return true;
 }
 
+// Streams the rows of `query` (a parenthesised SELECT: libpqxx 6 puts the
+// "table" of a stream_from straight after COPY) as COPY text lines. Each
+// line goes to `parse`; a line it refuses is DataLoss naming `what`, and
+// `deliver` hands over a parsed one. The first failure ends the handing
+// over; the COPY is drained and the failure returned.
+template <typename Parse, typename Deliver>
+absl::Status StreamRows(pqxx::transaction_base& txn, const std::string& query,
+                        const std::string& what, Parse parse, Deliver deliver) {
+  pqxx::stream_from stream(txn, query);
+  absl::Status failed;
+  std::string line;
+  while (stream.get_raw_line(line)) {
+    if (!failed.ok()) continue;
+    if (!line.empty() && line.back() == '\n') line.pop_back();  // get_raw_line keeps it
+    if (!parse(std::string_view(line))) {
+      failed = absl::DataLossError(
+          absl::StrCat(what, " reads back malformed: ", line.substr(0, 200)));
+      continue;
+    }
+    failed = deliver();
+  }
+  stream.complete();
+  return failed;
+}
+
 }  // namespace
 
 absl::Status PostgresEventStore::ScanEvents(
@@ -143,27 +168,22 @@ absl::Status PostgresEventStore::ScanEvents(
         " AND r.first_position + (e.sequence - r.first_sequence) > ", after_position,
         " AND r.first_position + (e.sequence - r.first_sequence) <= ", up_to,
         " ORDER BY r.last_position, e.sequence)");
-    pqxx::stream_from stream(txn, query);
-    absl::Status failed;
-    std::string line;
     StoredEvent event;
     std::string_view fields[5];
-    while (stream.get_raw_line(line)) {
-      if (!failed.ok()) continue;  // drain the COPY, then report
-      if (!line.empty() && line.back() == '\n') line.pop_back();
-      if (!Split(line, fields, 5) || !ToInt(fields[0], &event.position) ||
-          !ToInt(fields[2], &event.sequence) || !DecodeBytea(fields[4], event.payload)) {
-        failed = absl::DataLossError(
-            absl::StrCat("an event reads back malformed: ", line.substr(0, 200)));
-        continue;
-      }
-      UnescapeInto(fields[1], event.game_id);
-      UnescapeInto(fields[3], event.type);
-      failed = each(event);
-    }
-    stream.complete();
+    absl::Status status = StreamRows(
+        txn, query, "an event",
+        [&](std::string_view line) {
+          if (!Split(line, fields, 5) || !ToInt(fields[0], &event.position) ||
+              !ToInt(fields[2], &event.sequence) || !DecodeBytea(fields[4], event.payload)) {
+            return false;
+          }
+          UnescapeInto(fields[1], event.game_id);
+          UnescapeInto(fields[3], event.type);
+          return true;
+        },
+        [&] { return each(event); });
     txn.commit();
-    return failed;
+    return status;
   } catch (const std::exception& e) {
     return lease->Fail(e, "reading the store");
   }
@@ -191,34 +211,27 @@ absl::Status PostgresEventStore::ScanLeagueResults(
         " AND position > ", after_position,
         up_to_position > 0 ? absl::StrCat(" AND position <= ", up_to_position) : "",
         " ORDER BY position)");
-    // libpqxx 6 puts the "table" of a stream_from after COPY as it is, so a
-    // parenthesised query streams that query's rows.
-    pqxx::stream_from stream(txn, query);
-    absl::Status failed;
-    std::string line;
     ResultEvent result;
     result.league_id = league_id;
     std::string_view fields[6];
-    while (stream.get_raw_line(line)) {
-      if (!failed.ok()) continue;  // drain the COPY, then report
-      if (!line.empty() && line.back() == '\n') line.pop_back();  // get_raw_line keeps it
-      int64_t micros = 0;
-      if (!Split(line, fields, 6) || !ToInt(fields[0], &result.event.position) ||
-          !ToInt(fields[2], &result.event.sequence) ||
-          !ToInt(fields[4], &micros) || !DecodeBytea(fields[5], result.event.payload)) {
-        failed = absl::DataLossError(
-            absl::StrCat("a result of league \"", league_id, "\" reads back malformed: ",
-                         line.substr(0, 200)));
-        continue;
-      }
-      UnescapeInto(fields[1], result.event.game_id);
-      result.kind = ParseGameStatus(std::string(fields[3])).value_or(GameStatus::kUnspecified);
-      result.event.recorded_at = absl::FromUnixMicros(micros);
-      failed = each(result);
-    }
-    stream.complete();
+    absl::Status status = StreamRows(
+        txn, query, absl::StrCat("a result of league \"", league_id, "\""),
+        [&](std::string_view line) {
+          int64_t micros = 0;
+          if (!Split(line, fields, 6) || !ToInt(fields[0], &result.event.position) ||
+              !ToInt(fields[2], &result.event.sequence) || !ToInt(fields[4], &micros) ||
+              !DecodeBytea(fields[5], result.event.payload)) {
+            return false;
+          }
+          UnescapeInto(fields[1], result.event.game_id);
+          result.kind =
+              ParseGameStatus(std::string(fields[3])).value_or(GameStatus::kUnspecified);
+          result.event.recorded_at = absl::FromUnixMicros(micros);
+          return true;
+        },
+        [&] { return each(result); });
     txn.commit();
-    return failed;
+    return status;
   } catch (const std::exception& e) {
     return lease->Fail(e, "reading a league's results");
   }
