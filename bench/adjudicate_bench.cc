@@ -22,7 +22,7 @@
 #include "bench/bench_server.h"
 #include "services/log/log_file.h"
 #include "services/replay/simulate.h"
-#include "services/server/game_stream.h"
+#include "services/games/game_stream.h"
 
 namespace {
 
@@ -128,7 +128,7 @@ void BM_OpenGame(benchmark::State& state) {
   int next = 1;
   for (auto _ : state) {
     const absl::Time start = absl::Now();
-    auto game = arbiter::server::OpenGame(*w.base->store, absl::StrCat("first-", next));
+    auto game = arbiter::games::OpenGame(*w.base->store, absl::StrCat("first-", next));
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
     if (!game.ok()) Fail(std::string(game.status().message()));
     next = next % kFirstReadGames + 1;
@@ -144,9 +144,9 @@ void BM_OpenAndJudgeGame(benchmark::State& state) {
   auto never = [] { return absl::OkStatus(); };
   for (auto _ : state) {
     const absl::Time start = absl::Now();
-    auto game = arbiter::server::OpenGame(*w.base->store, absl::StrCat("first-", next));
+    auto game = arbiter::games::OpenGame(*w.base->store, absl::StrCat("first-", next));
     if (!game.ok()) Fail(std::string(game.status().message()));
-    auto referee = arbiter::server::JudgeStored(*w.base->store, *w.base->registry, *game, 0, never);
+    auto referee = arbiter::games::JudgeStored(*w.base->store, *w.base->registry, *game, 0, never);
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
     if (!referee.ok()) Fail(std::string(referee.status().message()));
     next = next % kFirstReadGames + 1;

@@ -7,7 +7,9 @@
 #include <cstdlib>
 
 #include "absl/strings/str_cat.h"
-#include "services/server/auth.h"
+#include "services/access/token_format.h"
+#include "services/store/postgres_token_store.h"
+#include "services/access/permissions.h"
 #include "services/store/migrations.h"
 
 namespace arbiter::bench {
@@ -32,10 +34,10 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
       store::PostgresEventStore::Open(options);
   if (!events.ok()) BenchFail(program, std::string(events.status().message()));
   out->store = *std::move(events);
-  out->tokens = std::make_unique<server::PostgresTokenStore>(out->pg->conninfo(), options.role);
-  absl::StatusOr<server::NewToken> token = server::GenerateToken();
+  out->tokens = std::make_unique<arbiter::store::PostgresTokenStore>(out->pg->conninfo(), options.role);
+  absl::StatusOr<arbiter::access::NewToken> token = arbiter::access::GenerateToken();
   if (!token.ok()) BenchFail(program, std::string(token.status().message()));
-  token->record.role = server::Role::kAdmin;
+  token->record.role = arbiter::store::Role::kAdmin;
   token->record.principal = "bench";
   token->record.created_by = "bench";
   if (absl::Status s = out->tokens->Insert(token->record); !s.ok()) {

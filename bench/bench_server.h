@@ -11,8 +11,9 @@
 #include <string>
 
 #include "engine/core/ruleset_registry.h"
+#include "services/store/postgres_token_store.h"
 #include "services/server/server.h"
-#include "services/server/token_store.h"
+#include "services/store/token_store.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/postgres_event_store.h"
 
@@ -21,7 +22,7 @@ namespace arbiter::bench {
 struct BenchServer {
   std::unique_ptr<store::EmbeddedPostgres> pg;
   std::unique_ptr<store::PostgresEventStore> store;
-  std::unique_ptr<server::PostgresTokenStore> tokens;
+  std::unique_ptr<arbiter::store::PostgresTokenStore> tokens;
   std::unique_ptr<engine::RulesetRegistry> registry;
   std::unique_ptr<server::ArbiterServer> server;
   std::shared_ptr<grpc::Channel> channel;  // to the server; requests up to 64 MiB

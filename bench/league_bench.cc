@@ -39,14 +39,16 @@
 #include "engine/core/ruleset_registry.h"
 #include "engine/core/rng.h"
 #include "engine/league/league_ratings.h"
+#include "services/access/token_format.h"
+#include "services/store/postgres_token_store.h"
 #include "services/league/league_projector.h"
 #include "services/league/league_settings.h"
 #include "services/league/projection_store.h"
 #include "services/replay/referee.h"
 #include "services/replay/simulate.h"
-#include "services/server/auth.h"
+#include "services/access/permissions.h"
 #include "services/server/server.h"
-#include "services/server/token_store.h"
+#include "services/store/token_store.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/migrations.h"
 #include "services/store/postgres_event_store.h"
@@ -71,7 +73,7 @@ struct Db {
   std::string conninfo;
   store::PostgresEventStore* events = nullptr;
   store::PostgresStreamStore* streams = nullptr;
-  league_service::ProjectionStore* projections = nullptr;
+  league::ProjectionStore* projections = nullptr;
 };
 
 // One migrated database per name (kept to the end; leaked on purpose).
@@ -95,7 +97,7 @@ Db& DbFor(const std::string& name) {
   if (!events.ok()) Die(events.status());
   db.events = events->release();
   db.streams = new store::PostgresStreamStore(*db.events);
-  db.projections = new league_service::ProjectionStore(*db.events);
+  db.projections = new league::ProjectionStore(*db.events);
   return dbs->emplace(name, db).first->second;
 }
 
@@ -178,20 +180,20 @@ void CreateLeague(const Db& db) {
   created.mutable_settings()->add_game_types("atlantis");
   store::StreamAppendRequest append;
   append.stream_id = "leagues/bench";
-  append.kind = league_service::kLeagueKind;
+  append.kind = league::kLeagueKind;
   append.request_id = "create-bench";
   append.recorded_by = "bench";
-  append.type = league_service::kTypeLeagueCreated;
+  append.type = league::kTypeLeagueCreated;
   created.SerializeToString(&append.payload);
   if (auto event = db.streams->Append(append); !event.ok()) Die(event.status());
 }
 
 void BM_RateResults(benchmark::State& state) {
   const int64_t games = state.range(0);
-  std::vector<league::GameResult> results;
+  std::vector<engine::league::GameResult> results;
   engine::Rng rng(7);
   for (int64_t g = 1; g <= games; ++g) {
-    league::GameResult r;
+    engine::league::GameResult r;
     r.position = g;
     r.game_id = absl::StrCat("g", g);
     r.game_type = "atlantis";
@@ -200,12 +202,12 @@ void BM_RateResults(benchmark::State& state) {
     for (int i = 0; i < 4; ++i) r.places.push_back(1 + static_cast<int>(rng.Uniform(4)));
     results.push_back(std::move(r));
   }
-  league::LeagueConfig config;
+  engine::league::LeagueConfig config;
   config.game_types = {"atlantis"};
-  config.rating = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  config.rating = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
   for (auto _ : state) {
-    league::LeagueRatings ratings(config);
-    for (const league::GameResult& r : results) benchmark::DoNotOptimize(ratings.Add(r, nullptr, nullptr));
+    engine::league::LeagueRatings ratings(config);
+    for (const engine::league::GameResult& r : results) benchmark::DoNotOptimize(ratings.Add(r, nullptr, nullptr));
   }
   state.SetItemsProcessed(state.iterations() * games);
 }
@@ -216,7 +218,7 @@ void BM_RebuildLeague(benchmark::State& state) {
   Db& db = DbFor(absl::StrCat("rebuild_", games));
   LoadResults(db, games);
   CreateLeague(db);
-  league_service::LeagueProjector projector(*db.events, *db.streams, *db.projections);
+  league::LeagueProjector projector(*db.events, *db.streams, *db.projections);
   if (absl::Status s = projector.CatchUp(); !s.ok()) Die(s);  // the first projection
   std::string digest;
   for (auto _ : state) {
@@ -235,21 +237,21 @@ BENCHMARK(BM_RebuildLeague)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseR
 void BM_Leaderboard(benchmark::State& state) {
   const int64_t players = state.range(0);
   Db& db = DbFor(absl::StrCat("board_", players));
-  league_service::ProjectionWrite write;
+  league::ProjectionWrite write;
   write.replaced_leagues = {"bench"};
   engine::Rng rng(11);
-  const rating::RatingConfig config = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  const engine::rating::RatingConfig config = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
   for (int64_t p = 0; p < players; ++p) {
-    league::PlayerRating r;
-    r.rating = rating::Rating{25 + (static_cast<double>(rng.Uniform(2000)) - 1000) / 100.0,
+    engine::league::PlayerRating r;
+    r.rating = engine::rating::Rating{25 + (static_cast<double>(rng.Uniform(2000)) - 1000) / 100.0,
                               1 + static_cast<double>(rng.Uniform(700)) / 100.0, 0};
     r.games = 1 + static_cast<int64_t>(rng.Uniform(50));
     r.last_position = p + 1;
     r.last_game = absl::StrCat("g", p);
     r.last_played = absl::FromUnixSeconds(1'790'000'000 + p);
-    write.ratings.push_back(league_service::RowOf("bench", "", absl::StrCat("p", p), r, config));
+    write.ratings.push_back(league::RowOf("bench", "", absl::StrCat("p", p), r, config));
   }
-  write.tables.push_back(league_service::TableRow{"bench", "", players, players});
+  write.tables.push_back(league::TableRow{"bench", "", players, players});
   auto checkpoint = db.projections->Checkpoint();
   if (!checkpoint.ok()) Die(checkpoint.status());
   write.from_position = write.to_position = *checkpoint;
@@ -288,12 +290,12 @@ void BM_LeaderboardRpc(benchmark::State& state) {
   if (running == nullptr) {
     LoadResults(db, games);
     CreateLeague(db);
-    auto* projector = new league_service::LeagueProjector(*db.events, *db.streams, *db.projections);
+    auto* projector = new league::LeagueProjector(*db.events, *db.streams, *db.projections);
     if (absl::Status s = projector->CatchUp(); !s.ok()) Die(s);
-    auto* tokens = new server::PostgresTokenStore(db.conninfo, "");
-    absl::StatusOr<server::NewToken> made = server::GenerateToken();
+    auto* tokens = new arbiter::store::PostgresTokenStore(db.conninfo, "");
+    absl::StatusOr<arbiter::access::NewToken> made = arbiter::access::GenerateToken();
     if (!made.ok()) Die(made.status());
-    made->record.role = server::Role::kPublic;
+    made->record.role = arbiter::store::Role::kPublic;
     made->record.principal = "spectator";
     made->record.created_by = "bench";
     if (absl::Status s = tokens->Insert(made->record); !s.ok()) Die(s);
@@ -370,13 +372,13 @@ void BM_RederiveFromLogs(benchmark::State& state) {
   for (const auto& result : db.events->CreateGames(requests)) {
     if (!result.ok()) Die(result.status());
   }
-  league::LeagueConfig config;
+  engine::league::LeagueConfig config;
   config.game_types = {"atlantis"};
-  config.rating = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  config.rating = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
   int64_t events = 0;
   for (auto _ : state) {
     events = 0;
-    league::LeagueRatings ratings(config);
+    engine::league::LeagueRatings ratings(config);
     std::optional<replay::Referee> referee;
     std::vector<std::string> players;
     std::string game_id;
@@ -384,7 +386,7 @@ void BM_RederiveFromLogs(benchmark::State& state) {
     auto finish = [&] {
       if (!referee.has_value() || referee->verdict() != replay::Verdict::kLegal) return;
       std::optional<v1::Standings> standings = referee->Standings();
-      league::GameResult r;
+      engine::league::GameResult r;
       r.game_id = game_id;
       r.game_type = "atlantis";
       r.legal = true;

@@ -14,7 +14,7 @@
 
 #include "engine/rating/rating.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 constexpr int kMatches = 256;
@@ -59,6 +59,6 @@ BENCHMARK_CAPTURE(BM_RateMatch, glicko2, System::kGlicko2)->Arg(2)->Arg(4)->Arg(
 BENCHMARK_CAPTURE(BM_RateMatch, elo, System::kElo)->Arg(2)->Arg(4)->Arg(7);
 
 }  // namespace
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating
 
 BENCHMARK_MAIN();

@@ -31,9 +31,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "services/access/token_format.h"
+#include "services/store/postgres_token_store.h"
 #include "services/log/log_file.h"
 #include "services/replay/simulate.h"
-#include "services/server/auth.h"
+#include "services/access/permissions.h"
 #include "services/server/server.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/migrations.h"
@@ -235,11 +237,11 @@ int main(int argc, char** argv) {
 
   std::unique_ptr<arbiter::store::EmbeddedPostgres> pg;
   std::unique_ptr<arbiter::store::PostgresEventStore> store;
-  std::unique_ptr<arbiter::server::PostgresTokenStore> tokens;
+  std::unique_ptr<arbiter::store::PostgresTokenStore> tokens;
   std::unique_ptr<arbiter::server::ArbiterServer> local;
   std::unique_ptr<arbiter::store::PostgresStreamStore> streams;
-  std::unique_ptr<arbiter::league_service::ProjectionStore> projections;
-  std::unique_ptr<arbiter::league_service::LeagueProjector> projector;
+  std::unique_ptr<arbiter::league::ProjectionStore> projections;
+  std::unique_ptr<arbiter::league::LeagueProjector> projector;
   arbiter::server::LeagueParts parts;
   if (server.empty()) {
     arbiter::store::EmbeddedPostgresOptions pg_options;
@@ -255,9 +257,9 @@ int main(int argc, char** argv) {
     options.conninfo = pg->conninfo();
     options.max_connections = db_connections;
     store = *arbiter::store::PostgresEventStore::Open(options);
-    tokens = std::make_unique<arbiter::server::PostgresTokenStore>(pg->conninfo(), options.role);
-    auto new_token = arbiter::server::GenerateToken();
-    new_token->record.role = arbiter::server::Role::kAdmin;
+    tokens = std::make_unique<arbiter::store::PostgresTokenStore>(pg->conninfo(), options.role);
+    auto new_token = arbiter::access::GenerateToken();
+    new_token->record.role = arbiter::store::Role::kAdmin;
     new_token->record.principal = "load";
     new_token->record.created_by = "load";
     if (!tokens->Insert(new_token->record).ok()) return 1;
@@ -266,17 +268,17 @@ int main(int argc, char** argv) {
     server_options.listen = "127.0.0.1:0";
     if (league) {
       streams = std::make_unique<arbiter::store::PostgresStreamStore>(*store);
-      projections = std::make_unique<arbiter::league_service::ProjectionStore>(*store);
-      projector = std::make_unique<arbiter::league_service::LeagueProjector>(*store, *streams,
+      projections = std::make_unique<arbiter::league::ProjectionStore>(*store);
+      projector = std::make_unique<arbiter::league::LeagueProjector>(*store, *streams,
                                                                               *projections);
       arbiter::v1::LeagueCreated created;
       created.mutable_settings()->add_game_types("atlantis");
       arbiter::store::StreamAppendRequest append;
       append.stream_id = "leagues/load";
-      append.kind = arbiter::league_service::kLeagueKind;
+      append.kind = arbiter::league::kLeagueKind;
       append.request_id = "create-load";
       append.recorded_by = "load";
-      append.type = arbiter::league_service::kTypeLeagueCreated;
+      append.type = arbiter::league::kTypeLeagueCreated;
       created.SerializeToString(&append.payload);
       if (!streams->Append(append).ok()) return 1;
       parts = arbiter::server::LeagueParts{streams.get(), projections.get(), projector.get()};

@@ -15,8 +15,8 @@
 #include "engine/core/ruleset_registry.h"
 #include "services/log/log_file.h"
 #include "services/replay/simulate.h"
-#include "services/server/event_codec.h"
-#include "services/server/game_writer.h"
+#include "services/games/game_events.h"
+#include "services/games/game_writer.h"
 #include "services/store/memory_event_store.h"
 
 namespace {
@@ -49,11 +49,11 @@ int64_t LinesOf(const std::string& text) {
 
 void BM_SubmitToMemoryStore(benchmark::State& state) {
   arbiter::store::MemoryEventStore store;
-  arbiter::server::GameWriter writer(store, Registry(), arbiter::server::WriteLimits{});
-  arbiter::server::Caller caller;
+  arbiter::games::GameWriter writer(store, Registry(), arbiter::games::WriteLimits{});
+  arbiter::access::Caller caller;
   caller.principal = "bench";
-  caller.role = arbiter::server::Role::kAdmin;
-  const arbiter::server::CancelCheck cancel = [] { return absl::OkStatus(); };
+  caller.role = arbiter::store::Role::kAdmin;
+  const arbiter::games::CancelCheck cancel = [] { return absl::OkStatus(); };
   int64_t games = 0, events = 0;
   for (auto _ : state) {
     const std::string& log = Logs()[static_cast<std::size_t>(games) % Logs().size()];
@@ -91,7 +91,7 @@ void BM_EncodeEvents(benchmark::State& state) {
   }
   std::size_t next = 0;
   for (auto _ : state) {
-    auto event = arbiter::server::EncodeAction("game", 2, actions[next++ % actions.size()]);
+    auto event = arbiter::games::EncodeAction("game", 2, actions[next++ % actions.size()]);
     benchmark::DoNotOptimize(event);
   }
   state.SetItemsProcessed(state.iterations());  // events per second

@@ -10,7 +10,7 @@
 #include "engine/tournament/pairing.h"
 #include "engine/tournament/standings.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 TournamentSettings Settings(int rounds) {
@@ -86,6 +86,6 @@ void BM_StandingsNineRounds(benchmark::State& state) {
 BENCHMARK(BM_StandingsNineRounds)->Arg(1000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 BENCHMARK_MAIN();

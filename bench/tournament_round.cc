@@ -21,10 +21,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "services/access/token_format.h"
+#include "services/store/postgres_token_store.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/replay/simulate.h"
-#include "services/server/auth.h"
+#include "services/access/permissions.h"
 #include "services/server/server.h"
 #include "services/store/embedded_postgres.h"
 #include "services/store/migrations.h"
@@ -74,13 +76,13 @@ int main(int argc, char** argv) {
   store::PostgresOptions options;
   options.conninfo = (*pg)->conninfo();
   auto events = *store::PostgresEventStore::Open(options);
-  server::PostgresTokenStore tokens((*pg)->conninfo(), options.role);
+  arbiter::store::PostgresTokenStore tokens((*pg)->conninfo(), options.role);
   store::PostgresStreamStore streams(*events);
-  league_service::ProjectionStore projections(*events);
-  league_service::LeagueProjector projector(*events, streams, projections);
+  league::ProjectionStore projections(*events);
+  league::LeagueProjector projector(*events, streams, projections);
   server::LeagueParts parts{&streams, &projections, &projector};
-  auto token = server::GenerateToken();
-  token->record.role = server::Role::kAdmin;
+  auto token = arbiter::access::GenerateToken();
+  token->record.role = arbiter::store::Role::kAdmin;
   token->record.principal = "bench";
   token->record.created_by = "bench";
   if (!tokens.Insert(token->record).ok()) return 1;

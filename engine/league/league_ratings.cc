@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/civil_time.h"
 
-namespace arbiter::league {
+namespace arbiter::engine::league {
 namespace {
 
 constexpr int64_t kMaxIdlePeriods = 1000;  // RD growth saturates long before
@@ -252,4 +252,4 @@ void LeagueRatings::ClosePeriod(const std::string& season, Table& table, Open& o
   open.games.clear();
 }
 
-}  // namespace arbiter::league
+}  // namespace arbiter::engine::league

@@ -35,7 +35,7 @@
 #include "absl/time/time.h"
 #include "engine/rating/rating.h"
 
-namespace arbiter::league {
+namespace arbiter::engine::league {
 
 enum class RatingPeriod { kGame, kDay, kWeek, kMonth };
 
@@ -156,6 +156,6 @@ class LeagueRatings {
   std::map<std::string, int64_t> table_games_;
 };
 
-}  // namespace arbiter::league
+}  // namespace arbiter::engine::league
 
 #endif  // ARBITER_ENGINE_LEAGUE_LEAGUE_RATINGS_H_

@@ -10,7 +10,7 @@
 #include "engine/rating/internal/parameters.h"
 #include "engine/rating/rating.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 using internal::ParamSpec;
@@ -159,4 +159,4 @@ bool IsProvisional(const RatingConfig& config, const Rating& rating, int64_t gam
   return false;
 }
 
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

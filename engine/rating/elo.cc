@@ -9,7 +9,7 @@
 
 #include "engine/rating/internal/systems.h"
 
-namespace arbiter::rating::internal {
+namespace arbiter::engine::rating::internal {
 
 Ratings RateElo(const EloConfig& config, const std::vector<Team>& teams) {
   const std::size_t n = teams.size();
@@ -34,4 +34,4 @@ Ratings RateElo(const EloConfig& config, const std::vector<Team>& teams) {
   return out;
 }
 
-}  // namespace arbiter::rating::internal
+}  // namespace arbiter::engine::rating::internal

@@ -7,7 +7,7 @@
 
 #include "engine/rating/rating.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 // Glickman's step 2: the factor between the Glicko and Glicko-2 scales.
@@ -117,4 +117,4 @@ std::vector<std::vector<std::vector<GlickoResult>>> GlickoResults(const std::vec
   return out;
 }
 
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

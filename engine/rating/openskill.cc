@@ -16,7 +16,7 @@
 
 #include "engine/rating/internal/systems.h"
 
-namespace arbiter::rating::internal {
+namespace arbiter::engine::rating::internal {
 namespace {
 
 struct TeamSums {
@@ -153,4 +153,4 @@ Ratings RateOpenSkill(const RatingConfig& config, const std::vector<Team>& teams
   return out;
 }
 
-}  // namespace arbiter::rating::internal
+}  // namespace arbiter::engine::rating::internal

@@ -8,7 +8,7 @@
 
 #include "engine/rating/internal/systems.h"
 
-namespace arbiter::rating::internal {
+namespace arbiter::engine::rating::internal {
 namespace {
 
 const double kSqrt2 = std::sqrt(2.0);
@@ -50,4 +50,4 @@ double Wt(double x, double t) {
   return ((t - xx) * PhiMinor(t - xx) + (t + xx) * PhiMinor(-t - xx)) / b + vt * vt;
 }
 
-}  // namespace arbiter::rating::internal
+}  // namespace arbiter::engine::rating::internal

@@ -5,7 +5,7 @@
 #include "engine/rating/internal/systems.h"
 #include "engine/rating/rating.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 absl::Status CheckField(std::string_view field, double value, bool zero_allowed) {
@@ -92,4 +92,4 @@ absl::StatusOr<std::vector<std::vector<Rating>>> RateMatch(const RatingConfig& c
   return rated;
 }
 
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

@@ -29,7 +29,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 
 enum class System { kPlackettLuce, kThurstoneMostellerFull, kBradleyTerryFull, kGlicko2, kElo };
 
@@ -168,6 +168,6 @@ Rating Glicko2Period(const RatingConfig& config, const Rating& player,
 // play each other. Score 1 against a worse rank, 0.5 equal, 0 better.
 std::vector<std::vector<std::vector<GlickoResult>>> GlickoResults(const std::vector<Team>& teams);
 
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating
 
 #endif  // ARBITER_ENGINE_RATING_RATING_H_

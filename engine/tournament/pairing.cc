@@ -12,7 +12,7 @@
 #include "engine/tournament/standings.h"
 #include "engine/tournament/table_plan.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 constexpr int kMaxPassesPerWindow = 1000;
@@ -288,4 +288,4 @@ absl::StatusOr<Round> AssignRound(const TournamentSettings& settings,
   return round;
 }
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

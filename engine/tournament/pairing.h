@@ -32,7 +32,7 @@
 #include "engine/tournament/rounds.h"
 #include "engine/tournament/settings.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 // The repeat measure of `round` against `earlier`: over every pair of players
 // at one table of `round`, the number of earlier rounds in which they already
@@ -54,6 +54,6 @@ absl::StatusOr<Round> AssignRound(const TournamentSettings& settings,
                                   const std::vector<std::string>& players,
                                   const std::vector<Round>& earlier);
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 #endif  // ARBITER_ENGINE_TOURNAMENT_PAIRING_H_

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 // What a table's game gave, per seat.
 struct TableResult {
@@ -38,6 +38,6 @@ struct Round {
   std::vector<std::string> byes;
 };
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 #endif  // ARBITER_ENGINE_TOURNAMENT_ROUNDS_H_

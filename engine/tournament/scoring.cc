@@ -5,7 +5,7 @@
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 absl::Status CheckResult(const TableResult& result, size_t seats) {
   if (result.kind != TableResult::Kind::kPlayed) return absl::OkStatus();
@@ -76,4 +76,4 @@ absl::StatusOr<std::vector<Points>> ScoreTable(const TournamentSettings& setting
   return out;
 }
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

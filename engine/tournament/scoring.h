@@ -19,7 +19,7 @@
 #include "engine/tournament/rounds.h"
 #include "engine/tournament/settings.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 // Points per seat for a played result. InvalidArgument when the result does
 // not fit the table (a list of the wrong length, a place outside 1..seats).
@@ -32,6 +32,6 @@ bool IsWin(const TableResult& result, size_t seat);
 // InvalidArgument when `result` (kPlayed) does not fit a table of `seats`.
 absl::Status CheckResult(const TableResult& result, size_t seats);
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 #endif  // ARBITER_ENGINE_TOURNAMENT_SCORING_H_

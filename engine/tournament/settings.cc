@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 constexpr TieBreak kAllTieBreaks[] = {TieBreak::kGamePoints, TieBreak::kWins,
@@ -130,4 +130,4 @@ absl::Status ValidatePlayers(const std::vector<std::string>& players) {
   return absl::OkStatus();
 }
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

@@ -17,7 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 using Points = int64_t;                    // 1/840ths of a point
 inline constexpr Points kPointUnit = 840;  // one whole point
@@ -75,6 +75,6 @@ absl::Status ValidateSettings(const TournamentSettings& settings);
 // or a player listed twice (named).
 absl::Status ValidatePlayers(const std::vector<std::string>& players);
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 #endif  // ARBITER_ENGINE_TOURNAMENT_SETTINGS_H_

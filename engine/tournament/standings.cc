@@ -9,7 +9,7 @@
 #include "engine/core/rng.h"
 #include "engine/tournament/scoring.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 using Index = absl::flat_hash_map<std::string, int>;
@@ -231,4 +231,4 @@ absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
   return out;
 }
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

@@ -29,7 +29,7 @@
 #include "engine/tournament/rounds.h"
 #include "engine/tournament/settings.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 struct RoundEntry {
   enum class Kind { kPlayed, kBye, kVoid, kPending, kAbsent };
@@ -72,6 +72,6 @@ absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
     const TournamentSettings& settings, const std::vector<std::string>& players,
     const std::vector<Round>& rounds);
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 #endif  // ARBITER_ENGINE_TOURNAMENT_STANDINGS_H_

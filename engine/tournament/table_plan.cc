@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 // Lexicographic cost of a partition (see the header).
@@ -74,4 +74,4 @@ absl::StatusOr<TablePlan> PlanTables(const TournamentSettings& settings, int pla
   return absl::FailedPreconditionError(absl::StrCat(players, " players cannot fill a table"));
 }
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

@@ -19,7 +19,7 @@
 #include "absl/status/statusor.h"
 #include "engine/tournament/settings.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 
 struct TablePlan {
   std::vector<int> sizes;  // table 1 first
@@ -29,6 +29,6 @@ struct TablePlan {
 // FailedPrecondition if `players` cannot fill even one table.
 absl::StatusOr<TablePlan> PlanTables(const TournamentSettings& settings, int players);
 
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament
 
 #endif  // ARBITER_ENGINE_TOURNAMENT_TABLE_PLAN_H_

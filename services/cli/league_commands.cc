@@ -12,6 +12,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/time.h"
+#include "services/common/proto_time.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
 #include "services/log/json_lines.h"
@@ -84,10 +85,8 @@ absl::Status FillSettings(const SettingsOpts& opts, v1::LeagueSettings& settings
     }
     v1::Season* s = settings.add_seasons();
     s->set_id(season.substr(0, first));
-    *s->mutable_start_time() =
-        google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(start));
-    *s->mutable_end_time() =
-        google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(end));
+    *s->mutable_start_time() = common::TimestampOf(start);
+    *s->mutable_end_time() = common::TimestampOf(end);
   }
   if (opts.provisional_games != 0) settings.set_provisional_games(opts.provisional_games);
   if (!opts.period.empty()) settings.set_rating_period(opts.period);

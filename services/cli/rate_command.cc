@@ -41,7 +41,7 @@ struct RateOpts {
 };
 
 struct PlayerState {
-  rating::Rating rating;
+  engine::rating::Rating rating;
   int64_t games = 0;
 };
 
@@ -115,20 +115,20 @@ class LineReader {
 
 class Rater {
  public:
-  explicit Rater(rating::RatingConfig config) : config_(std::move(config)) {}
+  explicit Rater(engine::rating::RatingConfig config) : config_(std::move(config)) {}
 
   // Rates one parsed line (or adds it to the open Glicko-2 period) and
   // prints what it settles.
   absl::Status Add(const v1::RatingMatchLine& match, int64_t line) {
-    const bool glicko = config_.system == rating::System::kGlicko2;
+    const bool glicko = config_.system == engine::rating::System::kGlicko2;
     if (glicko && (!match.has_period() || !period_ || *period_ != match.period())) {
       if (absl::Status s = FlushPeriod(); !s.ok()) return s;
     }
-    std::vector<rating::Team> teams;
+    std::vector<engine::rating::Team> teams;
     std::vector<std::vector<std::string>> ids;
     if (absl::Status s = ReadTeams(match, line, teams, ids); !s.ok()) return s;
     if (!glicko) {
-      auto rated = rating::RateMatch(config_, teams);
+      auto rated = engine::rating::RateMatch(config_, teams);
       if (!rated.ok()) return LineError(line, std::string(rated.status().message()));
       for (std::size_t t = 0; t < teams.size(); ++t) {
         for (std::size_t p = 0; p < teams[t].players.size(); ++p) {
@@ -141,7 +141,7 @@ class Rater {
       return absl::OkStatus();
     }
     // Glicko-2: collect this game's results; rate when the period ends.
-    const auto results = rating::GlickoResults(teams);
+    const auto results = engine::rating::GlickoResults(teams);
     for (std::size_t t = 0; t < teams.size(); ++t) {
       for (std::size_t p = 0; p < teams[t].players.size(); ++p) {
         const std::string& id = ids[t][p];
@@ -167,10 +167,10 @@ class Rater {
   // a new rating would not be finite (ratings too far apart); then nothing
   // of the period is printed.
   absl::Status FlushPeriod() {
-    std::vector<rating::Rating> rated;
+    std::vector<engine::rating::Rating> rated;
     for (const std::string& id : period_order_) {
       const PeriodPlayer& entry = period_players_[id];
-      const rating::Rating r = rating::Glicko2Period(config_, entry.start, entry.results);
+      const engine::rating::Rating r = engine::rating::Glicko2Period(config_, entry.start, entry.results);
       if (!std::isfinite(r.mu) || !std::isfinite(r.sigma) || !std::isfinite(r.volatility)) {
         return LineError(entry.line, absl::StrCat("player ", JsonString(id),
                                                   ": the ratings of this period are too far apart to rate"));
@@ -192,15 +192,15 @@ class Rater {
 
  private:
   struct PeriodPlayer {
-    rating::Rating start;  // the rating at the start of the period
-    std::vector<rating::GlickoResult> results;
+    engine::rating::Rating start;  // the rating at the start of the period
+    std::vector<engine::rating::GlickoResult> results;
     int64_t games = 0;
     int64_t line = 0;      // the last line the player played in the period
   };
 
   // The teams of `match` with every player's current rating (or the prior
   // given on the line). InvalidArgument naming the line and field.
-  absl::Status ReadTeams(const v1::RatingMatchLine& match, int64_t line, std::vector<rating::Team>& teams,
+  absl::Status ReadTeams(const v1::RatingMatchLine& match, int64_t line, std::vector<engine::rating::Team>& teams,
                          std::vector<std::vector<std::string>>& ids) {
     if (match.teams_size() < 2) {
       return LineError(line, absl::StrCat("teams: a match needs at least 2 teams; this line has ",
@@ -212,7 +212,7 @@ class Rater {
       const std::string team_path = absl::StrCat("teams[", t, "]");
       if (!team.has_rank()) return LineError(line, absl::StrCat(team_path, ".rank is missing"));
       if (team.players_size() == 0) return LineError(line, absl::StrCat(team_path, ".players is empty"));
-      rating::Team& out = teams.emplace_back();
+      engine::rating::Team& out = teams.emplace_back();
       out.rank = team.rank();
       std::vector<std::string>& team_ids = ids.emplace_back();
       for (int p = 0; p < team.players_size(); ++p) {
@@ -224,7 +224,7 @@ class Rater {
           return LineError(line, absl::StrCat(path, ".id: player ", JsonString(player.id()),
                                               " is listed twice in one match (also ", previous->second, ")"));
         }
-        absl::StatusOr<rating::Rating> current = CurrentRating(player, line, path);
+        absl::StatusOr<engine::rating::Rating> current = CurrentRating(player, line, path);
         if (!current.ok()) return current.status();
         out.players.push_back(*current);
         team_ids.push_back(player.id());
@@ -233,11 +233,11 @@ class Rater {
     return absl::OkStatus();
   }
 
-  absl::StatusOr<rating::Rating> CurrentRating(const v1::RatingPlayer& player, int64_t line,
+  absl::StatusOr<engine::rating::Rating> CurrentRating(const v1::RatingPlayer& player, int64_t line,
                                                const std::string& path) {
     const bool has_prior = player.has_mu() || player.has_sigma() || player.has_volatility();
     const auto in_period = period_players_.find(player.id());
-    rating::Rating r;
+    engine::rating::Rating r;
     if (in_period != period_players_.end()) {
       if (has_prior) {
         return LineError(line, absl::StrCat(path, ": a prior rating for ", JsonString(player.id()),
@@ -247,36 +247,36 @@ class Rater {
     } else if (const auto known = players_.find(player.id()); known != players_.end()) {
       r = known->second.rating;
     } else {
-      r = rating::InitialRating(config_);
+      r = engine::rating::InitialRating(config_);
     }
     if (player.has_mu()) r.mu = player.mu();
     if (player.has_sigma()) r.sigma = player.sigma();
     if (player.has_volatility()) r.volatility = player.volatility();
-    if (absl::Status s = rating::CheckRating(config_, r); !s.ok()) {
+    if (absl::Status s = engine::rating::CheckRating(config_, r); !s.ok()) {
       return LineError(line, absl::StrCat(path, " (", JsonString(player.id()), "): ", std::string(s.message())));
     }
     return r;
   }
 
   void Print(int64_t line, const std::string& id, const PlayerState& state) {
-    const rating::Rating& r = state.rating;
+    const engine::rating::Rating& r = state.rating;
     std::string out = absl::StrCat("{\"line\":", line, ",\"player\":", JsonString(id), ",\"mu\":", Number(r.mu),
                                    ",\"sigma\":", Number(r.sigma));
-    if (config_.system == rating::System::kGlicko2) absl::StrAppend(&out, ",\"volatility\":", Number(r.volatility));
-    absl::StrAppend(&out, ",\"display\":", Number(rating::DisplayRating(config_, r)), ",\"games\":", state.games,
-                    ",\"provisional\":", rating::IsProvisional(config_, r, state.games) ? "true" : "false", "}\n");
+    if (config_.system == engine::rating::System::kGlicko2) absl::StrAppend(&out, ",\"volatility\":", Number(r.volatility));
+    absl::StrAppend(&out, ",\"display\":", Number(engine::rating::DisplayRating(config_, r)), ",\"games\":", state.games,
+                    ",\"provisional\":", engine::rating::IsProvisional(config_, r, state.games) ? "true" : "false", "}\n");
     std::cout << out;
   }
 
-  rating::RatingConfig config_;
+  engine::rating::RatingConfig config_;
   std::map<std::string, PlayerState> players_;
   std::optional<int64_t> period_;
   std::map<std::string, PeriodPlayer> period_players_;
   std::vector<std::string> period_order_;
 };
 
-absl::StatusOr<rating::RatingConfig> ConfigFrom(const RateOpts& opts) {
-  absl::StatusOr<rating::System> system = rating::ParseSystem(opts.system);
+absl::StatusOr<engine::rating::RatingConfig> ConfigFrom(const RateOpts& opts) {
+  absl::StatusOr<engine::rating::System> system = engine::rating::ParseSystem(opts.system);
   if (!system.ok()) return system.status();
   std::vector<std::pair<std::string, std::string>> params;
   for (const std::string& param : opts.params) {
@@ -286,11 +286,11 @@ absl::StatusOr<rating::RatingConfig> ConfigFrom(const RateOpts& opts) {
     }
     params.emplace_back(param.substr(0, eq), param.substr(eq + 1));
   }
-  return rating::MakeConfig(*system, params);
+  return engine::rating::MakeConfig(*system, params);
 }
 
 int RunRate(const RateOpts& opts) {
-  absl::StatusOr<rating::RatingConfig> config = ConfigFrom(opts);
+  absl::StatusOr<engine::rating::RatingConfig> config = ConfigFrom(opts);
   if (!config.ok()) return ReportError(config.status());
   std::ifstream file;
   if (opts.file != "-") {
@@ -319,13 +319,13 @@ int RunRate(const RateOpts& opts) {
 
 std::string ParameterHelp() {
   std::string help = "Systems and their parameters (--param NAME=VALUE; default in brackets):\n";
-  const std::pair<std::string, rating::System> groups[] = {
-      {"plackett-luce, thurstone-mosteller-full, bradley-terry-full (OpenSkill)", rating::System::kPlackettLuce},
-      {"glicko2", rating::System::kGlicko2},
-      {"elo", rating::System::kElo}};
+  const std::pair<std::string, engine::rating::System> groups[] = {
+      {"plackett-luce, thurstone-mosteller-full, bradley-terry-full (OpenSkill)", engine::rating::System::kPlackettLuce},
+      {"glicko2", engine::rating::System::kGlicko2},
+      {"elo", engine::rating::System::kElo}};
   for (const auto& [title, system] : groups) {
     absl::StrAppend(&help, "  ", title, "\n");
-    for (const rating::ParameterInfo& p : rating::Parameters(system)) {
+    for (const engine::rating::ParameterInfo& p : engine::rating::Parameters(system)) {
       absl::StrAppend(&help, "    ", p.name, " [", p.default_value, "]: ", p.meaning, "\n");
     }
   }

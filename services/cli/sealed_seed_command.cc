@@ -12,8 +12,9 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/seed_derivation.h"
+#include "services/common/resource_names.h"
 #include "services/cli/commands.h"
-#include "services/server/event_codec.h"
+#include "services/games/game_events.h"
 
 namespace arbiter::cli {
 namespace {
@@ -33,7 +34,7 @@ absl::StatusOr<std::string> RandomBytes(int count) {
 }
 
 int RunSealedSeed(const SealedSeedArgs& args) {
-  if (!server::IsValidGameId(args.game_id)) {
+  if (!common::IsValidId(common::IdKind::kGame, args.game_id)) {
     return ReportError(absl::InvalidArgumentError(
         "--game must be 1-63 characters of A-Z a-z 0-9 _ . - (the game_id of CreateGame)"));
   }
@@ -53,7 +54,7 @@ int RunSealedSeed(const SealedSeedArgs& args) {
     nonce = engine::HexOf(*bytes);
   }
   // Checks the nonce's form (the same rule for both formats).
-  if (absl::Status s = server::SeedCommitment(seed, nonce).status(); !s.ok()) {
+  if (absl::Status s = games::SeedCommitment(seed, nonce).status(); !s.ok()) {
     return ReportError(absl::InvalidArgumentError(absl::StrCat("--nonce: ", s.message())));
   }
   std::cout << "game_id: " << args.game_id << "\n"

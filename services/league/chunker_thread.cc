@@ -2,9 +2,9 @@
 
 #include <utility>
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
-ChunkerThread::ChunkerThread(std::string league_id, rating::RatingConfig config)
+ChunkerThread::ChunkerThread(std::string league_id, engine::rating::RatingConfig config)
     : chunker_(std::move(league_id), std::move(config)) {
   batch_.reserve(kBatchPoints);
   thread_ = std::thread([this] { Run(); });
@@ -18,7 +18,7 @@ ChunkerThread::~ChunkerThread() {
   thread_.join();
 }
 
-void ChunkerThread::Add(league::HistoryPoint& point) {
+void ChunkerThread::Add(engine::league::HistoryPoint& point) {
   batch_.push_back(std::move(point));
   if (batch_.size() == kBatchPoints) HandOver();
 }
@@ -44,7 +44,7 @@ std::vector<HistoryChunk> ChunkerThread::Take() {
 
 void ChunkerThread::Run() {
   while (true) {
-    std::vector<league::HistoryPoint> points;
+    std::vector<engine::league::HistoryPoint> points;
     {
       absl::MutexLock lock(&mu_);
       auto work = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
@@ -56,10 +56,10 @@ void ChunkerThread::Run() {
       waiting_.pop_front();
       encoding_ = true;
     }
-    for (const league::HistoryPoint& point : points) chunker_.Add(point);
+    for (const engine::league::HistoryPoint& point : points) chunker_.Add(point);
     absl::MutexLock lock(&mu_);
     encoding_ = false;
   }
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

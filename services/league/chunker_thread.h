@@ -24,17 +24,17 @@
 #include "engine/rating/rating.h"
 #include "services/league/history_chunks.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 class ChunkerThread {
  public:
-  ChunkerThread(std::string league_id, rating::RatingConfig config);
+  ChunkerThread(std::string league_id, engine::rating::RatingConfig config);
   ~ChunkerThread();
   ChunkerThread(const ChunkerThread&) = delete;
   ChunkerThread& operator=(const ChunkerThread&) = delete;
 
   // Takes `point` (moved from) for encoding.
-  void Add(league::HistoryPoint& point);
+  void Add(engine::league::HistoryPoint& point);
   // The chunks of every point added so far; empty afterwards.
   std::vector<HistoryChunk> Take();
 
@@ -47,9 +47,9 @@ class ChunkerThread {
   void HandOver();
   void Run();
 
-  std::vector<league::HistoryPoint> batch_;  // the owner's, not yet handed over
+  std::vector<engine::league::HistoryPoint> batch_;  // the owner's, not yet handed over
   absl::Mutex mu_;
-  std::deque<std::vector<league::HistoryPoint>> waiting_ ABSL_GUARDED_BY(mu_);
+  std::deque<std::vector<engine::league::HistoryPoint>> waiting_ ABSL_GUARDED_BY(mu_);
   bool encoding_ ABSL_GUARDED_BY(mu_) = false;  // a batch is out of waiting_, not yet encoded
   bool stopping_ ABSL_GUARDED_BY(mu_) = false;
   // Used by the thread while encoding_, by Take while the thread is idle.
@@ -57,6 +57,6 @@ class ChunkerThread {
   std::thread thread_;
 };
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_CHUNKER_THREAD_H_

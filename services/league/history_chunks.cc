@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
 // Writes at `out` (room for 10 bytes); returns the end.
@@ -81,7 +81,7 @@ class Reader {
 
 }  // namespace
 
-void EncodePoint(const league::HistoryPoint& point, double display, std::string& out) {
+void EncodePoint(const engine::league::HistoryPoint& point, double display, std::string& out) {
   char head[40];  // four varints
   char* end = PutVarint(static_cast<uint64_t>(point.games), head);
   end = PutVarint(static_cast<uint64_t>(point.position), end);
@@ -140,7 +140,7 @@ HistoryChunker::Table& HistoryChunker::TableOf(const std::string& season) {
   return tables_.back();
 }
 
-HistoryChunker::Open& HistoryChunker::OpenOf(Table& table, const league::HistoryPoint& point) {
+HistoryChunker::Open& HistoryChunker::OpenOf(Table& table, const engine::league::HistoryPoint& point) {
   if (!table.named && point.slot >= 0) {
     const auto slot = static_cast<size_t>(point.slot);
     if (slot >= table.by_slot.size()) {
@@ -166,7 +166,7 @@ void HistoryChunker::Close(Open& open) {
   closed.data = std::exchange(open.data, {});
 }
 
-void HistoryChunker::Add(const league::HistoryPoint& point) {
+void HistoryChunker::Add(const engine::league::HistoryPoint& point) {
   Table& table = TableOf(point.season);
   Open& open = OpenOf(table, point);
   const int64_t chunk = ChunkOf(point.games);
@@ -182,7 +182,7 @@ void HistoryChunker::Add(const league::HistoryPoint& point) {
     added.chunk = chunk;
     open.data.reserve(static_cast<size_t>(kHistoryChunkPoints) * 64);
   }
-  EncodePoint(point, rating::DisplayRating(config_, point.rating), open.data);
+  EncodePoint(point, engine::rating::DisplayRating(config_, point.rating), open.data);
   ++open.points;
   ++points_;
 }
@@ -198,4 +198,4 @@ std::vector<HistoryChunk> HistoryChunker::Take() {
   return std::exchange(chunks_, {});
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

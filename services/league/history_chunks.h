@@ -38,7 +38,7 @@
 #include "engine/league/league_ratings.h"
 #include "engine/rating/rating.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 // Points per chunk. Stored: changing it needs a migration that empties the
 // projections (the projector then rebuilds every league).
@@ -50,7 +50,7 @@ inline int64_t ChunkOf(int64_t games) { return (games - 1) / kHistoryChunkPoints
 // One point as served (HistoryPoint plus its display rating).
 struct HistoryRow {
   std::string league_id;
-  league::HistoryPoint point;
+  engine::league::HistoryPoint point;
   double display = 0;
 };
 
@@ -65,7 +65,7 @@ struct HistoryChunk {
 };
 
 // Appends the encoding of `point` (with `display`) to `out`.
-void EncodePoint(const league::HistoryPoint& point, double display, std::string& out);
+void EncodePoint(const engine::league::HistoryPoint& point, double display, std::string& out);
 
 // The points of `data` (a chunk's bytes), oldest first, as rows of league
 // `league_id`, `season` and `player`. DataLoss if the bytes do not parse.
@@ -86,10 +86,10 @@ absl::StatusOr<std::vector<HistoryRow>> DecodeChunk(std::string_view data,
 // does.
 class HistoryChunker {
  public:
-  HistoryChunker(std::string league_id, rating::RatingConfig config)
+  HistoryChunker(std::string league_id, engine::rating::RatingConfig config)
       : league_id_(std::move(league_id)), config_(std::move(config)) {}
 
-  void Add(const league::HistoryPoint& point);
+  void Add(const engine::league::HistoryPoint& point);
   int64_t points() const { return points_; }
   // The chunks so far; the chunker is empty afterwards.
   std::vector<HistoryChunk> Take();
@@ -114,18 +114,18 @@ class HistoryChunker {
   };
 
   Table& TableOf(const std::string& season);
-  Open& OpenOf(Table& table, const league::HistoryPoint& point);
+  Open& OpenOf(Table& table, const engine::league::HistoryPoint& point);
   // Moves the bytes of `open` to its place in chunks_.
   void Close(Open& open);
 
   std::string league_id_;
-  rating::RatingConfig config_;
+  engine::rating::RatingConfig config_;
   std::vector<HistoryChunk> chunks_;
   std::vector<Table> tables_;  // a league has few seasons
   size_t last_table_ = 0;
   int64_t points_ = 0;
 };
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_HISTORY_CHUNKS_H_

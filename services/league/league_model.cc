@@ -1,5 +1,7 @@
 #include "services/league/league_model.h"
 
+#include "services/common/resource_names.h"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -13,12 +15,12 @@
 #include "services/league/result_reader.h"
 #include "spdlog/spdlog.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
-void SetSide(const league::PlayerRating* rating, const rating::RatingConfig& config,
+void SetSide(const engine::league::PlayerRating* rating, const engine::rating::RatingConfig& config,
              bool before, v1::RatingChange& change) {
-  const double display = rating == nullptr ? 0 : rating::DisplayRating(config, rating->rating);
+  const double display = rating == nullptr ? 0 : engine::rating::DisplayRating(config, rating->rating);
   const double mu = rating == nullptr ? 0 : rating->rating.mu;
   const double sigma = rating == nullptr ? 0 : rating->rating.sigma;
   const double volatility = rating == nullptr ? 0 : rating->rating.volatility;
@@ -43,28 +45,28 @@ void SetSide(const league::PlayerRating* rating, const rating::RatingConfig& con
 absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::StreamStore& streams,
                                           const std::string& league_id, int64_t position,
                                           std::vector<HistoryChunk>* history) {
-  const std::string stream_id = LeagueName(league_id);
+  const std::string stream_id = common::NameOf(common::IdKind::kLeague, league_id);
   absl::StatusOr<std::vector<store::StreamEvent>> log = streams.ReadStream(stream_id, 0, 10'000);
   if (!log.ok()) return log.status();
   absl::StatusOr<v1::LeagueSettings> settings = SettingsOf(*log);
   if (!settings.ok()) return settings.status();
-  absl::StatusOr<league::LeagueConfig> config = ConfigFromSettings(*settings);
+  absl::StatusOr<engine::league::LeagueConfig> config = ConfigFromSettings(*settings);
   if (!config.ok()) {
     return absl::DataLossError(absl::StrCat(stream_id, " holds settings that no longer check: ",
                                             config.status().message()));
   }
   LeagueModel league;
   league.settings_sequence = log->empty() ? 0 : log->back().sequence;
-  league.ratings = std::make_unique<league::LeagueRatings>(*config);
+  league.ratings = std::make_unique<engine::league::LeagueRatings>(*config);
   // The points are encoded on another core while the next games are rated.
   std::optional<ChunkerThread> chunker;
   if (history != nullptr) chunker.emplace(league_id, config->rating);
-  std::vector<league::HistoryPoint> points;  // of one game
-  auto rate = [&](const league::GameResult& game) -> absl::Status {
+  std::vector<engine::league::HistoryPoint> points;  // of one game
+  auto rate = [&](const engine::league::GameResult& game) -> absl::Status {
     absl::StatusOr<bool> counted =
         league.ratings->Add(game, history == nullptr ? nullptr : &points, nullptr);
     if (!counted.ok()) return counted.status();
-    for (league::HistoryPoint& point : points) chunker->Add(point);
+    for (engine::league::HistoryPoint& point : points) chunker->Add(point);
     points.clear();
     return absl::OkStatus();
   };
@@ -81,7 +83,7 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
   using Kind = DecodedResult::Kind;
   bool rated_as_read = true;
   absl::flat_hash_set<std::string> voided;
-  absl::flat_hash_map<std::string, league::GameResult> corrected;  // game id -> its last result
+  absl::flat_hash_map<std::string, engine::league::GameResult> corrected;  // game id -> its last result
   auto read = [&](DecodedResult& result) {
     if (result.kind == Kind::kVoid) {
       voided.insert(result.game_id);
@@ -105,7 +107,7 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
       return;
     }
     if (!corrected_rated.insert(result.game_id).second) return;  // a later result
-    league::GameResult& last = it->second;
+    engine::league::GameResult& last = it->second;
     last.position = result.game.position;
     last.finished_at = result.game.finished_at;
     failed = rate(last);
@@ -117,7 +119,7 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
     }
   }
   if (!rated_as_read) {
-    league.ratings = std::make_unique<league::LeagueRatings>(*config);
+    league.ratings = std::make_unique<engine::league::LeagueRatings>(*config);
     if (chunker.has_value()) chunker->Take();
     if (absl::Status status =
             ReadLeagueResults(events, league_id, position, /*warn=*/false, read_again);
@@ -139,14 +141,14 @@ absl::StatusOr<std::vector<v1::RatingChange>> RatingChangesAt(store::EventStore&
   if (!before.ok()) return before.status();
   absl::StatusOr<LeagueModel> after = ComputeLeague(events, streams, league_id, position, nullptr);
   if (!after.ok()) return after.status();
-  const rating::RatingConfig& config = after->ratings->config().rating;
+  const engine::rating::RatingConfig& config = after->ratings->config().rating;
   // Every table either side has, all time ("") first.
   std::set<std::string> seasons;
   for (const auto& [season, table] : before->ratings->tables()) seasons.insert(season);
   for (const auto& [season, table] : after->ratings->tables()) seasons.insert(season);
   std::vector<v1::RatingChange> out;
   for (const std::string& season : seasons) {
-    std::map<std::string, std::pair<const league::PlayerRating*, const league::PlayerRating*>>
+    std::map<std::string, std::pair<const engine::league::PlayerRating*, const engine::league::PlayerRating*>>
         players;
     if (before->ratings->tables().contains(season)) {
       for (const auto& [player, rating] : before->ratings->table(season)) {
@@ -165,7 +167,7 @@ absl::StatusOr<std::vector<v1::RatingChange>> RatingChangesAt(store::EventStore&
         continue;
       }
       v1::RatingChange& change = out.emplace_back();
-      change.set_league(LeagueName(league_id));
+      change.set_league(common::NameOf(common::IdKind::kLeague, league_id));
       change.set_season(season);
       change.set_player(player);
       SetSide(old_rating, config, true, change);
@@ -175,4 +177,4 @@ absl::StatusOr<std::vector<v1::RatingChange>> RatingChangesAt(store::EventStore&
   return out;
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

@@ -22,11 +22,11 @@
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 struct LeagueModel {
   int64_t settings_sequence = 0;  // the league stream's last event
-  std::unique_ptr<league::LeagueRatings> ratings;
+  std::unique_ptr<engine::league::LeagueRatings> ratings;
   // Game ids with a result in the league (rated or not).
   absl::flat_hash_set<std::string> seen;
 };
@@ -52,6 +52,6 @@ absl::StatusOr<std::vector<v1::RatingChange>> RatingChangesAt(store::EventStore&
                                                               const std::string& league_id,
                                                               int64_t position);
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_LEAGUE_MODEL_H_

@@ -1,5 +1,7 @@
 #include "services/league/league_projector.h"
 
+#include "services/common/resource_names.h"
+
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -10,7 +12,7 @@
 #include "services/league/league_settings.h"
 #include "spdlog/spdlog.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
 constexpr int kResultBatch = 10'000;
@@ -35,7 +37,7 @@ absl::StatusOr<std::map<std::string, int64_t>> AllLeagues(store::StreamStore& st
   return out;
 }
 
-void AddTables(const std::string& league_id, const league::LeagueRatings& ratings,
+void AddTables(const std::string& league_id, const engine::league::LeagueRatings& ratings,
                const std::set<std::string>& seasons, ProjectionWrite& write) {
   for (const std::string& season : seasons) {
     TableRow row{league_id, season, 0, ratings.table_games(season)};
@@ -47,10 +49,10 @@ void AddTables(const std::string& league_id, const league::LeagueRatings& rating
 }
 
 // The new points of a step, appended to their chunks.
-void AddHistory(const std::string& league_id, const league::LeagueRatings& ratings,
-                const std::vector<league::HistoryPoint>& points, ProjectionWrite& write) {
+void AddHistory(const std::string& league_id, const engine::league::LeagueRatings& ratings,
+                const std::vector<engine::league::HistoryPoint>& points, ProjectionWrite& write) {
   HistoryChunker chunker(league_id, ratings.config().rating);
-  for (const league::HistoryPoint& point : points) chunker.Add(point);
+  for (const engine::league::HistoryPoint& point : points) chunker.Add(point);
   std::vector<HistoryChunk> chunks = chunker.Take();
   write.history.insert(write.history.end(), std::make_move_iterator(chunks.begin()),
                        std::make_move_iterator(chunks.end()));
@@ -65,14 +67,14 @@ int64_t PointsOf(const std::vector<HistoryChunk>& chunks) {
 }  // namespace
 
 RatingRow RowOf(const std::string& league_id, const std::string& season, const std::string& player,
-                const league::PlayerRating& rating, const rating::RatingConfig& config) {
+                const engine::league::PlayerRating& rating, const engine::rating::RatingConfig& config) {
   RatingRow row;
   row.league_id = league_id;
   row.season = season;
   row.player = player;
   row.rating = rating;
-  row.display = rating::DisplayRating(config, rating.rating);
-  row.provisional = !rating.is_virtual && rating::IsProvisional(config, rating.rating, rating.games);
+  row.display = engine::rating::DisplayRating(config, rating.rating);
+  row.provisional = !rating.is_virtual && engine::rating::IsProvisional(config, rating.rating, rating.games);
   return row;
 }
 
@@ -111,7 +113,7 @@ absl::Status LeagueProjector::CatchUp() {
 
 absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& league_id) {
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(LeagueName(league_id));
+  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id));
   if (!stream.ok()) return stream.status();
   force_rebuild_.insert(league_id);
   if (absl::Status status = CatchUpLocked(); !status.ok()) return status;
@@ -132,7 +134,7 @@ absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& leagu
 void LeagueProjector::AddWholeLeague(const std::string& league_id, const League& league,
                                      ProjectionWrite& write) {
   write.replaced_leagues.push_back(league_id);
-  const league::LeagueRatings& ratings = *league.ratings;
+  const engine::league::LeagueRatings& ratings = *league.ratings;
   std::set<std::string> seasons;
   for (const auto& [season, table] : ratings.tables()) {
     seasons.insert(season);
@@ -186,7 +188,7 @@ absl::Status LeagueProjector::CatchUpLocked() {
   ProjectionWrite write;
   write.from_position = checkpoint_;
   std::map<std::string, Changed> changed;
-  std::map<std::string, std::vector<league::HistoryPoint>> history;
+  std::map<std::string, std::vector<engine::league::HistoryPoint>> history;
   int64_t after = checkpoint_;
   while (after < *head) {
     absl::StatusOr<std::vector<store::ResultEvent>> batch =
@@ -211,7 +213,7 @@ absl::Status LeagueProjector::CatchUpLocked() {
         rebuild.insert(league_id);  // a corrected result
         continue;
       }
-      absl::StatusOr<league::GameResult> game = ResultOf(result);
+      absl::StatusOr<engine::league::GameResult> game = ResultOf(result);
       if (!game.ok()) return game.status();
       absl::StatusOr<bool> counted =
           league.ratings->Add(*game, &history[league_id], &changed[league_id]);
@@ -229,7 +231,7 @@ absl::Status LeagueProjector::CatchUpLocked() {
   for (const auto& [league_id, pairs] : changed) {
     if (rebuild.contains(league_id)) continue;
     const League& league = leagues_.at(league_id);
-    const league::LeagueRatings& ratings = *league.ratings;
+    const engine::league::LeagueRatings& ratings = *league.ratings;
     std::set<std::string> seasons;
     for (const auto& [season, player] : pairs) {
       seasons.insert(season);
@@ -277,4 +279,4 @@ absl::Status LeagueProjector::CatchUpLocked() {
   return absl::OkStatus();
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

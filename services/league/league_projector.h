@@ -37,7 +37,7 @@
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 struct RebuildSummary {
   int64_t rated_games = 0;
@@ -106,8 +106,8 @@ class LeagueProjector {
 
 // The row the projections store for `player` of a model.
 RatingRow RowOf(const std::string& league_id, const std::string& season, const std::string& player,
-                const league::PlayerRating& rating, const rating::RatingConfig& config);
+                const engine::league::PlayerRating& rating, const engine::rating::RatingConfig& config);
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_LEAGUE_PROJECTOR_H_

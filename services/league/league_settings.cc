@@ -1,5 +1,8 @@
 #include "services/league/league_settings.h"
 
+#include "services/common/resource_names.h"
+#include "services/common/proto_time.h"
+
 #include <set>
 #include <utility>
 #include <vector>
@@ -9,45 +12,17 @@
 #include "engine/core/game.h"
 #include "google/protobuf/util/time_util.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
 absl::Status Field(const std::string& field, const std::string& problem) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", problem));
 }
 
-absl::Time ToTime(const google::protobuf::Timestamp& t) {
-  return absl::FromUnixSeconds(t.seconds()) + absl::Nanoseconds(t.nanos());
-}
-
 }  // namespace
 
-bool IsValidLeagueId(const std::string& id) {
-  if (id.empty() || id.size() > 63) return false;
-  for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-std::string LeagueName(const std::string& league_id) { return absl::StrCat("leagues/", league_id); }
-
-absl::StatusOr<std::string> ParseLeagueName(const std::string& name, const char* field) {
-  constexpr std::string_view kPrefix = "leagues/";
-  if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0 ||
-      !IsValidLeagueId(name.substr(kPrefix.size()))) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, " must be \"leagues/{league}\" with {league} 1-63 characters of "
-                            "A-Z a-z 0-9 _ . -, not \"",
-                     name.substr(0, 80), "\""));
-  }
-  return name.substr(kPrefix.size());
-}
-
-absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings) {
-  league::LeagueConfig config;
+absl::StatusOr<engine::league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings) {
+  engine::league::LeagueConfig config;
   if (settings.display_name().size() > 200) {
     return Field("settings.display_name", "at most 200 bytes");
   }
@@ -67,14 +42,14 @@ absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings
   }
   const std::string system_name =
       settings.rating_system().empty() ? "plackett-luce" : settings.rating_system();
-  absl::StatusOr<rating::System> system = rating::ParseSystem(system_name);
+  absl::StatusOr<engine::rating::System> system = engine::rating::ParseSystem(system_name);
   if (!system.ok()) return Field("settings.rating_system", std::string(system.status().message()));
   // Map order is not fixed: sort the pairs, so the same settings always
   // give the same config and the same error.
   std::vector<std::pair<std::string, std::string>> params(settings.parameters().begin(),
                                                           settings.parameters().end());
   std::sort(params.begin(), params.end());
-  absl::StatusOr<rating::RatingConfig> rating = rating::MakeConfig(*system, params);
+  absl::StatusOr<engine::rating::RatingConfig> rating = engine::rating::MakeConfig(*system, params);
   if (!rating.ok()) return Field("settings.parameters", std::string(rating.status().message()));
   config.rating = *std::move(rating);
   if (settings.provisional_games() < 0 || settings.provisional_games() > 1000) {
@@ -84,16 +59,16 @@ absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings
   config.rating.provisional_games = settings.provisional_games() == 0 ? 5 : settings.provisional_games();
   const std::string& period = settings.rating_period();
   if (period.empty() || period == "game") {
-    config.period = league::RatingPeriod::kGame;
+    config.period = engine::league::RatingPeriod::kGame;
   } else if (period == "day" || period == "week" || period == "month") {
-    if (*system != rating::System::kGlicko2) {
+    if (*system != engine::rating::System::kGlicko2) {
       return Field("settings.rating_period",
                    absl::StrCat("calendar periods are for glicko2; ", system_name,
                                 " rates every game as it comes (use \"game\")"));
     }
-    config.period = period == "day"    ? league::RatingPeriod::kDay
-                    : period == "week" ? league::RatingPeriod::kWeek
-                                       : league::RatingPeriod::kMonth;
+    config.period = period == "day"    ? engine::league::RatingPeriod::kDay
+                    : period == "week" ? engine::league::RatingPeriod::kWeek
+                                       : engine::league::RatingPeriod::kMonth;
   } else {
     return Field("settings.rating_period",
                  absl::StrCat("\"", period.substr(0, 80), "\" is not game, day, week or month"));
@@ -102,7 +77,7 @@ absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings
   for (int i = 0; i < settings.seasons_size(); ++i) {
     const v1::Season& in = settings.seasons(i);
     const std::string field = absl::StrCat("settings.seasons[", i, "]");
-    if (!IsValidLeagueId(in.id())) {
+    if (!common::IsValidId(common::IdKind::kLeague, in.id())) {
       return Field(field + ".id", "must be 1-63 characters of A-Z a-z 0-9 _ . -");
     }
     if (!season_ids.insert(in.id()).second) {
@@ -111,7 +86,7 @@ absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings
     if (!in.has_start_time() || !in.has_end_time()) {
       return Field(field, "give start_time and end_time");
     }
-    league::Season season{in.id(), ToTime(in.start_time()), ToTime(in.end_time())};
+    engine::league::Season season{in.id(), common::TimeOf(in.start_time()), common::TimeOf(in.end_time())};
     if (season.end <= season.start) return Field(field + ".end_time", "must be after start_time");
     config.seasons.push_back(std::move(season));
   }
@@ -152,7 +127,7 @@ bool ChainNamesLeague(const store::ResultEvent& result) {
   return finished.ParseFromString(result.event.payload) && finished.league() == result.league_id;
 }
 
-absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result) {
+absl::StatusOr<engine::league::GameResult> ResultOf(const store::ResultEvent& result) {
   v1::GameFinished finished;
   if (!finished.ParseFromString(result.event.payload)) {
     return absl::DataLossError(absl::StrCat("the result of game \"", result.event.game_id,
@@ -162,9 +137,9 @@ absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result) {
   return ResultOf(result, finished);
 }
 
-absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result,
+absl::StatusOr<engine::league::GameResult> ResultOf(const store::ResultEvent& result,
                                             const v1::GameFinished& finished) {
-  league::GameResult out;
+  engine::league::GameResult out;
   out.position = result.event.position;
   out.game_id = result.event.game_id;
   out.finished_at = result.event.recorded_at;
@@ -195,4 +170,4 @@ absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result,
   return out;
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

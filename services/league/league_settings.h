@@ -13,22 +13,16 @@
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 inline constexpr char kLeagueKind[] = "league";
 inline constexpr char kTypeLeagueCreated[] = "league_created";
 inline constexpr char kTypeLeagueSettingsChanged[] = "league_settings_changed";
 
-// True if `id` is 1-63 characters of [A-Za-z0-9_.-].
-bool IsValidLeagueId(const std::string& id);
-// "leagues/{id}" and back (InvalidArgument naming `field`).
-std::string LeagueName(const std::string& league_id);
-absl::StatusOr<std::string> ParseLeagueName(const std::string& name, const char* field);
-
 // Checks `settings` and builds the model's config. InvalidArgument naming the
 // field ("settings.game_types[1]", "settings.parameters[sigma]", ...).
 // Empty rating_system means "plackett-luce"; provisional_games 0 means 5.
-absl::StatusOr<league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings);
+absl::StatusOr<engine::league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings);
 
 // The settings in force after a league's log (its last league_created or
 // league_settings_changed event). DataLoss if an event does not decode.
@@ -36,9 +30,9 @@ absl::StatusOr<v1::LeagueSettings> SettingsOf(const std::vector<store::StreamEve
 
 // The model's view of a "game_finished" event. DataLoss if it does not
 // decode.
-absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result);
+absl::StatusOr<engine::league::GameResult> ResultOf(const store::ResultEvent& result);
 // The same from the event's payload already decoded as `finished`.
-absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result,
+absl::StatusOr<engine::league::GameResult> ResultOf(const store::ResultEvent& result,
                                             const v1::GameFinished& finished);
 
 // True if the result event's own body (copied from the game's hash-chained
@@ -47,6 +41,6 @@ absl::StatusOr<league::GameResult> ResultOf(const store::ResultEvent& result,
 // edit; a result is counted only for the league its chain names.
 bool ChainNamesLeague(const store::ResultEvent& result);
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_LEAGUE_SETTINGS_H_

@@ -15,7 +15,7 @@
 #include "engine/core/sha256.h"
 #include "services/store/internal/postgres_rows.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
 constexpr char kProjector[] = "leagues";
@@ -437,4 +437,4 @@ absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id
   return digest;
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

@@ -17,14 +17,14 @@
 #include "services/league/history_chunks.h"
 #include "services/store/postgres_event_store.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 // One player's row, as stored and served.
 struct RatingRow {
   std::string league_id;
   std::string season;
   std::string player;
-  league::PlayerRating rating;
+  engine::league::PlayerRating rating;
   double display = 0;
   bool provisional = false;
 };
@@ -103,6 +103,6 @@ class ProjectionStore {
   store::PostgresEventStore& pool_;
 };
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_PROJECTION_STORE_H_

@@ -10,7 +10,7 @@
 #include "services/league/league_settings.h"
 #include "spdlog/spdlog.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
 // Results per batch, and batches waiting at most (the reader waits rather
@@ -78,7 +78,7 @@ absl::Status Decode(const store::ResultEvent& result, const std::string& league_
     out.kind = DecodedResult::Kind::kVoid;
     return absl::OkStatus();
   }
-  absl::StatusOr<league::GameResult> game = ResultOf(result, finished);
+  absl::StatusOr<engine::league::GameResult> game = ResultOf(result, finished);
   if (!game.ok()) return game.status();
   out.kind = DecodedResult::Kind::kResult;
   out.game = *std::move(game);
@@ -120,4 +120,4 @@ absl::Status ReadLeagueResults(store::EventStore& events, const std::string& lea
   return pipe.status();
 }
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

@@ -18,7 +18,7 @@
 #include "engine/league/league_ratings.h"
 #include "services/store/event_store.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 
 struct DecodedResult {
   enum class Kind {
@@ -28,7 +28,7 @@ struct DecodedResult {
   };
   Kind kind = Kind::kUncounted;
   std::string game_id;
-  league::GameResult game;
+  engine::league::GameResult game;
 };
 
 // Every result of league `league_id` at positions up to `position` (> 0),
@@ -40,6 +40,6 @@ absl::Status ReadLeagueResults(store::EventStore& events, const std::string& lea
                                int64_t position, bool warn,
                                const std::function<void(DecodedResult&)>& each);
 
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league
 
 #endif  // ARBITER_SERVICES_LEAGUE_RESULT_READER_H_

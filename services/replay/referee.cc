@@ -1,5 +1,7 @@
 #include "services/replay/referee.h"
 
+#include "services/common/resource_names.h"
+
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -8,21 +10,10 @@
 namespace arbiter::replay {
 namespace {
 
-constexpr std::size_t kMaxPlayerIdBytes = 64;
 constexpr std::size_t kMaxPlayerNameBytes = 200;
 
 absl::Status HeaderError(absl::StatusCode code, const std::string& message) {
   return absl::Status(code, absl::StrCat("line 1: ", message));
-}
-
-bool IsValidPlayerId(const std::string& id) {
-  if (id.empty() || id.size() > kMaxPlayerIdBytes) return false;
-  for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
 }
 
 const char* GameCaseName(v1::Action::GameCase game_case) {
@@ -90,7 +81,7 @@ absl::StatusOr<Referee> Referee::Start(const v1::LogHeader& header,
   std::set<std::string> seen;
   for (int i = 0; i < count; ++i) {
     const v1::Player& player = header.players(i);
-    if (!IsValidPlayerId(player.id())) {
+    if (!common::IsValidId(common::IdKind::kPlayer, player.id())) {
       return HeaderError(absl::StatusCode::kInvalidArgument,
                          absl::StrCat("players[", i, "].id '", player.id().substr(0, 80),
                                       "' must be 1-64 characters of A-Z a-z 0-9 _ . -"));

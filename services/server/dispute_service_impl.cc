@@ -1,5 +1,8 @@
 #include "services/server/dispute_service_impl.h"
 
+#include "services/common/resource_names.h"
+#include "services/common/proto_time.h"
+
 #include <algorithm>
 #include <map>
 #include <string_view>
@@ -10,20 +13,18 @@
 #include "engine/tournament/scoring.h"
 #include "engine/tournament/standings.h"
 #include "services/league/league_model.h"
-#include "services/server/chained_game.h"
-#include "services/server/event_codec.h"
-#include "services/server/game_reader.h"
+#include "services/games/chained_game.h"
+#include "services/games/game_events.h"
+#include "services/games/game_loader.h"
 #include "services/server/rpc_common.h"
-#include "services/server/tournament_access.h"
+#include "services/tournament/tournament_access.h"
 #include "services/tournament/tournament_reader.h"
 
 namespace arbiter::server {
 namespace {
 
-using tournament_service::DisputeName;
-using tournament_service::ReadTournament;
-using tournament_service::TournamentLog;
-using tournament_service::TournamentName;
+using tournament::ReadTournament;
+using tournament::TournamentLog;
 
 const char* RulingName(v1::RulingKind kind) {
   switch (kind) {
@@ -39,13 +40,13 @@ const char* RulingName(v1::RulingKind kind) {
 }
 
 // Every player whose rank, points or game points differ between two standings.
-std::vector<v1::StandingChange> Changes(const std::vector<tournament::StandingRow>& before,
-                                        const std::vector<tournament::StandingRow>& after) {
-  std::map<std::string, const tournament::StandingRow*> old_rows;
+std::vector<v1::StandingChange> Changes(const std::vector<engine::tournament::StandingRow>& before,
+                                        const std::vector<engine::tournament::StandingRow>& after) {
+  std::map<std::string, const engine::tournament::StandingRow*> old_rows;
   for (const auto& row : before) old_rows[row.player] = &row;
   std::vector<v1::StandingChange> out;
   for (const auto& row : after) {
-    const tournament::StandingRow* old = old_rows[row.player];
+    const engine::tournament::StandingRow* old = old_rows[row.player];
     if (old != nullptr && old->rank == row.rank && old->points == row.points &&
         old->game_points == row.game_points) {
       continue;
@@ -54,29 +55,29 @@ std::vector<v1::StandingChange> Changes(const std::vector<tournament::StandingRo
     change.set_player(row.player);
     change.set_rank_before(old == nullptr ? 0 : old->rank);
     change.set_rank_after(row.rank);
-    change.set_points_before(tournament::FormatPoints(old == nullptr ? 0 : old->points));
-    change.set_points_after(tournament::FormatPoints(row.points));
+    change.set_points_before(engine::tournament::FormatPoints(old == nullptr ? 0 : old->points));
+    change.set_points_after(engine::tournament::FormatPoints(row.points));
     change.set_game_points_before(old == nullptr ? 0 : old->game_points);
     change.set_game_points_after(row.game_points);
   }
   return out;
 }
 
-absl::StatusOr<std::vector<tournament::StandingRow>> StandingsOf(store::EventStore& events,
+absl::StatusOr<std::vector<engine::tournament::StandingRow>> StandingsOf(store::EventStore& events,
                                                                  const TournamentLog& log) {
-  absl::StatusOr<tournament_service::ReadRounds> read =
-      tournament_service::ReadResults(events, log, 0);
+  absl::StatusOr<tournament::ReadRounds> read =
+      tournament::ReadResults(events, log, 0);
   if (!read.ok()) return read.status();
-  return tournament::ComputeStandings(log.model, log.players, read->rounds);
+  return engine::tournament::ComputeStandings(log.model, log.players, read->rounds);
 }
 
 }  // namespace
 
 v1::DisputeAdjudication DisputeServiceImpl::Adjudicate(const std::string& game_id,
-                                                       const CancelCheck& cancel) {
+                                                       const games::CancelCheck& cancel) {
   v1::DisputeAdjudication out;
   absl::StatusOr<v1::VerifyGameResponse> verify =
-      VerifyStoredGame(events_, registry_, game_id, cancel);
+      games::VerifyStoredGame(events_, registry_, game_id, cancel);
   if (verify.ok()) {
     out.set_chain_intact(verify->intact());
     out.set_chain_detail(verify->intact() ? "every event's hash recomputed and matched"
@@ -86,11 +87,11 @@ v1::DisputeAdjudication DisputeServiceImpl::Adjudicate(const std::string& game_i
   } else {
     out.set_chain_detail(std::string(verify.status().message()));
   }
-  absl::StatusOr<LoadedGame> game = LoadGame(events_, game_id, cancel);
+  absl::StatusOr<games::LoadedGame> game = games::LoadGame(events_, game_id, cancel);
   if (!game.ok()) return out;
-  absl::StatusOr<replay::Referee> referee = Judge(*game, registry_, 0, cancel);
+  absl::StatusOr<replay::Referee> referee = games::Judge(*game, registry_, 0, cancel);
   if (!referee.ok()) return out;
-  const v1::Adjudication judged = ToAdjudication(
+  const v1::Adjudication judged = games::ToAdjudication(
       game_id, *referee, static_cast<int64_t>(game->stored.size()));
   out.set_verdict(judged.verdict());
   *out.mutable_violation() = judged.violation();
@@ -99,8 +100,8 @@ v1::DisputeAdjudication DisputeServiceImpl::Adjudicate(const std::string& game_i
 }
 
 absl::StatusOr<v1::Dispute> DisputeServiceImpl::ReadDispute(const std::string& dispute_id) {
-  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(DisputeName(dispute_id));
-  if (!stream.ok() || stream->kind != tournament_service::kDisputeKind) {
+  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(common::NameOf(common::IdKind::kDispute, dispute_id));
+  if (!stream.ok() || stream->kind != tournament::kDisputeKind) {
     if (!stream.ok() && !absl::IsNotFound(stream.status())) return stream.status();
     return absl::NotFoundError(absl::StrCat("dispute \"", dispute_id, "\" does not exist"));
   }
@@ -108,25 +109,25 @@ absl::StatusOr<v1::Dispute> DisputeServiceImpl::ReadDispute(const std::string& d
       streams_.ReadStream(stream->stream_id, 0, 100);
   if (!events.ok()) return events.status();
   v1::Dispute out;
-  out.set_name(DisputeName(dispute_id));
+  out.set_name(common::NameOf(common::IdKind::kDispute, dispute_id));
   out.set_state(v1::DISPUTE_STATE_OPEN);
   for (const store::StreamEvent& event : *events) {
-    if (event.type == tournament_service::kTypeDisputeOpened) {
+    if (event.type == tournament::kTypeDisputeOpened) {
       v1::DisputeOpened opened;
       if (!opened.ParseFromString(event.payload)) {
         return absl::DataLossError(absl::StrCat("dispute \"", dispute_id, "\" event ",
                                                 event.sequence, " does not decode"));
       }
-      out.set_tournament(TournamentName(opened.tournament()));
+      out.set_tournament(common::NameOf(common::IdKind::kTournament, opened.tournament()));
       out.set_round(opened.round());
       out.set_table(opened.table());
       out.set_game(opened.game());
       out.set_event(opened.event());
       out.set_reason(opened.reason());
       out.set_opened_by(event.recorded_by);
-      *out.mutable_open_time() = TimestampOf(event.recorded_at);
+      *out.mutable_open_time() = common::TimestampOf(event.recorded_at);
       *out.mutable_adjudication() = opened.adjudication();
-    } else if (event.type == tournament_service::kTypeDisputeRuled) {
+    } else if (event.type == tournament::kTypeDisputeRuled) {
       v1::DisputeRuled ruled;
       if (!ruled.ParseFromString(event.payload)) {
         return absl::DataLossError(absl::StrCat("dispute \"", dispute_id, "\" event ",
@@ -175,7 +176,7 @@ absl::Status DisputeServiceImpl::AddRatingChanges(const std::string& dispute_id,
     }
   }
   if (ruled == nullptr) return absl::OkStatus();
-  absl::StatusOr<std::vector<v1::RatingChange>> changes = league_service::RatingChangesAt(
+  absl::StatusOr<std::vector<v1::RatingChange>> changes = league::RatingChangesAt(
       events_, streams_, record->league_id, ruled->position);
   if (!changes.ok()) {
     if (absl::IsNotFound(changes.status())) return absl::OkStatus();  // no such league
@@ -189,19 +190,19 @@ absl::Status DisputeServiceImpl::AddRatingChanges(const std::string& dispute_id,
 grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
                                              const v1::OpenDisputeRequest* request,
                                              v1::Dispute* response) {
-  return Serve(context, auth_, "OpenDispute", DisputeName(request->dispute_id()),
-               request->request_id(), [&](const Caller& caller) -> absl::Status {
-    if (absl::Status s = CheckTournamentRequestId(request->request_id()); !s.ok()) return s;
-    if (!tournament_service::IsValidTournamentId(request->dispute_id())) {
-      return FieldError("dispute_id", "dispute_id must be 1-40 characters of A-Z a-z 0-9 _ . -");
+  return Serve(context, auth_, "OpenDispute", common::NameOf(common::IdKind::kDispute, request->dispute_id()),
+               request->request_id(), [&](const access::Caller& caller) -> absl::Status {
+    if (absl::Status s = tournament::CheckTournamentRequestId(request->request_id()); !s.ok()) return s;
+    if (!common::IsValidId(common::IdKind::kTournament, request->dispute_id())) {
+      return common::FieldError("dispute_id", "dispute_id must be 1-40 characters of A-Z a-z 0-9 _ . -");
     }
     absl::StatusOr<std::string> tournament_id =
-        tournament_service::ParseTournamentName(request->tournament(), "tournament");
+        common::ParseName(common::IdKind::kTournament, request->tournament(), "tournament");
     if (!tournament_id.ok()) {
-      return WithFieldViolation(tournament_id.status(), "tournament", "not a tournament name");
+      return common::WithFieldViolation(tournament_id.status(), "tournament", "not a tournament name");
     }
     if (request->reason().empty() || request->reason().size() > 1000) {
-      return FieldError("reason", "reason is required: 1-1000 bytes saying what is disputed");
+      return common::FieldError("reason", "reason is required: 1-1000 bytes saying what is disputed");
     }
     absl::StatusOr<TournamentLog> log = ReadTournament(streams_, *tournament_id);
     if (!log.ok()) return log.status();
@@ -216,17 +217,17 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
                                               request->table(), " (it has ", round.tables.size(),
                                               ")"));
     }
-    const tournament_service::TableState& table =
+    const tournament::TableState& table =
         round.tables[static_cast<size_t>(request->table() - 1)];
     bool seated = false;
     for (const std::string& p : table.table.players()) seated = seated || p == caller.principal;
-    if (!seated && !RequireOrganise(caller, *tournament_id).ok()) {
+    if (!seated && !tournament::RequireOrganise(caller, *tournament_id).ok()) {
       return absl::PermissionDeniedError(absl::StrCat(
           "this token may not open a dispute on round ", request->round(), " table ",
           request->table(), " (admins, the tournament's organisers and the table's players only)"));
     }
     const int64_t window = log->settings.dispute_window_seconds() == 0
-                               ? tournament_service::kDefaultDisputeWindowSeconds
+                               ? tournament::kDefaultDisputeWindowSeconds
                                : log->settings.dispute_window_seconds();
     if (table.confirmed.has_value()) {
       const absl::Time deadline = table.confirmed_at + absl::Seconds(window);
@@ -237,11 +238,11 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
             " (", window, " s after its result was confirmed)"));
       }
     }
-    const std::string game_id = table.table.game().substr(6);
-    absl::StatusOr<store::GameRecord> record = ChainedRecord(events_, game_id);
+    const std::string game_id = common::IdOf(common::IdKind::kGame, table.table.game());
+    absl::StatusOr<store::GameRecord> record = games::ChainedRecord(events_, game_id);
     if (!record.ok()) return record.status();
     if (request->event() < 0 || request->event() > record->last_sequence) {
-      return FieldError("event", absl::StrCat("event: game \"", game_id, "\" has events 1-",
+      return common::FieldError("event", absl::StrCat("event: game \"", game_id, "\" has events 1-",
                                               record->last_sequence, " (0: the whole game)"));
     }
     v1::DisputeOpened opened;
@@ -253,13 +254,13 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
     opened.set_reason(request->reason());
     *opened.mutable_adjudication() = Adjudicate(game_id, CancelOf(context));
     store::StreamAppendRequest append;
-    append.stream_id = DisputeName(request->dispute_id());
-    append.kind = tournament_service::kDisputeKind;
+    append.stream_id = common::NameOf(common::IdKind::kDispute, request->dispute_id());
+    append.kind = tournament::kDisputeKind;
     append.expected_sequence = 0;
-    append.request_id = tournament_service::StreamRequestId(
+    append.request_id = tournament::StreamRequestId(
         "dispute-open", append.stream_id, caller.principal, request->request_id());
     append.recorded_by = caller.principal;
-    append.type = tournament_service::kTypeDisputeOpened;
+    append.type = tournament::kTypeDisputeOpened;
     opened.SerializeToString(&append.payload);
     absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
     if (!event.ok()) {
@@ -279,9 +280,9 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
 grpc::Status DisputeServiceImpl::GetDispute(grpc::ServerContext* context,
                                             const v1::GetDisputeRequest* request,
                                             v1::Dispute* response) {
-  return Serve(context, auth_, "GetDispute", request->name(), "", [&](const Caller&) -> absl::Status {
-    absl::StatusOr<std::string> id = tournament_service::ParseDisputeName(request->name(), "name");
-    if (!id.ok()) return WithFieldViolation(id.status(), "name", "not a dispute name");
+  return Serve(context, auth_, "GetDispute", request->name(), "", [&](const access::Caller&) -> absl::Status {
+    absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kDispute, request->name(), "name");
+    if (!id.ok()) return common::WithFieldViolation(id.status(), "name", "not a dispute name");
     absl::StatusOr<v1::Dispute> dispute = ReadDispute(*id);
     if (!dispute.ok()) return dispute.status();
     if (absl::Status s = AddRatingChanges(*id, *dispute); !s.ok()) return s;
@@ -294,14 +295,14 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
                                              const v1::RuleDisputeRequest* request,
                                              v1::Dispute* response) {
   return Serve(context, auth_, "RuleDispute", request->name(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
-    absl::StatusOr<std::string> id = tournament_service::ParseDisputeName(request->name(), "name");
-    if (!id.ok()) return WithFieldViolation(id.status(), "name", "not a dispute name");
-    if (absl::Status s = CheckTournamentRequestId(request->request_id()); !s.ok()) return s;
+               [&](const access::Caller& caller) -> absl::Status {
+    absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kDispute, request->name(), "name");
+    if (!id.ok()) return common::WithFieldViolation(id.status(), "name", "not a dispute name");
+    if (absl::Status s = tournament::CheckTournamentRequestId(request->request_id()); !s.ok()) return s;
     absl::StatusOr<v1::Dispute> dispute = ReadDispute(*id);
     if (!dispute.ok()) return dispute.status();
-    const std::string tournament_id = dispute->tournament().substr(12);
-    if (absl::Status s = RequireOrganise(caller, tournament_id); !s.ok()) return s;
+    const std::string tournament_id = common::IdOf(common::IdKind::kTournament, dispute->tournament());
+    if (absl::Status s = tournament::RequireOrganise(caller, tournament_id); !s.ok()) return s;
     if (dispute->state() == v1::DISPUTE_STATE_RULED) {
       return absl::FailedPreconditionError(absl::StrCat(
           "dispute \"", *id, "\" is closed: ruled ", RulingName(dispute->ruling().kind()), " by ",
@@ -309,33 +310,33 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
     }
     if (request->kind() != v1::RULING_KIND_UPHOLD && request->kind() != v1::RULING_KIND_VOID &&
         request->kind() != v1::RULING_KIND_CORRECTED) {
-      return FieldError("kind", "kind is required: RULING_KIND_UPHOLD, _VOID or _CORRECTED");
+      return common::FieldError("kind", "kind is required: RULING_KIND_UPHOLD, _VOID or _CORRECTED");
     }
     if (request->reason().empty() || request->reason().size() > 1000) {
-      return FieldError("reason", "reason is required: 1-1000 bytes saying why");
+      return common::FieldError("reason", "reason is required: 1-1000 bytes saying why");
     }
     absl::StatusOr<TournamentLog> log = ReadTournament(streams_, tournament_id);
     if (!log.ok()) return log.status();
-    tournament_service::TableState& table =
+    tournament::TableState& table =
         log->rounds[static_cast<size_t>(dispute->round() - 1)]
             .tables[static_cast<size_t>(dispute->table() - 1)];
     if (request->kind() == v1::RULING_KIND_CORRECTED) {
-      tournament::TableResult corrected;
-      corrected.kind = tournament::TableResult::Kind::kPlayed;
+      engine::tournament::TableResult corrected;
+      corrected.kind = engine::tournament::TableResult::Kind::kPlayed;
       corrected.places.assign(request->corrected().places().begin(),
                               request->corrected().places().end());
       corrected.game_points.assign(request->corrected().game_points().begin(),
                                    request->corrected().game_points().end());
-      if (absl::Status s = tournament::CheckResult(
+      if (absl::Status s = engine::tournament::CheckResult(
               corrected, static_cast<size_t>(table.table.players_size()));
           !s.ok()) {
-        return WithFieldViolation(s, "corrected", std::string(s.message()));
+        return common::WithFieldViolation(s, "corrected", std::string(s.message()));
       }
     } else if (request->corrected().places_size() > 0 ||
                request->corrected().game_points_size() > 0) {
-      return FieldError("corrected", "corrected: only for RULING_KIND_CORRECTED");
+      return common::FieldError("corrected", "corrected: only for RULING_KIND_CORRECTED");
     }
-    absl::StatusOr<std::vector<tournament::StandingRow>> before = StandingsOf(events_, *log);
+    absl::StatusOr<std::vector<engine::tournament::StandingRow>> before = StandingsOf(events_, *log);
     if (!before.ok()) return before.status();
 
     v1::RulingRecorded recorded;
@@ -347,7 +348,7 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
     ruling->set_reason(request->reason());
     *ruling->mutable_corrected() = request->corrected();
     ruling->set_ruled_by(caller.principal);
-    *ruling->mutable_rule_time() = TimestampOf(absl::Now());
+    *ruling->mutable_rule_time() = common::TimestampOf(absl::Now());
     if (request->kind() == v1::RULING_KIND_VOID) {
       v1::VoidGameRequest void_request;
       void_request.set_name(dispute->game());
@@ -368,7 +369,7 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
         seat->set_score(request->corrected().game_points(i));
       }
       absl::StatusOr<int64_t> corrected = writer_.RecordCorrection(
-          caller, dispute->game().substr(6), standings,
+          caller, common::IdOf(common::IdKind::kGame, dispute->game()), standings,
           absl::StrCat("dispute ", *id, ": ", request->reason()), absl::StrCat("dispute-", *id));
       if (!corrected.ok() && !absl::IsFailedPrecondition(corrected.status())) {
         return corrected.status();
@@ -376,28 +377,28 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
     }
     // The standings as the ruling makes them.
     table.ruling = recorded;
-    absl::StatusOr<std::vector<tournament::StandingRow>> after = StandingsOf(events_, *log);
+    absl::StatusOr<std::vector<engine::tournament::StandingRow>> after = StandingsOf(events_, *log);
     if (!after.ok()) return after.status();
     for (v1::StandingChange& change : Changes(*before, *after)) {
       *ruling->add_changes() = std::move(change);
     }
     store::StreamAppendRequest to_tournament;
-    to_tournament.stream_id = TournamentName(tournament_id);
+    to_tournament.stream_id = common::NameOf(common::IdKind::kTournament, tournament_id);
     to_tournament.expected_sequence = log->stream.last_sequence;
     to_tournament.request_id = absl::StrCat("tournament-ruling-", *id);
     to_tournament.recorded_by = caller.principal;
-    to_tournament.type = tournament_service::kTypeRulingRecorded;
+    to_tournament.type = tournament::kTypeRulingRecorded;
     recorded.SerializeToString(&to_tournament.payload);
     absl::StatusOr<store::StreamEvent> first = streams_.Append(to_tournament);
     if (!first.ok()) return first.status();
     v1::DisputeRuled ruled;
     *ruled.mutable_ruling() = *ruling;
     store::StreamAppendRequest to_dispute;
-    to_dispute.stream_id = DisputeName(*id);
+    to_dispute.stream_id = common::NameOf(common::IdKind::kDispute, *id);
     to_dispute.expected_sequence = dispute->last_event();
     to_dispute.request_id = absl::StrCat("dispute-ruling-", *id);
     to_dispute.recorded_by = caller.principal;
-    to_dispute.type = tournament_service::kTypeDisputeRuled;
+    to_dispute.type = tournament::kTypeDisputeRuled;
     ruled.SerializeToString(&to_dispute.payload);
     absl::StatusOr<store::StreamEvent> second = streams_.Append(to_dispute);
     if (!second.ok()) return second.status();
@@ -413,25 +414,25 @@ grpc::Status DisputeServiceImpl::ListDisputes(grpc::ServerContext* context,
                                               const v1::ListDisputesRequest* request,
                                               v1::ListDisputesResponse* response) {
   return Serve(context, auth_, "ListDisputes", request->tournament(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
     if (request->page_size() < 0 || request->page_size() > 1000) {
-      return FieldError("page_size", "page_size must be 0-1000");
+      return common::FieldError("page_size", "page_size must be 0-1000");
     }
     const int size = request->page_size() == 0 ? 100 : request->page_size();
     std::string after;
     if (!request->page_token().empty()) {
-      if (!tournament_service::ParseDisputeName(request->page_token(), "page_token").ok()) {
-        return FieldError("page_token", "page_token: not a token from a previous page");
+      if (!common::ParseName(common::IdKind::kDispute, request->page_token(), "page_token").ok()) {
+        return common::FieldError("page_token", "page_token: not a token from a previous page");
       }
       after = request->page_token();
     }
     while (true) {
       absl::StatusOr<std::vector<store::StreamRecord>> streams =
-          streams_.ListStreams(tournament_service::kDisputeKind, after, 1000);
+          streams_.ListStreams(tournament::kDisputeKind, after, 1000);
       if (!streams.ok()) return streams.status();
       for (const store::StreamRecord& stream : *streams) {
         after = stream.stream_id;
-        absl::StatusOr<v1::Dispute> dispute = ReadDispute(stream.stream_id.substr(9));
+        absl::StatusOr<v1::Dispute> dispute = ReadDispute(common::IdOf(common::IdKind::kDispute, stream.stream_id));
         if (!dispute.ok()) return dispute.status();
         if (!request->tournament().empty() && dispute->tournament() != request->tournament()) {
           continue;

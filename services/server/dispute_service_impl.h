@@ -13,8 +13,9 @@
 
 #include "arbiter/v1/tournament_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
-#include "services/server/auth.h"
-#include "services/server/game_writer.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
+#include "services/games/game_writer.h"
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
 
@@ -22,8 +23,8 @@ namespace arbiter::server {
 
 class DisputeServiceImpl final : public v1::DisputeService::Service {
  public:
-  DisputeServiceImpl(store::StreamStore& streams, store::EventStore& events, GameWriter& writer,
-                     const engine::RulesetRegistry& registry, Authenticator& auth)
+  DisputeServiceImpl(store::StreamStore& streams, store::EventStore& events, games::GameWriter& writer,
+                     const engine::RulesetRegistry& registry, access::Authenticator& auth)
       : streams_(streams), events_(events), writer_(writer), registry_(registry), auth_(auth) {}
 
   grpc::Status OpenDispute(grpc::ServerContext* context, const v1::OpenDisputeRequest* request,
@@ -42,13 +43,13 @@ class DisputeServiceImpl final : public v1::DisputeService::Service {
   // sets rating_changes and rating_event (league_model.h RatingChangesAt at
   // the ruling's event in the game's log). Nothing for other disputes.
   absl::Status AddRatingChanges(const std::string& dispute_id, v1::Dispute& dispute);
-  v1::DisputeAdjudication Adjudicate(const std::string& game_id, const CancelCheck& cancel);
+  v1::DisputeAdjudication Adjudicate(const std::string& game_id, const games::CancelCheck& cancel);
 
   store::StreamStore& streams_;
   store::EventStore& events_;
-  GameWriter& writer_;
+  games::GameWriter& writer_;
   const engine::RulesetRegistry& registry_;
-  Authenticator& auth_;
+  access::Authenticator& auth_;
 };
 
 }  // namespace arbiter::server

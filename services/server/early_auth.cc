@@ -30,7 +30,7 @@ grpc::Status EarlyAuthProcessor::Process(const InputMetadata& auth_metadata,
     if (key == "authorization") authorization.assign(value.data(), value.size());
   }
   if (IsOpenPath(path)) return grpc::Status::OK;
-  absl::StatusOr<Caller> caller = auth_.Authenticate(authorization);
+  absl::StatusOr<access::Caller> caller = auth_.Authenticate(authorization);
   if (caller.ok()) return grpc::Status::OK;
   spdlog::warn("{} refused before its message was read: {}", LogSafe(path),
                LogSafe(caller.status().message()));

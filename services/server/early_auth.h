@@ -15,13 +15,14 @@
 
 #include <grpcpp/security/auth_metadata_processor.h>
 
-#include "services/server/auth.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
 
 namespace arbiter::server {
 
 class EarlyAuthProcessor final : public grpc::AuthMetadataProcessor {
  public:
-  explicit EarlyAuthProcessor(Authenticator& auth) : auth_(auth) {}
+  explicit EarlyAuthProcessor(access::Authenticator& auth) : auth_(auth) {}
 
   // Look-ups may wait for the token store.
   bool IsBlocking() const override { return true; }
@@ -31,7 +32,7 @@ class EarlyAuthProcessor final : public grpc::AuthMetadataProcessor {
                        OutputMetadata* response_metadata) override;
 
  private:
-  Authenticator& auth_;
+  access::Authenticator& auth_;
 };
 
 }  // namespace arbiter::server

@@ -1,5 +1,7 @@
 #include "services/server/game_service_impl.h"
 
+#include "services/common/resource_names.h"
+
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -8,13 +10,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "services/server/chained_game.h"
-#include "services/server/event_codec.h"
+#include "services/games/chained_game.h"
+#include "services/games/game_events.h"
 #include "services/server/rpc_common.h"
-#include "services/server/game_reader.h"
-#include "services/server/game_stream.h"
+#include "services/games/game_loader.h"
+#include "services/games/game_stream.h"
 #include "services/server/status_mapping.h"
-#include "services/server/transparency_proofs.h"
+#include "services/transparency/transparency_proofs.h"
 #include "services/store/internal/store_rules.h"
 
 namespace arbiter::server {
@@ -26,7 +28,7 @@ constexpr int kMaxPageSize = 1000;
 absl::StatusOr<int> PageSize(int page_size) {
   if (page_size == 0) return kDefaultPageSize;
   if (page_size < 0 || page_size > kMaxPageSize) {
-    return FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
+    return common::FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
   }
   return page_size;
 }
@@ -44,23 +46,23 @@ absl::StatusOr<store::GameStatus> StoreStatus(v1::GameStatus status) {
     default:
       break;
   }
-  return FieldError("status", absl::StrCat("unknown status value ", static_cast<int>(status)));
+  return common::FieldError("status", absl::StrCat("unknown status value ", static_cast<int>(status)));
 }
 
 // The game row, as its chain states it (chained_game.h), if the caller may
 // read it. Permission before existence (AIP-211): a public token gets the
 // same PERMISSION_DENIED for a game that does not exist as for one that is
 // not finished.
-absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const Caller& caller,
+absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const access::Caller& caller,
                                                  const std::string& game_id) {
-  absl::StatusOr<store::GameRecord> record = ChainedRecord(store, game_id);
+  absl::StatusOr<store::GameRecord> record = games::ChainedRecord(store, game_id);
   if (!record.ok()) {
-    if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
-      return ReadDenied(caller, game_id);
+    if (absl::IsNotFound(record.status()) && caller.role == store::Role::kPublic) {
+      return access::ReadDenied(caller, game_id);
     }
     return record.status();
   }
-  if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
+  if (absl::Status s = access::RequireRead(caller, *record); !s.ok()) return s;
   return record;
 }
 
@@ -80,23 +82,23 @@ void HideSeed(v1::Event& event) {
 }
 
 // The game row and its creation event, for answers about one game.
-absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const Caller& caller,
+absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller& caller,
                                   const std::string& game_id) {
   absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, game_id);
   if (!record.ok()) return record.status();
   absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
   if (!first.ok()) return first.status();
-  if (first->empty()) return ToGame(*record, nullptr, SeesSeed(caller, *record));
-  absl::StatusOr<v1::Event> created = DecodeEvent(first->front());
+  if (first->empty()) return games::ToGame(*record, nullptr, access::SeesSeed(caller, *record));
+  absl::StatusOr<v1::Event> created = games::DecodeEvent(first->front());
   if (!created.ok()) return created.status();
-  return ToGame(*record, &created->game_created(), SeesSeed(caller, *record));
+  return games::ToGame(*record, &created->game_created(), access::SeesSeed(caller, *record));
 }
 
 // A violation's detail may describe hidden cards ("the top card of the deck
 // is ..."): a caller who may not see the seed (docs/service.md, "Who sees the
 // seed") gets the rule id and the event, and the detail once the game ends.
-void WithholdHiddenDetail(const Caller& caller, const store::GameRecord& record, v1::Adjudication& adjudication) {
-  if (!adjudication.has_violation() || SeesSeed(caller, record)) return;
+void WithholdHiddenDetail(const access::Caller& caller, const store::GameRecord& record, v1::Adjudication& adjudication) {
+  if (!adjudication.has_violation() || access::SeesSeed(caller, record)) return;
   adjudication.mutable_violation()->set_detail(
       "withheld while the game is live: the detail may describe hidden cards (admins and auditors see it)");
 }
@@ -105,19 +107,19 @@ void WithholdHiddenDetail(const Caller& caller, const store::GameRecord& record,
 // (and, with `seen_state`, see its positions): checked on the record of the
 // same read that fixes which events are then streamed. Permission before
 // existence, as ReadableRecord.
-absl::StatusOr<OpenedGame> OpenReadable(store::EventStore& store, const Caller& caller,
+absl::StatusOr<games::OpenedGame> OpenReadable(store::EventStore& store, const access::Caller& caller,
                                         const std::string& game_id, bool seen_state = false) {
-  absl::StatusOr<OpenedGame> game = OpenGame(store, game_id);
+  absl::StatusOr<games::OpenedGame> game = games::OpenGame(store, game_id);
   if (!game.ok()) {
-    if (absl::IsNotFound(game.status()) && caller.role == Role::kPublic) {
-      return ReadDenied(caller, game_id);
+    if (absl::IsNotFound(game.status()) && caller.role == store::Role::kPublic) {
+      return access::ReadDenied(caller, game_id);
     }
     return game.status();
   }
   if (!game->creation.ok()) return game->creation;
-  if (absl::Status s = RequireRead(caller, game->record); !s.ok()) return s;
+  if (absl::Status s = access::RequireRead(caller, game->record); !s.ok()) return s;
   if (seen_state) {
-    if (absl::Status s = RequireReadState(caller, game->record); !s.ok()) return s;
+    if (absl::Status s = access::RequireReadState(caller, game->record); !s.ok()) return s;
   }
   return game;
 }
@@ -129,7 +131,7 @@ grpc::Status ArbiterServiceImpl::CreateGame(grpc::ServerContext* context,
                                             v1::Game* response) {
   std::string label = request->game_id();
   return Serve(context, auth_, "CreateGame", label, request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<v1::Game> game = writer_.Create(caller, *request);
                  if (!game.ok()) return game.status();
                  *response = *std::move(game);
@@ -142,7 +144,7 @@ grpc::Status ArbiterServiceImpl::AppendActions(grpc::ServerContext* context,
                                                const v1::AppendActionsRequest* request,
                                                v1::AppendActionsResponse* response) {
   return Serve(context, auth_, "AppendActions", request->game(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Append(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
@@ -155,7 +157,7 @@ grpc::Status ArbiterServiceImpl::SubmitGame(grpc::ServerContext* context,
                                             v1::SubmitGameResponse* response) {
   std::string label = request->game_id();
   return Serve(context, auth_, "SubmitGame", label, request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Submit(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
@@ -168,7 +170,7 @@ grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
                                             const v1::RevealSeedRequest* request,
                                             v1::RevealSeedResponse* response) {
   return Serve(context, auth_, "RevealSeed", request->game(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Reveal(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
@@ -179,7 +181,7 @@ grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::VoidGame(grpc::ServerContext* context,
                                           const v1::VoidGameRequest* request, v1::Game* response) {
   return Serve(context, auth_, "VoidGame", request->name(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Void(caller, *request);
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
@@ -190,10 +192,10 @@ grpc::Status ArbiterServiceImpl::VoidGame(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::GetGame(grpc::ServerContext* context,
                                          const v1::GetGameRequest* request, v1::Game* response) {
   return Serve(context, auth_, "GetGame", request->name(), "",
-               [&](const Caller& caller) -> absl::Status {
-                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+               [&](const access::Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
-                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                   return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
                  absl::StatusOr<v1::Game> game = ReadGame(store_, caller, *game_id);
                  if (!game.ok()) return game.status();
@@ -206,12 +208,12 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
                                            const v1::ListGamesRequest* request,
                                            v1::ListGamesResponse* response) {
   return Serve(
-      context, auth_, "ListGames", "", "", [&](const Caller& caller) -> absl::Status {
+      context, auth_, "ListGames", "", "", [&](const access::Caller& caller) -> absl::Status {
         absl::StatusOr<int> size = PageSize(request->page_size());
         if (!size.ok()) return size.status();
         absl::StatusOr<store::GameStatus> status = StoreStatus(request->status());
         if (!status.ok()) return status.status();
-        if (caller.role == Role::kPublic) {
+        if (caller.role == store::Role::kPublic) {
           if (*status != store::GameStatus::kUnspecified &&
               *status != store::GameStatus::kFinished) {
             return absl::PermissionDeniedError("public tokens list finished games only");
@@ -228,12 +230,12 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
             store_.ListGames(filter, *size, request->page_token());
         if (!page.ok()) {
           if (page.status().code() == absl::StatusCode::kInvalidArgument) {
-            return WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
+            return common::WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
           }
           return page.status();
         }
         for (const store::GameRecord& record : page->games) {
-          *response->add_games() = ToGame(record, nullptr, SeesSeed(caller, record));
+          *response->add_games() = games::ToGame(record, nullptr, access::SeesSeed(caller, record));
         }
         response->set_next_page_token(page->next_page_token);
         return absl::OkStatus();
@@ -244,26 +246,26 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                                             const v1::ListEventsRequest* request,
                                             v1::ListEventsResponse* response) {
   return Serve(context, auth_, "ListEvents", request->parent(), "",
-               [&](const Caller& caller) -> absl::Status {
-                 absl::StatusOr<std::string> game_id = ParseGameName(request->parent(), "parent");
+               [&](const access::Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->parent(), "parent");
                  if (!game_id.ok()) {
-                   return WithFieldViolation(game_id.status(), "parent", "not a game name");
+                   return common::WithFieldViolation(game_id.status(), "parent", "not a game name");
                  }
                  absl::StatusOr<int> size = PageSize(request->page_size());
                  if (!size.ok()) return size.status();
                  int64_t after = 0;
                  if (!request->page_token().empty() &&
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
-                   return FieldError("page_token", "not a token of ListEvents");
+                   return common::FieldError("page_token", "not a token of ListEvents");
                  }
                  absl::StatusOr<store::GameRecord> record =
                      ReadableRecord(store_, caller, *game_id);
                  if (!record.ok()) return record.status();
-                 const bool sees_seed = SeesSeed(caller, *record);
+                 const bool sees_seed = access::SeesSeed(caller, *record);
                  auto events = store_.ReadGameEvents(*game_id, after, *size + 1);
                  if (!events.ok()) return events.status();
                  for (int i = 0; i < static_cast<int>(events->size()) && i < *size; ++i) {
-                   absl::StatusOr<v1::Event> event = DecodeEvent((*events)[i]);
+                   absl::StatusOr<v1::Event> event = games::DecodeEvent((*events)[i]);
                    if (!event.ok()) return event.status();
                    if (!sees_seed) HideSeed(*event);
                    *response->add_events() = *std::move(event);
@@ -280,7 +282,7 @@ absl::Status ArbiterServiceImpl::AddInclusion(v1::Adjudication& adjudication) {
     adjudication.set_transparency_note("this server keeps no transparency log");
     return absl::OkStatus();
   }
-  absl::StatusOr<std::string> game_id = ParseGameName(adjudication.game(), "game");
+  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, adjudication.game(), "game");
   if (!game_id.ok()) return game_id.status();
   absl::StatusOr<v1::InclusionProof> proof = inclusions_.Prove(
       store_, *transparency_, *game_id, adjudication.last_event(), adjudication.last_event_hash());
@@ -299,17 +301,17 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                                                 const v1::AdjudicateGameRequest* request,
                                                 v1::Adjudication* response) {
   return Serve(context, auth_, "AdjudicateGame", request->name(), "",
-               [&](const Caller& caller) -> absl::Status {
-                 const CancelCheck cancel = CancelOf(context);
-                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+               [&](const access::Caller& caller) -> absl::Status {
+                 const games::CancelCheck cancel = CancelOf(context);
+                 absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
-                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                   return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
                  // A current entry (judgement_cache.h) needs no read at
                  // all. It holds the chain's record, computed with it, for
                  // the permission check.
                  if (auto cached = judgements_.FindCurrent(*game_id, store_.WrittenThrough())) {
-                   if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
+                   if (absl::Status s = access::RequireRead(caller, cached->chained); !s.ok()) return s;
                    *response = std::move(cached->adjudication);
                    WithholdHiddenDetail(caller, cached->chained, *response);
                    return AddInclusion(*response);
@@ -318,12 +320,12 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  // and the last one (game_stream.h): the permission check,
                  // a cache entry checked by the last event's hash, and on a
                  // miss the start of the stream all come from it.
-                 const JudgementCache::ReadTicket ticket = judgements_.BeginRead();
-                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id);
+                 const games::JudgementCache::ReadTicket ticket = judgements_.BeginRead();
+                 absl::StatusOr<games::OpenedGame> game = OpenReadable(store_, caller, *game_id);
                  if (!game.ok()) return game.status();
                  if (game->last.has_value()) {
                    if (auto cached = judgements_.Find(*game_id, game->last->hash)) {
-                     if (absl::Status s = RequireRead(caller, cached->chained); !s.ok()) return s;
+                     if (absl::Status s = access::RequireRead(caller, cached->chained); !s.ok()) return s;
                      // Checked against the store just now: current again.
                      judgements_.Store(*game_id, game->last->hash, game->last->position, ticket,
                                        *cached);
@@ -333,13 +335,13 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                    }
                  }
                  absl::StatusOr<replay::Referee> referee =
-                     JudgeStored(store_, registry_, *game, 0, cancel);
+                     games::JudgeStored(store_, registry_, *game, 0, cancel);
                  if (!referee.ok()) return referee.status();
-                 *response = ToAdjudication(game->record.game_id, *referee,
+                 *response = games::ToAdjudication(game->record.game_id, *referee,
                                             game->record.last_sequence);
                  response->set_last_event_hash(game->last->hash);
                  judgements_.Store(*game_id, game->last->hash, game->last->position, ticket,
-                                   JudgementCache::Judgement{*response, game->record});
+                                   games::JudgementCache::Judgement{*response, game->record});
                  WithholdHiddenDetail(caller, game->record, *response);
                  return AddInclusion(*response);
                });
@@ -349,24 +351,24 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                                               const v1::GetGameStateRequest* request,
                                               v1::GameState* response) {
   return Serve(context, auth_, "GetGameState", request->name(), "",
-               [&](const Caller& caller) -> absl::Status {
-                 const CancelCheck cancel = CancelOf(context);
-                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+               [&](const access::Caller& caller) -> absl::Status {
+                 const games::CancelCheck cancel = CancelOf(context);
+                 absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
-                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                   return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id, true);
+                 absl::StatusOr<games::OpenedGame> game = OpenReadable(store_, caller, *game_id, true);
                  if (!game.ok()) return game.status();
                  const int64_t last = game->record.last_sequence;
                  const int64_t event = request->event() == 0 ? last : request->event();
                  if (event < 1 || event > last) {
-                   return FieldError("event", absl::StrCat("event must be 1-", last,
+                   return common::FieldError("event", absl::StrCat("event must be 1-", last,
                                                            " (0: the last), not ", event));
                  }
                  absl::StatusOr<replay::Referee> referee =
-                     JudgeStored(store_, registry_, *game, event, cancel);
+                     games::JudgeStored(store_, registry_, *game, event, cancel);
                  if (!referee.ok()) return referee.status();
-                 *response = ToGameState(game->record.game_id, *referee, event);
+                 *response = games::ToGameState(game->record.game_id, *referee, event);
                  return absl::OkStatus();
                });
 }
@@ -375,19 +377,19 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                                             const v1::VerifyGameRequest* request,
                                             v1::VerifyGameResponse* response) {
   return Serve(context, auth_, "VerifyGame", request->name(), "",
-               [&](const Caller& caller) -> absl::Status {
-                 absl::StatusOr<std::string> game_id = ParseGameName(request->name(), "name");
+               [&](const access::Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
-                   return WithFieldViolation(game_id.status(), "name", "not a game name");
+                   return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<OpenedGame> game = OpenReadable(store_, caller, *game_id);
+                 absl::StatusOr<games::OpenedGame> game = OpenReadable(store_, caller, *game_id);
                  if (!game.ok()) return game.status();
-                 auto report = VerifyOpenedGame(store_, registry_, *game, CancelOf(context));
+                 auto report = games::VerifyOpenedGame(store_, registry_, *game, CancelOf(context));
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);
                  // The row was read with the events (one snapshot): a game
                  // that ended meanwhile is not in this read at all.
-                 if (response->intact()) VerifyRowAgainstChain(game->row, game->record, *response);
+                 if (response->intact()) games::VerifyRowAgainstChain(game->row, game->record, *response);
                  return absl::OkStatus();
                });
 }

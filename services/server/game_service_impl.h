@@ -13,11 +13,12 @@
 
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
-#include "services/server/auth.h"
-#include "services/server/game_writer.h"
-#include "services/server/judgement_cache.h"
-#include "services/server/transparency_proofs.h"
-#include "services/server/token_store.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
+#include "services/games/game_writer.h"
+#include "services/games/judgement_cache.h"
+#include "services/transparency/transparency_proofs.h"
+#include "services/store/token_store.h"
 #include "services/store/event_store.h"
 #include "services/transparency/transparency_log.h"
 
@@ -26,12 +27,11 @@ namespace arbiter::server {
 class ArbiterServiceImpl final : public v1::ArbiterService::Service {
  public:
   ArbiterServiceImpl(store::EventStore& store, const engine::RulesetRegistry& registry,
-                     Authenticator& auth, WriteLimits limits,
-                     store::StreamStore* leagues = nullptr)
+                     access::Authenticator& auth, games::GameWriter& writer)
       : store_(store),
         registry_(registry),
         auth_(auth),
-        writer_(store, registry, limits, leagues),
+        writer_(writer),
         follower_(store.Follow(judgements_)) {}
 
   // The transparency log AdjudicateGame proves the last event against
@@ -65,15 +65,15 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
  private:
   store::EventStore& store_;
   const engine::RulesetRegistry& registry_;
-  Authenticator& auth_;
+  access::Authenticator& auth_;
   // Sets the answer's inclusion proof of its last event, or says why there
   // is none. Fails only if the log cannot be read.
   absl::Status AddInclusion(v1::Adjudication& adjudication);
 
-  GameWriter writer_;
+  games::GameWriter& writer_;
   transparency::TransparencyLog* transparency_ = nullptr;
-  InclusionCache inclusions_;
-  JudgementCache judgements_;
+  transparency::InclusionCache inclusions_;
+  games::JudgementCache judgements_;
   // Keeps judgements_ current (judgement_cache.h); null for a store that
   // cannot be followed. Declared last: stops before the cache goes.
   std::unique_ptr<store::StoreFollower> follower_;

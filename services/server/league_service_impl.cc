@@ -1,5 +1,8 @@
 #include "services/server/league_service_impl.h"
 
+#include "services/common/resource_names.h"
+#include "services/common/proto_time.h"
+
 #include <algorithm>
 
 #include <utility>
@@ -14,32 +17,26 @@
 namespace arbiter::server {
 namespace {
 
-using league_service::LeagueName;
-using league_service::ParseLeagueName;
-
-google::protobuf::Timestamp ToTimestamp(absl::Time time) {
-  return google::protobuf::util::TimeUtil::MicrosecondsToTimestamp(absl::ToUnixMicros(time));
-}
 
 absl::StatusOr<int> PageSizeOf(int page_size, int default_size) {
   if (page_size == 0) return default_size;
   if (page_size < 0 || page_size > 1000) {
-    return FieldError("page_size", absl::StrCat("page_size must be 0-1000, not ", page_size));
+    return common::FieldError("page_size", absl::StrCat("page_size must be 0-1000, not ", page_size));
   }
   return page_size;
 }
 
 absl::Status CheckRequest(const std::string& request_id) {
   if (request_id.empty() || request_id.size() > 200) {
-    return FieldError("request_id", "request_id is required: 1-200 bytes, unique per request");
+    return common::FieldError("request_id", "request_id is required: 1-200 bytes, unique per request");
   }
   return absl::OkStatus();
 }
 
 // Admins anywhere; organisers for the leagues in their scope.
-absl::Status RequireManage(const Caller& caller, const std::string& league_id) {
-  if (caller.role == Role::kAdmin) return absl::OkStatus();
-  if (caller.role == Role::kOrganiser) {
+absl::Status RequireManage(const access::Caller& caller, const std::string& league_id) {
+  if (caller.role == store::Role::kAdmin) return absl::OkStatus();
+  if (caller.role == store::Role::kOrganiser) {
     for (const std::string& league : caller.leagues) {
       if (league == league_id) return absl::OkStatus();
     }
@@ -49,7 +46,7 @@ absl::Status RequireManage(const Caller& caller, const std::string& league_id) {
       "\" (admins, and organisers whose token names the league, only)"));
 }
 
-v1::LeaderboardRow ToRow(int64_t rank, const league_service::RatingRow& row) {
+v1::LeaderboardRow ToRow(int64_t rank, const league::RatingRow& row) {
   v1::LeaderboardRow out;
   out.set_rank(rank);
   out.set_player(row.player);
@@ -58,7 +55,7 @@ v1::LeaderboardRow ToRow(int64_t rank, const league_service::RatingRow& row) {
   out.set_sigma(row.rating.rating.sigma);
   out.set_volatility(row.rating.rating.volatility);
   out.set_games(row.rating.games);
-  *out.mutable_last_played() = ToTimestamp(row.rating.last_played);
+  *out.mutable_last_played() = common::TimestampOf(row.rating.last_played);
   out.set_last_game(absl::StrCat("games/", row.rating.last_game));
   out.set_provisional(row.provisional);
   out.set_virtual_opponent(row.rating.is_virtual);
@@ -67,15 +64,15 @@ v1::LeaderboardRow ToRow(int64_t rank, const league_service::RatingRow& row) {
 
 // The stream's request id for a client's request: the same client request
 // is the same stream request (a retry); another caller's is another one.
-std::string StreamRequestId(const char* kind, const Caller& caller, const std::string& request_id) {
+std::string StreamRequestId(const char* kind, const access::Caller& caller, const std::string& request_id) {
   return absl::StrCat("league-", kind, "-",
                       engine::Sha256Hex(absl::StrCat(caller.principal.size(), ":", caller.principal,
                                                      request_id)));
 }
 
 absl::StatusOr<std::string> LeagueIdOf(const std::string& name, const char* field) {
-  absl::StatusOr<std::string> id = ParseLeagueName(name, field);
-  if (!id.ok()) return WithFieldViolation(id.status(), field, "not a league name");
+  absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kLeague, name, field);
+  if (!id.ok()) return common::WithFieldViolation(id.status(), field, "not a league name");
   return id;
 }
 
@@ -83,29 +80,29 @@ absl::StatusOr<std::string> LeagueIdOf(const std::string& name, const char* fiel
 
 absl::StatusOr<v1::LeagueSettings> LeagueServiceImpl::ReadSettings(const std::string& league_id) {
   absl::StatusOr<std::vector<store::StreamEvent>> log =
-      streams_.ReadStream(LeagueName(league_id), 0, 10'000);
+      streams_.ReadStream(common::NameOf(common::IdKind::kLeague, league_id), 0, 10'000);
   if (!log.ok()) {
     if (absl::IsNotFound(log.status())) {
       return absl::NotFoundError(absl::StrCat("league \"", league_id, "\" does not exist"));
     }
     return log.status();
   }
-  return league_service::SettingsOf(*log);
+  return league::SettingsOf(*log);
 }
 
 absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& league_id) {
   absl::StatusOr<v1::LeagueSettings> settings = ReadSettings(league_id);
   if (!settings.ok()) return settings.status();
-  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(LeagueName(league_id));
+  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id));
   if (!stream.ok()) return stream.status();
   v1::League out;
   out.set_name(stream->stream_id);
   *out.mutable_settings() = *std::move(settings);
   out.set_creator(stream->created_by);
-  *out.mutable_create_time() = ToTimestamp(stream->created_at);
+  *out.mutable_create_time() = common::TimestampOf(stream->created_at);
   out.set_last_event(stream->last_sequence);
   out.set_last_event_hash(stream->last_hash);
-  absl::StatusOr<std::optional<league_service::LeagueProjection>> projection =
+  absl::StatusOr<std::optional<league::LeagueProjection>> projection =
       projections_.Projection(league_id);
   if (!projection.ok()) return projection.status();
   if (projection->has_value() && (*projection)->settings_sequence == stream->last_sequence) {
@@ -133,30 +130,30 @@ absl::Status LeagueServiceImpl::CheckSeason(const std::string& league_id,
 grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
                                              const v1::CreateLeagueRequest* request,
                                              v1::League* response) {
-  return Serve(context, auth_, "CreateLeague", LeagueName(request->league_id()),
-               request->request_id(), [&](const Caller& caller) -> absl::Status {
+  return Serve(context, auth_, "CreateLeague", common::NameOf(common::IdKind::kLeague, request->league_id()),
+               request->request_id(), [&](const access::Caller& caller) -> absl::Status {
                  if (absl::Status s = CheckRequest(request->request_id()); !s.ok()) return s;
-                 if (!league_service::IsValidLeagueId(request->league_id())) {
-                   return FieldError("league_id",
+                 if (!common::IsValidId(common::IdKind::kLeague, request->league_id())) {
+                   return common::FieldError("league_id",
                                      "league_id must be 1-63 characters of A-Z a-z 0-9 _ . -");
                  }
                  if (absl::Status s = RequireManage(caller, request->league_id()); !s.ok()) return s;
-                 absl::StatusOr<league::LeagueConfig> config =
-                     league_service::ConfigFromSettings(request->settings());
+                 absl::StatusOr<engine::league::LeagueConfig> config =
+                     league::ConfigFromSettings(request->settings());
                  if (!config.ok()) {
                    const std::string message(config.status().message());
-                   return WithFieldViolation(config.status(), message.substr(0, message.find(':')),
+                   return common::WithFieldViolation(config.status(), message.substr(0, message.find(':')),
                                              message);
                  }
                  v1::LeagueCreated created;
                  *created.mutable_settings() = request->settings();
                  store::StreamAppendRequest append;
-                 append.stream_id = LeagueName(request->league_id());
-                 append.kind = league_service::kLeagueKind;
+                 append.stream_id = common::NameOf(common::IdKind::kLeague, request->league_id());
+                 append.kind = league::kLeagueKind;
                  append.expected_sequence = 0;
                  append.request_id = StreamRequestId("create", caller, request->request_id());
                  append.recorded_by = caller.principal;
-                 append.type = league_service::kTypeLeagueCreated;
+                 append.type = league::kTypeLeagueCreated;
                  created.SerializeToString(&append.payload);
                  absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
                  if (!event.ok()) {
@@ -177,21 +174,21 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                                              const v1::UpdateLeagueRequest* request,
                                              v1::League* response) {
   return Serve(context, auth_, "UpdateLeague", request->name(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
                  if (!league_id.ok()) return league_id.status();
                  if (absl::Status s = CheckRequest(request->request_id()); !s.ok()) return s;
                  if (absl::Status s = RequireManage(caller, *league_id); !s.ok()) return s;
                  if (request->expected_last_event() < 1) {
-                   return FieldError("expected_last_event",
+                   return common::FieldError("expected_last_event",
                                      "expected_last_event is required: the league's last event "
                                      "as you saw it");
                  }
-                 absl::StatusOr<league::LeagueConfig> config =
-                     league_service::ConfigFromSettings(request->settings());
+                 absl::StatusOr<engine::league::LeagueConfig> config =
+                     league::ConfigFromSettings(request->settings());
                  if (!config.ok()) {
                    const std::string message(config.status().message());
-                   return WithFieldViolation(config.status(), message.substr(0, message.find(':')),
+                   return common::WithFieldViolation(config.status(), message.substr(0, message.find(':')),
                                              message);
                  }
                  if (absl::StatusOr<v1::League> existing = ReadLeague(*league_id); !existing.ok()) {
@@ -200,17 +197,17 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                  v1::LeagueSettingsChanged changed;
                  *changed.mutable_settings() = request->settings();
                  store::StreamAppendRequest append;
-                 append.stream_id = LeagueName(*league_id);
+                 append.stream_id = common::NameOf(common::IdKind::kLeague, *league_id);
                  append.expected_sequence = request->expected_last_event();
                  append.request_id = StreamRequestId("update", caller, request->request_id());
                  append.recorded_by = caller.principal;
-                 append.type = league_service::kTypeLeagueSettingsChanged;
+                 append.type = league::kTypeLeagueSettingsChanged;
                  changed.SerializeToString(&append.payload);
                  absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
                  if (!event.ok()) return event.status();
                  // The new settings apply to every game: rebuild now, so the
                  // answer's ratings are those of the new settings.
-                 absl::StatusOr<league_service::RebuildSummary> rebuilt =
+                 absl::StatusOr<league::RebuildSummary> rebuilt =
                      projector_.Rebuild(*league_id);
                  if (!rebuilt.ok()) return rebuilt.status();
                  absl::StatusOr<v1::League> league = ReadLeague(*league_id);
@@ -224,7 +221,7 @@ grpc::Status LeagueServiceImpl::GetLeague(grpc::ServerContext* context,
                                           const v1::GetLeagueRequest* request,
                                           v1::League* response) {
   return Serve(context, auth_, "GetLeague", request->name(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
                  absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
                  if (!league_id.ok()) return league_id.status();
                  absl::StatusOr<v1::League> league = ReadLeague(*league_id);
@@ -237,14 +234,14 @@ grpc::Status LeagueServiceImpl::GetLeague(grpc::ServerContext* context,
 grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
                                             const v1::ListLeaguesRequest* request,
                                             v1::ListLeaguesResponse* response) {
-  return Serve(context, auth_, "ListLeagues", "", "", [&](const Caller&) -> absl::Status {
+  return Serve(context, auth_, "ListLeagues", "", "", [&](const access::Caller&) -> absl::Status {
     absl::StatusOr<int> size = PageSizeOf(request->page_size(), 100);
     if (!size.ok()) return size.status();
     std::string after;
     if (!request->page_token().empty()) {
-      absl::StatusOr<std::string> id = ParseLeagueName(request->page_token(), "page_token");
+      absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kLeague, request->page_token(), "page_token");
       if (!id.ok()) {
-        return FieldError("page_token", "page_token: not a token from a previous page");
+        return common::FieldError("page_token", "page_token: not a token from a previous page");
       }
       after = request->page_token();
     }
@@ -253,7 +250,7 @@ grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
     // (whose page may then be empty).
     const int fetch = std::min(*size + 1, 1000);
     absl::StatusOr<std::vector<store::StreamRecord>> streams =
-        streams_.ListStreams(league_service::kLeagueKind, after, fetch);
+        streams_.ListStreams(league::kLeagueKind, after, fetch);
     if (!streams.ok()) return streams.status();
     for (int i = 0; i < static_cast<int>(streams->size()); ++i) {
       if (i == *size) {
@@ -276,17 +273,17 @@ grpc::Status LeagueServiceImpl::GetLeaderboard(grpc::ServerContext* context,
                                                const v1::GetLeaderboardRequest* request,
                                                v1::Leaderboard* response) {
   return Serve(context, auth_, "GetLeaderboard", request->league(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
                  absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
                  if (!league_id.ok()) return league_id.status();
                  absl::StatusOr<int> size = PageSizeOf(request->page_size(), 50);
                  if (!size.ok()) return size.status();
                  if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
-                 absl::StatusOr<league_service::LeaderboardPage> page = projections_.Leaderboard(
+                 absl::StatusOr<league::LeaderboardPage> page = projections_.Leaderboard(
                      *league_id, request->season(), *size, request->page_token());
                  if (!page.ok()) {
                    if (absl::IsInvalidArgument(page.status())) {
-                     return WithFieldViolation(page.status(), "page_token",
+                     return common::WithFieldViolation(page.status(), "page_token",
                                                std::string(page.status().message()));
                    }
                    return page.status();
@@ -305,11 +302,11 @@ grpc::Status LeagueServiceImpl::GetPlayerRating(grpc::ServerContext* context,
                                                 const v1::GetPlayerRatingRequest* request,
                                                 v1::LeaderboardRow* response) {
   return Serve(context, auth_, "GetPlayerRating", request->league(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
                  absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
                  if (!league_id.ok()) return league_id.status();
                  if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
-                 absl::StatusOr<std::optional<league_service::RatingRow>> row =
+                 absl::StatusOr<std::optional<league::RatingRow>> row =
                      projections_.Player(*league_id, request->season(), request->player());
                  if (!row.ok()) return row.status();
                  if (!row->has_value()) {
@@ -326,7 +323,7 @@ grpc::Status LeagueServiceImpl::GetRatingHistory(grpc::ServerContext* context,
                                                  const v1::GetRatingHistoryRequest* request,
                                                  v1::RatingHistory* response) {
   return Serve(context, auth_, "GetRatingHistory", request->league(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
                  absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
                  if (!league_id.ok()) return league_id.status();
                  absl::StatusOr<int> size = PageSizeOf(request->page_size(), 100);
@@ -334,10 +331,10 @@ grpc::Status LeagueServiceImpl::GetRatingHistory(grpc::ServerContext* context,
                  int64_t after = 0;
                  if (!request->page_token().empty() &&
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
-                   return FieldError("page_token", "page_token: not a token from a previous page");
+                   return common::FieldError("page_token", "page_token: not a token from a previous page");
                  }
                  if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
-                 absl::StatusOr<std::vector<league_service::HistoryRow>> points =
+                 absl::StatusOr<std::vector<league::HistoryRow>> points =
                      projections_.History(*league_id, request->season(), request->player(), after,
                                           *size + 1);
                  if (!points.ok()) return points.status();
@@ -354,11 +351,11 @@ grpc::Status LeagueServiceImpl::GetRatingHistory(grpc::ServerContext* context,
                      response->set_next_page_token(absl::StrCat((*points)[i - 1].point.games));
                      break;
                    }
-                   const league_service::HistoryRow& h = (*points)[i];
+                   const league::HistoryRow& h = (*points)[i];
                    v1::RatingPoint* point = response->add_points();
                    point->set_game(absl::StrCat("games/", h.point.game_id));
                    point->set_position(h.point.position);
-                   *point->mutable_time() = ToTimestamp(h.point.time);
+                   *point->mutable_time() = common::TimestampOf(h.point.time);
                    point->set_display_rating(h.display);
                    point->set_mu(h.point.rating.mu);
                    point->set_sigma(h.point.rating.sigma);
@@ -374,14 +371,14 @@ grpc::Status LeagueServiceImpl::RebuildLeague(grpc::ServerContext* context,
                                               const v1::RebuildLeagueRequest* request,
                                               v1::RebuildLeagueResponse* response) {
   return Serve(context, auth_, "RebuildLeague", request->name(), "",
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
                  if (!league_id.ok()) return league_id.status();
                  if (absl::Status s = RequireManage(caller, *league_id); !s.ok()) return s;
                  if (absl::StatusOr<v1::League> league = ReadLeague(*league_id); !league.ok()) {
                    return league.status();
                  }
-                 absl::StatusOr<league_service::RebuildSummary> summary =
+                 absl::StatusOr<league::RebuildSummary> summary =
                      projector_.Rebuild(*league_id);
                  if (!summary.ok()) return summary.status();
                  response->set_rated_games(summary->rated_games);

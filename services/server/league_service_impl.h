@@ -7,15 +7,16 @@
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
-#include "services/server/auth.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
 #include "services/store/stream_store.h"
 
 namespace arbiter::server {
 
 class LeagueServiceImpl final : public v1::LeagueService::Service {
  public:
-  LeagueServiceImpl(store::StreamStore& streams, league_service::ProjectionStore& projections,
-                    league_service::LeagueProjector& projector, Authenticator& auth)
+  LeagueServiceImpl(store::StreamStore& streams, league::ProjectionStore& projections,
+                    league::LeagueProjector& projector, access::Authenticator& auth)
       : streams_(streams), projections_(projections), projector_(projector), auth_(auth) {}
 
   grpc::Status CreateLeague(grpc::ServerContext* context, const v1::CreateLeagueRequest* request,
@@ -48,9 +49,9 @@ class LeagueServiceImpl final : public v1::LeagueService::Service {
   absl::Status CheckSeason(const std::string& league_id, const std::string& season);
 
   store::StreamStore& streams_;
-  league_service::ProjectionStore& projections_;
-  league_service::LeagueProjector& projector_;
-  Authenticator& auth_;
+  league::ProjectionStore& projections_;
+  league::LeagueProjector& projector_;
+  access::Authenticator& auth_;
 };
 
 }  // namespace arbiter::server

@@ -1,5 +1,7 @@
 #include "services/server/log_text.h"
 
+#include "services/common/status_details.h"
+
 #include <openssl/rand.h>
 
 #include "absl/strings/escaping.h"
@@ -38,7 +40,7 @@ absl::Status ClientSafe(absl::StatusCode code, const std::string& correlation_id
   const char* what = code == absl::StatusCode::kUnavailable
                          ? "the service cannot reach its database just now; retry later"
                          : "the server failed to answer";
-  return WithErrorInfo(absl::Status(code, absl::StrCat(what, " (correlation id ", correlation_id,
+  return common::WithErrorInfo(absl::Status(code, absl::StrCat(what, " (correlation id ", correlation_id,
                                                        "; the server's log has the details)")),
                        CodeName(code), {{"correlation_id", correlation_id}});
 }

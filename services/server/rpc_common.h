@@ -13,10 +13,12 @@
 
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
-#include "services/server/auth.h"
-#include "services/server/game_reader.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
+#include "services/games/game_loader.h"
 #include "services/server/log_text.h"
 #include "services/server/request_limits.h"
+#include "services/common/status_details.h"
 #include "services/server/status_mapping.h"
 
 namespace arbiter::server {
@@ -28,7 +30,7 @@ inline std::string AuthorizationOf(const grpc::ServerContext* context) {
   return std::string(it->second.data(), it->second.size());
 }
 
-inline CancelCheck CancelOf(grpc::ServerContext* context) {
+inline games::CancelCheck CancelOf(grpc::ServerContext* context) {
   return [context]() -> absl::Status {
     if (context->IsCancelled()) return absl::CancelledError("the call was cancelled");
     if (std::chrono::system_clock::now() > context->deadline()) {
@@ -43,12 +45,12 @@ inline CancelCheck CancelOf(grpc::ServerContext* context) {
 // reaches the client as a generic message with a correlation id, and the log
 // line keeps the detail under that id.
 template <typename Body>
-grpc::Status Serve(grpc::ServerContext* context, Authenticator& auth, const char* method,
+grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth, const char* method,
                    const std::string& game, const std::string& request_id, Body body) {
   const absl::Time start = absl::Now();
   std::string principal = "-";
   absl::Status status;
-  absl::StatusOr<Caller> caller = auth.Authenticate(AuthorizationOf(context));
+  absl::StatusOr<access::Caller> caller = auth.Authenticate(AuthorizationOf(context));
   if (!caller.ok()) {
     status = caller.status();
   } else {

@@ -15,6 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "services/league/league_check_impl.h"
 #include "services/server/early_auth.h"
 #include "services/server/request_limits.h"
 
@@ -50,22 +51,24 @@ bool IsLoopbackAddress(const std::string& listen) {
   return true;
 }
 
-ArbiterServer::ArbiterServer(store::EventStore& store, TokenStore& tokens,
-                             const engine::RulesetRegistry& registry, const WriteLimits& limits,
+ArbiterServer::ArbiterServer(store::EventStore& store, store::TokenStore& tokens,
+                             const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
                              const LeagueParts* leagues,
                              transparency::TransparencyLog* transparency)
     : auth_(tokens),
-      arbiter_service_(store, registry, auth_, limits,
-                       leagues != nullptr ? leagues->streams : nullptr),
+      league_check_(leagues != nullptr
+                        ? std::make_unique<league::StreamLeagueCheck>(*leagues->streams)
+                        : nullptr),
+      writer_(store, registry, limits, league_check_.get()),
+      arbiter_service_(store, registry, auth_, writer_),
       token_service_(tokens, auth_) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
                                                           *leagues->projector, auth_);
-    tournament_games_ = std::make_unique<GameWriter>(store, registry, limits, leagues->streams);
     tournament_service_ = std::make_unique<TournamentServiceImpl>(*leagues->streams, store,
-                                                                  *tournament_games_, auth_);
+                                                                  writer_, auth_);
     dispute_service_ = std::make_unique<DisputeServiceImpl>(*leagues->streams, store,
-                                                            *tournament_games_, registry, auth_);
+                                                            writer_, registry, auth_);
   }
   if (transparency != nullptr) {
     transparency_service_ = std::make_unique<TransparencyServiceImpl>(store, *transparency, auth_);
@@ -78,7 +81,7 @@ ArbiterServer::~ArbiterServer() {
 }
 
 absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
-    const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
+    const ServerOptions& options, store::EventStore& store, store::TokenStore& tokens,
     const engine::RulesetRegistry& registry, const LeagueParts* leagues,
     transparency::TransparencyLog* transparency) {
   std::shared_ptr<grpc::ServerCredentials> credentials;
@@ -169,9 +172,9 @@ std::shared_ptr<grpc::Channel> ArbiterServer::InProcessChannel() {
   return server_->InProcessChannel(arguments);
 }
 
-absl::StatusOr<std::string> ArbiterServer::AddInProcessToken(Role role,
+absl::StatusOr<std::string> ArbiterServer::AddInProcessToken(store::Role role,
                                                             const std::string& principal) {
-  Caller caller;
+  access::Caller caller;
   caller.principal = principal;
   caller.role = role;
   return auth_.AddInProcessToken(caller);

@@ -19,11 +19,12 @@
 
 #include "absl/status/statusor.h"
 #include "engine/core/ruleset_registry.h"
-#include "services/server/auth.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
 #include "services/server/game_service_impl.h"
-#include "services/server/game_writer.h"
+#include "services/games/game_writer.h"
 #include "services/server/token_service_impl.h"
-#include "services/server/token_store.h"
+#include "services/store/token_store.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::server {
@@ -50,7 +51,7 @@ struct ServerOptions {
   // RESOURCE_EXHAUSTED instead of exhausting the machine.
   int64_t memory_quota_bytes = int64_t{1} << 30;
   int max_threads = 256;
-  WriteLimits limits;
+  games::WriteLimits limits;
 };
 
 // True if `listen` ("host:port", "[v6]:port" or "unix:path") can only be
@@ -61,8 +62,8 @@ bool IsLoopbackAddress(const std::string& listen);
 // server also serves TournamentService and DisputeService (on `streams`).
 struct LeagueParts {
   store::StreamStore* streams = nullptr;
-  league_service::ProjectionStore* projections = nullptr;
-  league_service::LeagueProjector* projector = nullptr;
+  league::ProjectionStore* projections = nullptr;
+  league::LeagueProjector* projector = nullptr;
 };
 
 class ArbiterServer {
@@ -73,7 +74,7 @@ class ArbiterServer {
   // With `transparency` (owned by the caller) the server also serves
   // TransparencyService, and AdjudicateGame answers carry inclusion proofs.
   static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
-      const ServerOptions& options, store::EventStore& store, TokenStore& tokens,
+      const ServerOptions& options, store::EventStore& store, store::TokenStore& tokens,
       const engine::RulesetRegistry& registry, const LeagueParts* leagues = nullptr,
       transparency::TransparencyLog* transparency = nullptr);
   ~ArbiterServer();
@@ -85,23 +86,26 @@ class ArbiterServer {
   std::shared_ptr<grpc::Channel> InProcessChannel();
   // A token for `role` that exists only in this process (see
   // Authenticator::AddInProcessToken).
-  absl::StatusOr<std::string> AddInProcessToken(Role role, const std::string& principal);
+  absl::StatusOr<std::string> AddInProcessToken(store::Role role, const std::string& principal);
   // Stops taking calls, lets calls in flight finish until `deadline` (then
   // cancels them) and returns when all are done.
   void Shutdown(std::chrono::system_clock::time_point deadline);
 
  private:
-  ArbiterServer(store::EventStore& store, TokenStore& tokens,
-                const engine::RulesetRegistry& registry, const WriteLimits& limits,
+  ArbiterServer(store::EventStore& store, store::TokenStore& tokens,
+                const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
                 const LeagueParts* leagues, transparency::TransparencyLog* transparency);
 
-  Authenticator auth_;
+  access::Authenticator auth_;
   std::shared_ptr<grpc::AuthMetadataProcessor> early_auth_;
+  // With LeagueParts: a new game's league must exist and rate its type.
+  std::unique_ptr<games::LeagueCheck> league_check_;
+  // Every write to games, from every service: one lock per game.
+  games::GameWriter writer_;
   ArbiterServiceImpl arbiter_service_;
   TokenServiceImpl token_service_;
   std::unique_ptr<LeagueServiceImpl> league_service_;  // with LeagueParts
   // Tournaments and disputes live in streams too: also with LeagueParts.
-  std::unique_ptr<GameWriter> tournament_games_;
   std::unique_ptr<TournamentServiceImpl> tournament_service_;
   std::unique_ptr<DisputeServiceImpl> dispute_service_;
   std::unique_ptr<TransparencyServiceImpl> transparency_service_;  // with a log

@@ -1,7 +1,8 @@
 // The one place where absl::Status becomes grpc::Status.
 //
-// Service code builds errors as absl::Status and may attach details with the
-// helpers below (they ride along as absl::Status payloads). ToGrpcStatus then
+// Service code builds errors as absl::Status and may attach details with
+// services/common/status_details.h (they ride along as absl::Status
+// payloads). ToGrpcStatus then
 // turns a status into a grpc::Status with the same canonical code and a
 // google.rpc.Status in the "grpc-status-details-bin" trailer holding:
 //   - ErrorInfo, always: the attached reason, or the code's name
@@ -13,26 +14,11 @@
 
 #include <grpcpp/support/status.h>
 
-#include <map>
 #include <string>
 
 #include "absl/status/status.h"
 
 namespace arbiter::server {
-
-inline constexpr char kErrorDomain[] = "arbiter.v1";
-
-// `status` with ErrorInfo{reason, metadata} attached (replacing any).
-absl::Status WithErrorInfo(absl::Status status, const std::string& reason,
-                           const std::map<std::string, std::string>& metadata = {});
-
-// `status` with one more BadRequest field violation.
-absl::Status WithFieldViolation(absl::Status status, const std::string& field,
-                                const std::string& description);
-
-// InvalidArgument with `message` and a field violation on `field` saying
-// the same.
-absl::Status FieldError(const std::string& field, const std::string& message);
 
 // The grpc::Status for `status` (OK for OK), details as described above.
 grpc::Status ToGrpcStatus(const absl::Status& status);

@@ -1,5 +1,10 @@
 #include "services/server/token_service_impl.h"
 
+#include "services/access/token_format.h"
+#include "services/common/resource_names.h"
+
+#include "services/common/proto_time.h"
+
 #include <google/protobuf/util/time_util.h>
 
 #include <string>
@@ -16,19 +21,15 @@ namespace {
 constexpr int kDefaultPageSize = 100;
 constexpr int kMaxPageSize = 1000;
 
-google::protobuf::Timestamp Timestamp(absl::Time t) {
-  return google::protobuf::util::TimeUtil::NanosecondsToTimestamp(absl::ToUnixNanos(t));
-}
-
-v1::Role ToRole(Role role) {
+v1::Role ToRole(store::Role role) {
   switch (role) {
-    case Role::kAdmin:
+    case store::Role::kAdmin:
       return v1::ROLE_ADMIN;
-    case Role::kOrganiser:
+    case store::Role::kOrganiser:
       return v1::ROLE_ORGANISER;
-    case Role::kAuditor:
+    case store::Role::kAuditor:
       return v1::ROLE_AUDITOR;
-    case Role::kPublic:
+    case store::Role::kPublic:
       return v1::ROLE_PUBLIC;
   }
   return v1::ROLE_UNSPECIFIED;
@@ -36,7 +37,7 @@ v1::Role ToRole(Role role) {
 
 }  // namespace
 
-v1::TokenInfo ToTokenInfo(const TokenRecord& token) {
+v1::TokenInfo ToTokenInfo(const store::TokenRecord& token) {
   v1::TokenInfo out;
   out.set_token_id(token.token_id);
   out.set_role(ToRole(token.role));
@@ -44,10 +45,10 @@ v1::TokenInfo ToTokenInfo(const TokenRecord& token) {
   for (const std::string& id : token.leagues) out.add_leagues(id);
   for (const std::string& id : token.tournaments) out.add_tournaments(id);
   out.set_creator(token.created_by);
-  *out.mutable_create_time() = Timestamp(token.created_at);
-  if (token.expires_at.has_value()) *out.mutable_expire_time() = Timestamp(*token.expires_at);
+  *out.mutable_create_time() = common::PreciseTimestampOf(token.created_at);
+  if (token.expires_at.has_value()) *out.mutable_expire_time() = common::PreciseTimestampOf(*token.expires_at);
   if (token.revoked_at.has_value()) {
-    *out.mutable_revoke_time() = Timestamp(*token.revoked_at);
+    *out.mutable_revoke_time() = common::PreciseTimestampOf(*token.revoked_at);
     out.set_revoker(token.revoked_by);
   }
   return out;
@@ -58,44 +59,44 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
                                            v1::CreateTokenResponse* response) {
   return Serve(
       context, auth_, "CreateToken", "", request->request_id(),
-      [&](const Caller& caller) -> absl::Status {
-        if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+      [&](const access::Caller& caller) -> absl::Status {
+        if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
         if (request->request_id().empty() ||
             static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
-          return FieldError("request_id", "request_id is required (1-200 bytes)");
+          return common::FieldError("request_id", "request_id is required (1-200 bytes)");
         }
-        Role role;
+        store::Role role;
         switch (request->role()) {
           case v1::ROLE_ADMIN:
-            role = Role::kAdmin;
+            role = store::Role::kAdmin;
             break;
           case v1::ROLE_ORGANISER:
-            role = Role::kOrganiser;
+            role = store::Role::kOrganiser;
             break;
           case v1::ROLE_AUDITOR:
-            role = Role::kAuditor;
+            role = store::Role::kAuditor;
             break;
           case v1::ROLE_PUBLIC:
-            role = Role::kPublic;
+            role = store::Role::kPublic;
             break;
           default:
-            return FieldError("role", absl::StrCat("role must be admin, organiser, auditor or "
+            return common::FieldError("role", absl::StrCat("role must be admin, organiser, auditor or "
                                                    "public, not the value ",
                                                    static_cast<int>(request->role())));
         }
-        if (!IsValidPrincipal(request->principal())) {
-          return FieldError("principal",
+        if (!common::IsValidId(common::IdKind::kPrincipal, request->principal())) {
+          return common::FieldError("principal",
                             "principal must be 1-100 characters of A-Z a-z 0-9 _ . @ -");
         }
         for (const std::string& id : request->leagues()) {
-          if (!IsValidPrincipal(id)) return FieldError("leagues", "a league id is malformed");
+          if (!common::IsValidId(common::IdKind::kPrincipal, id)) return common::FieldError("leagues", "a league id is malformed");
         }
         for (const std::string& id : request->tournaments()) {
-          if (!IsValidPrincipal(id)) {
-            return FieldError("tournaments", "a tournament id is malformed");
+          if (!common::IsValidId(common::IdKind::kPrincipal, id)) {
+            return common::FieldError("tournaments", "a tournament id is malformed");
           }
         }
-        absl::StatusOr<NewToken> token = GenerateToken();
+        absl::StatusOr<access::NewToken> token = access::GenerateToken();
         if (!token.ok()) return token.status();
         token->record.role = role;
         token->record.principal = request->principal();
@@ -108,7 +109,7 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
           const absl::Duration ttl =
               absl::Seconds(request->ttl().seconds()) + absl::Nanoseconds(request->ttl().nanos());
           if (ttl < absl::Seconds(1) || ttl > absl::Hours(24 * 3660)) {
-            return FieldError("ttl", "ttl must be 1 second to 10 years");
+            return common::FieldError("ttl", "ttl must be 1 second to 10 years");
           }
           token->record.expires_at = absl::Now() + ttl;
         }
@@ -125,7 +126,7 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
         response->set_role(request->role());
         response->set_principal(request->principal());
         if (token->record.expires_at.has_value()) {
-          *response->mutable_expire_time() = Timestamp(*token->record.expires_at);
+          *response->mutable_expire_time() = common::PreciseTimestampOf(*token->record.expires_at);
         }
         return absl::OkStatus();
       });
@@ -135,16 +136,16 @@ grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* context,
                                            const v1::RevokeTokenRequest* request,
                                            v1::TokenInfo* response) {
   return Serve(context, auth_, "RevokeToken", "", request->token_id(),
-               [&](const Caller& caller) -> absl::Status {
-                 if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+               [&](const access::Caller& caller) -> absl::Status {
+                 if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
                  if (request->token_id().empty() || request->token_id().size() > 200) {
-                   return FieldError("token_id", "token_id is required (the part after \"arb_\")");
+                   return common::FieldError("token_id", "token_id is required (the part after \"arb_\")");
                  }
-                 absl::StatusOr<TokenRecord> revoked =
+                 absl::StatusOr<store::TokenRecord> revoked =
                      tokens_.Revoke(request->token_id(), caller.principal, absl::Now());
                  if (!revoked.ok()) {
                    if (absl::IsNotFound(revoked.status())) {
-                     return WithFieldViolation(
+                     return common::WithFieldViolation(
                          absl::NotFoundError(
                              absl::StrCat("no token has the id \"", request->token_id(), "\"")),
                          "token_id", "unknown token id");
@@ -160,13 +161,13 @@ grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* context,
 grpc::Status TokenServiceImpl::ListTokens(grpc::ServerContext* context,
                                           const v1::ListTokensRequest* request,
                                           v1::ListTokensResponse* response) {
-  return Serve(context, auth_, "ListTokens", "", "", [&](const Caller& caller) -> absl::Status {
-    if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+  return Serve(context, auth_, "ListTokens", "", "", [&](const access::Caller& caller) -> absl::Status {
+    if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
     int size = request->page_size() == 0 ? kDefaultPageSize : request->page_size();
     if (size < 1 || size > kMaxPageSize) {
-      return FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
+      return common::FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
     }
-    absl::StatusOr<std::vector<TokenRecord>> tokens = tokens_.List(request->page_token(), size + 1);
+    absl::StatusOr<std::vector<store::TokenRecord>> tokens = tokens_.List(request->page_token(), size + 1);
     if (!tokens.ok()) return tokens.status();
     for (int i = 0; i < static_cast<int>(tokens->size()) && i < size; ++i) {
       *response->add_tokens() = ToTokenInfo((*tokens)[i]);

@@ -9,14 +9,15 @@
 #define ARBITER_SERVICES_SERVER_TOKEN_SERVICE_IMPL_H_
 
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
-#include "services/server/auth.h"
-#include "services/server/token_store.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
+#include "services/store/token_store.h"
 
 namespace arbiter::server {
 
 class TokenServiceImpl final : public v1::TokenService::Service {
  public:
-  TokenServiceImpl(TokenStore& tokens, Authenticator& auth) : tokens_(tokens), auth_(auth) {}
+  TokenServiceImpl(store::TokenStore& tokens, access::Authenticator& auth) : tokens_(tokens), auth_(auth) {}
 
   grpc::Status CreateToken(grpc::ServerContext* context, const v1::CreateTokenRequest* request,
                            v1::CreateTokenResponse* response) override;
@@ -26,12 +27,12 @@ class TokenServiceImpl final : public v1::TokenService::Service {
                           v1::ListTokensResponse* response) override;
 
  private:
-  TokenStore& tokens_;
-  Authenticator& auth_;
+  store::TokenStore& tokens_;
+  access::Authenticator& auth_;
 };
 
 // The API's view of a stored token (no secret, no hash).
-v1::TokenInfo ToTokenInfo(const TokenRecord& token);
+v1::TokenInfo ToTokenInfo(const store::TokenRecord& token);
 
 }  // namespace arbiter::server
 

@@ -1,5 +1,8 @@
 #include "services/server/tournament_service_impl.h"
 
+#include "services/common/resource_names.h"
+#include "services/common/proto_time.h"
+
 #include <algorithm>
 #include <set>
 #include <utility>
@@ -7,30 +10,28 @@
 #include "absl/strings/str_cat.h"
 #include "engine/tournament/pairing.h"
 #include "engine/tournament/standings.h"
-#include "services/server/chained_game.h"
-#include "services/server/event_codec.h"
+#include "services/games/chained_game.h"
+#include "services/games/game_events.h"
 #include "services/server/rpc_common.h"
-#include "services/server/tournament_access.h"
+#include "services/tournament/tournament_access.h"
 #include "services/tournament/tournament_reader.h"
 
 namespace arbiter::server {
 namespace {
 
-using tournament_service::ParseTournamentName;
-using tournament_service::ReadTournament;
-using tournament_service::TournamentLog;
-using tournament_service::TournamentName;
+using tournament::ReadTournament;
+using tournament::TournamentLog;
 
 absl::StatusOr<std::string> IdOf(const std::string& name) {
-  absl::StatusOr<std::string> id = ParseTournamentName(name, "name");
-  if (!id.ok()) return WithFieldViolation(id.status(), "name", "not a tournament name");
+  absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kTournament, name, "name");
+  if (!id.ok()) return common::WithFieldViolation(id.status(), "name", "not a tournament name");
   return id;
 }
 
 // Field errors from the model name their field before the colon.
 absl::Status SettingsError(const absl::Status& status) {
   const std::string message(status.message());
-  return WithFieldViolation(status, absl::StrCat("settings.", message.substr(0, message.find(':'))),
+  return common::WithFieldViolation(status, absl::StrCat("settings.", message.substr(0, message.find(':'))),
                             message);
 }
 
@@ -38,13 +39,13 @@ absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
                              const google::protobuf::RepeatedPtrField<std::string>& players) {
   std::set<std::string> seen(registered.begin(), registered.end());
   for (const std::string& p : players) {
-    if (!tournament_service::IsValidPlayerId(p)) {
-      return FieldError("players", absl::StrCat("players: \"", p.substr(0, 80),
+    if (!common::IsValidId(common::IdKind::kPlayer, p)) {
+      return common::FieldError("players", absl::StrCat("players: \"", p.substr(0, 80),
                                                 "\" is not a player id (1-64 characters of "
                                                 "A-Z a-z 0-9 _ . -)"));
     }
     if (!seen.insert(p).second) {
-      return FieldError("players", absl::StrCat("players: \"", p, "\" is already registered"));
+      return common::FieldError("players", absl::StrCat("players: \"", p, "\" is already registered"));
     }
   }
   return absl::OkStatus();
@@ -55,19 +56,19 @@ absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int playe
   if (static_cast<int64_t>(append.payload.size()) <= store::kMaxStreamPayloadBytes) {
     return absl::OkStatus();
   }
-  return FieldError("players", absl::StrCat("players: ", players, " players take ",
+  return common::FieldError("players", absl::StrCat("players: ", players, " players take ",
                                             append.payload.size(), " bytes; one request may hold ",
                                             store::kMaxStreamPayloadBytes,
                                             " (register the rest with RegisterPlayers)"));
 }
 
-store::StreamAppendRequest AppendTo(const TournamentLog& log, const Caller& caller,
+store::StreamAppendRequest AppendTo(const TournamentLog& log, const access::Caller& caller,
                                     const std::string& kind, const std::string& request_id,
                                     const char* type, const google::protobuf::Message& body) {
   store::StreamAppendRequest append;
-  append.stream_id = TournamentName(log.id);
+  append.stream_id = common::NameOf(common::IdKind::kTournament, log.id);
   append.expected_sequence = log.stream.last_sequence;
-  append.request_id = tournament_service::StreamRequestId(absl::StrCat("tournament-", kind),
+  append.request_id = tournament::StreamRequestId(absl::StrCat("tournament-", kind),
                                                          append.stream_id, caller.principal,
                                                          request_id);
   append.recorded_by = caller.principal;
@@ -115,12 +116,12 @@ std::vector<std::pair<store::StreamAppendRequest, v1::RoundStarted>> RoundParts(
     auto& [append, part] = parts.emplace_back();
     part.set_round(round.round());
     if (first_table == 1) {
-      append.type = tournament_service::kTypeRoundStarted;
+      append.type = tournament::kTypeRoundStarted;
       append.request_id = request_id;
       *part.mutable_byes() = round.byes();
       part.set_table_count(round.tables_size());
     } else {
-      append.type = tournament_service::kTypeRoundTables;
+      append.type = tournament::kTypeRoundTables;
       append.request_id = absl::StrCat(request_id, "-t", first_table);
     }
     bytes = part.ByteSizeLong();
@@ -140,19 +141,19 @@ std::vector<std::pair<store::StreamAppendRequest, v1::RoundStarted>> RoundParts(
 }
 
 // The confirmation of one table: its game finished legally.
-absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const tournament_service::Outcomes& outcomes,
+absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const tournament::Outcomes& outcomes,
                                                    int round,
-                                                   const tournament_service::TableState& table) {
-  const std::string game_id = table.table.game().substr(6);
-  const tournament_service::GameOutcome* const outcome =
-      &tournament_service::OutcomeOf(outcomes, table.table.game());
+                                                   const tournament::TableState& table) {
+  const std::string game_id = common::IdOf(common::IdKind::kGame, table.table.game());
+  const tournament::GameOutcome* const outcome =
+      &tournament::OutcomeOf(outcomes, table.table.game());
   if (outcome->status == store::GameStatus::kVoided) {
     return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" is voided"));
   }
   if (!outcome->finished.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" has not finished"));
   }
-  absl::StatusOr<tournament::TableResult> result = tournament_service::ResultOf(
+  absl::StatusOr<engine::tournament::TableResult> result = tournament::ResultOf(
       *outcome->finished,
       std::vector<std::string>(table.table.players().begin(), table.table.players().end()));
   if (!result.ok()) {
@@ -168,13 +169,13 @@ absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const tournament_service::Out
 }
 
 // The checks every write makes before reading the tournament.
-absl::StatusOr<TournamentLog> ForWrite(const Caller& caller, const std::string& name,
+absl::StatusOr<TournamentLog> ForWrite(const access::Caller& caller, const std::string& name,
                                        const std::string& request_id,
                                        store::StreamStore& streams) {
   absl::StatusOr<std::string> id = IdOf(name);
   if (!id.ok()) return id.status();
-  if (absl::Status s = CheckTournamentRequestId(request_id); !s.ok()) return s;
-  if (absl::Status s = RequireOrganise(caller, *id); !s.ok()) return s;
+  if (absl::Status s = tournament::CheckTournamentRequestId(request_id); !s.ok()) return s;
+  if (absl::Status s = tournament::RequireOrganise(caller, *id); !s.ok()) return s;
   return ReadTournament(streams, *id);
 }
 
@@ -182,18 +183,18 @@ absl::StatusOr<TournamentLog> ForWrite(const Caller& caller, const std::string& 
 
 absl::StatusOr<v1::Tournament> TournamentServiceImpl::View(const TournamentLog& log) {
   v1::Tournament out;
-  out.set_name(TournamentName(log.id));
+  out.set_name(common::NameOf(common::IdKind::kTournament, log.id));
   *out.mutable_settings() = log.settings;
   for (const std::string& p : log.players) out.add_players(p);
   out.set_rounds_started(static_cast<int>(log.rounds.size()));
   if (!log.rounds.empty()) {
-    absl::StatusOr<tournament_service::ReadRounds> read =
-        tournament_service::ReadResults(events_, log, 0);
+    absl::StatusOr<tournament::ReadRounds> read =
+        tournament::ReadResults(events_, log, 0);
     if (!read.ok()) return read.status();
-    out.set_last_round_closed(tournament_service::IsClosed(read->status.back()));
+    out.set_last_round_closed(tournament::IsClosed(read->status.back()));
   }
   out.set_creator(log.stream.created_by);
-  *out.mutable_create_time() = TimestampOf(log.stream.created_at);
+  *out.mutable_create_time() = common::TimestampOf(log.stream.created_at);
   out.set_last_event(log.stream.last_sequence);
   out.set_last_event_hash(log.stream.last_hash);
   return out;
@@ -214,29 +215,29 @@ absl::StatusOr<v1::TournamentRound> TournamentServiceImpl::Round(const Tournamen
     return absl::NotFoundError(absl::StrCat("tournament \"", log.id, "\" has no round ", number,
                                             " (", log.rounds.size(), " started)"));
   }
-  absl::StatusOr<tournament_service::ReadRounds> read =
-      tournament_service::ReadResults(events_, log, number);
+  absl::StatusOr<tournament::ReadRounds> read =
+      tournament::ReadResults(events_, log, number);
   if (!read.ok()) return read.status();
-  return tournament_service::RoundView(log, *read, number);
+  return tournament::RoundView(log, *read, number);
 }
 
 grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context,
                                                      const v1::CreateTournamentRequest* request,
                                                      v1::Tournament* response) {
-  return Serve(context, auth_, "CreateTournament", TournamentName(request->tournament_id()),
-               request->request_id(), [&](const Caller& caller) -> absl::Status {
-                 if (absl::Status s = CheckTournamentRequestId(request->request_id()); !s.ok()) {
+  return Serve(context, auth_, "CreateTournament", common::NameOf(common::IdKind::kTournament, request->tournament_id()),
+               request->request_id(), [&](const access::Caller& caller) -> absl::Status {
+                 if (absl::Status s = tournament::CheckTournamentRequestId(request->request_id()); !s.ok()) {
                    return s;
                  }
-                 if (!tournament_service::IsValidTournamentId(request->tournament_id())) {
-                   return FieldError("tournament_id",
+                 if (!common::IsValidId(common::IdKind::kTournament, request->tournament_id())) {
+                   return common::FieldError("tournament_id",
                                      "tournament_id must be 1-40 characters of A-Z a-z 0-9 _ . -");
                  }
-                 if (absl::Status s = RequireOrganise(caller, request->tournament_id()); !s.ok()) {
+                 if (absl::Status s = tournament::RequireOrganise(caller, request->tournament_id()); !s.ok()) {
                    return s;
                  }
-                 absl::StatusOr<tournament::TournamentSettings> model =
-                     tournament_service::ModelSettings(request->settings());
+                 absl::StatusOr<engine::tournament::TournamentSettings> model =
+                     tournament::ModelSettings(request->settings());
                  if (!model.ok()) return SettingsError(model.status());
                  if (absl::Status s = CheckNewPlayers({}, request->players()); !s.ok()) return s;
                  v1::TournamentCreated created;
@@ -246,8 +247,8 @@ grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* contex
                  empty.id = request->tournament_id();
                  store::StreamAppendRequest append =
                      AppendTo(empty, caller, "create", request->request_id(),
-                              tournament_service::kTypeTournamentCreated, created);
-                 append.kind = tournament_service::kTournamentKind;
+                              tournament::kTypeTournamentCreated, created);
+                 append.kind = tournament::kTournamentKind;
                  if (absl::Status s = CheckPlayersFit(append, request->players_size()); !s.ok()) {
                    return s;
                  }
@@ -267,7 +268,7 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                                                     const v1::RegisterPlayersRequest* request,
                                                     v1::Tournament* response) {
   return Serve(context, auth_, "RegisterPlayers", request->name(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<TournamentLog> log =
                      ForWrite(caller, request->name(), request->request_id(), streams_);
                  if (!log.ok()) return log.status();
@@ -278,7 +279,7 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                        "register"));
                  }
                  if (request->players().empty()) {
-                   return FieldError("players", "players: at least one is required");
+                   return common::FieldError("players", "players: at least one is required");
                  }
                  if (absl::Status s = CheckNewPlayers(log->players, request->players()); !s.ok()) {
                    return s;
@@ -287,7 +288,7 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                  *added.mutable_players() = request->players();
                  const store::StreamAppendRequest append =
                      AppendTo(*log, caller, "register", request->request_id(),
-                              tournament_service::kTypePlayersRegistered, added);
+                              tournament::kTypePlayersRegistered, added);
                  if (absl::Status s = CheckPlayersFit(append, request->players_size()); !s.ok()) {
                    return s;
                  }
@@ -301,14 +302,14 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                                   const v1::GetTournamentRequest* request,
                                                   v1::Tournament* response) {
   return Serve(context, auth_, "GetTournament", request->name(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
                  absl::StatusOr<std::string> id = IdOf(request->name());
                  if (!id.ok()) return id.status();
                  return Answer(*id, response);
                });
 }
 
-absl::Status TournamentServiceImpl::CreateTableGames(const Caller& caller,
+absl::Status TournamentServiceImpl::CreateTableGames(const access::Caller& caller,
                                                      const TournamentLog& log,
                                                      const v1::RoundStarted& round) {
   std::vector<v1::CreateGameRequest> creates;
@@ -317,7 +318,7 @@ absl::Status TournamentServiceImpl::CreateTableGames(const Caller& caller,
     v1::CreateGameRequest& create = creates.emplace_back();
     create.set_request_id(absl::StrCat("tournament-", log.id, "-r", round.round(), "-t",
                                        table.number()));
-    create.set_game_id(tournament_service::TableGameId(log.id, round.round(), table.number()));
+    create.set_game_id(tournament::TableGameId(log.id, round.round(), table.number()));
     v1::Game* game = create.mutable_game();
     game->set_game_type(log.settings.game_type());
     for (const std::string& p : table.players()) game->add_players()->set_id(p);
@@ -332,7 +333,7 @@ absl::Status TournamentServiceImpl::CreateTableGames(const Caller& caller,
     // Created by an earlier attempt at this round (by another caller): the
     // same tournament and seats, or it is someone else's game.
     const std::string& game_id = creates[i].game_id();
-    absl::StatusOr<store::GameRecord> record = ChainedRecord(events_, game_id);
+    absl::StatusOr<store::GameRecord> record = games::ChainedRecord(events_, game_id);
     if (!record.ok()) return record.status();
     const v1::TournamentTable& table = round.tables(static_cast<int>(i));
     if (record->tournament_id != log.id ||
@@ -349,22 +350,22 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                                                const v1::StartRoundRequest* request,
                                                v1::TournamentRound* response) {
   return Serve(context, auth_, "StartRound", request->name(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<TournamentLog> log =
                      ForWrite(caller, request->name(), request->request_id(), streams_);
                  if (!log.ok()) return log.status();
                  const std::string* const id = &log->id;
                  const int next = static_cast<int>(log->rounds.size()) + 1;
                  if (request->round() < 1) {
-                   return FieldError("round", "round is required: the round to start, from 1");
+                   return common::FieldError("round", "round is required: the round to start, from 1");
                  }
-                 const std::string request_id = tournament_service::StreamRequestId(
-                     "tournament-round", TournamentName(*id), caller.principal,
+                 const std::string request_id = tournament::StreamRequestId(
+                     "tournament-round", common::NameOf(common::IdKind::kTournament, *id), caller.principal,
                      request->request_id());
                  if (request->round() < next) {
                    // A retry is answered with the round it started; another
                    // request is refused.
-                   const tournament_service::RoundState& earlier =
+                   const tournament::RoundState& earlier =
                        log->rounds[static_cast<size_t>(request->round() - 1)];
                    const bool answered =
                        earlier.request_id == request_id ||
@@ -388,15 +389,15 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                    return absl::FailedPreconditionError(absl::StrCat(
                        "round ", request->round(), " cannot start before round ", next));
                  }
-                 absl::StatusOr<tournament_service::ReadRounds> read =
-                     tournament_service::ReadResults(events_, *log, 0);
+                 absl::StatusOr<tournament::ReadRounds> read =
+                     tournament::ReadResults(events_, *log, 0);
                  if (!read.ok()) return read.status();
-                 absl::StatusOr<tournament::Round> round =
-                     tournament::AssignRound(log->model, log->players, read->rounds);
+                 absl::StatusOr<engine::tournament::Round> round =
+                     engine::tournament::AssignRound(log->model, log->players, read->rounds);
                  if (!round.ok()) return round.status();
                  v1::RoundStarted started;
                  started.set_round(next);
-                 for (const tournament::Table& table : round->tables) {
+                 for (const engine::tournament::Table& table : round->tables) {
                    v1::TournamentTable* t = started.add_tables();
                    t->set_number(table.number);
                    for (const std::string& p : table.players) t->add_players(p);
@@ -408,7 +409,7 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                  int from = 1;
                  std::string first_id = request_id;
                  if (log->starting.has_value()) {
-                   const tournament_service::RoundState& begun = *log->starting;
+                   const tournament::RoundState& begun = *log->starting;
                    bool same = begun.number == next && begun.table_count == started.tables_size();
                    for (size_t t = 0; same && t < begun.tables.size(); ++t) {
                      const v1::TournamentTable& had = begun.tables[t].table;
@@ -434,7 +435,7 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                      part.set_finished_by(request_id);
                      part.SerializeToString(&append.payload);
                    }
-                   append.stream_id = TournamentName(*id);
+                   append.stream_id = common::NameOf(common::IdKind::kTournament, *id);
                    append.expected_sequence = expected++;
                    append.recorded_by = caller.principal;
                    absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
@@ -452,7 +453,7 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
                                              const v1::GetRoundRequest* request,
                                              v1::TournamentRound* response) {
-  return Serve(context, auth_, "GetRound", request->name(), "", [&](const Caller&) -> absl::Status {
+  return Serve(context, auth_, "GetRound", request->name(), "", [&](const access::Caller&) -> absl::Status {
     absl::StatusOr<std::string> id = IdOf(request->name());
     if (!id.ok()) return id.status();
     absl::StatusOr<TournamentLog> log = ReadTournament(streams_, *id);
@@ -470,7 +471,7 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                                                   const v1::ConfirmResultRequest* request,
                                                   v1::TournamentRound* response) {
   return Serve(context, auth_, "ConfirmResult", request->name(), request->request_id(),
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<TournamentLog> log =
                      ForWrite(caller, request->name(), request->request_id(), streams_);
                  if (!log.ok()) return log.status();
@@ -482,11 +483,11 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                    return s;
                  }
                  const auto& tables = log->rounds[static_cast<size_t>(request->round() - 1)].tables;
-                 absl::StatusOr<tournament_service::Outcomes> outcomes =
-                     tournament_service::ReadOutcomes(events_, *id);
+                 absl::StatusOr<tournament::Outcomes> outcomes =
+                     tournament::ReadOutcomes(events_, *id);
                  if (!outcomes.ok()) return outcomes.status();
                  v1::ResultsConfirmed batch;
-                 for (const tournament_service::TableState& table : tables) {
+                 for (const tournament::TableState& table : tables) {
                    if (!all && table.table.number() != request->table()) continue;
                    if (table.confirmed.has_value() || table.ruling.has_value()) continue;
                    absl::StatusOr<v1::ResultConfirmed> confirmed =
@@ -500,7 +501,7 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                  if (batch.results_size() == 1 && !all) {
                    absl::StatusOr<store::StreamEvent> event = streams_.Append(
                        AppendTo(*log, caller, "confirm", request->request_id(),
-                                tournament_service::kTypeResultConfirmed, batch.results(0)));
+                                tournament::kTypeResultConfirmed, batch.results(0)));
                    if (!event.ok()) return event.status();
                  } else {
                    // Events of at most kConfirmationsPerEvent tables, to stay
@@ -514,7 +515,7 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                      }
                      store::StreamAppendRequest append =
                          AppendTo(*log, caller, "confirm", request->request_id(),
-                                  tournament_service::kTypeResultsConfirmed, part);
+                                  tournament::kTypeResultsConfirmed, part);
                      append.expected_sequence += first / kConfirmationsPerEvent;
                      append.request_id += absl::StrCat("-", first / kConfirmationsPerEvent);
                      absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
@@ -536,7 +537,7 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                                  const v1::GetStandingsRequest* request,
                                                  v1::TournamentStandings* response) {
   return Serve(context, auth_, "GetStandings", request->name(), "",
-               [&](const Caller&) -> absl::Status {
+               [&](const access::Caller&) -> absl::Status {
                  absl::StatusOr<std::string> id = IdOf(request->name());
                  if (!id.ok()) return id.status();
                  absl::StatusOr<TournamentLog> log = ReadTournament(streams_, *id);
@@ -548,13 +549,13 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                                            " started)"));
                  }
                  const int after = request->after_round() == 0 ? started : request->after_round();
-                 absl::StatusOr<tournament_service::ReadRounds> read =
-                     tournament_service::ReadResults(events_, *log, after);
+                 absl::StatusOr<tournament::ReadRounds> read =
+                     tournament::ReadResults(events_, *log, after);
                  if (!read.ok()) return read.status();
-                 absl::StatusOr<std::vector<tournament::StandingRow>> rows =
-                     tournament::ComputeStandings(log->model, log->players, read->rounds);
+                 absl::StatusOr<std::vector<engine::tournament::StandingRow>> rows =
+                     engine::tournament::ComputeStandings(log->model, log->players, read->rounds);
                  if (!rows.ok()) return rows.status();
-                 *response = tournament_service::StandingsView(*log, after, *rows);
+                 *response = tournament::StandingsView(*log, after, *rows);
                  return absl::OkStatus();
                });
 }

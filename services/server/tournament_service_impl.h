@@ -9,8 +9,9 @@
 #define ARBITER_SERVICES_SERVER_TOURNAMENT_SERVICE_IMPL_H_
 
 #include "arbiter/v1/tournament_service.grpc.pb.h"
-#include "services/server/auth.h"
-#include "services/server/game_writer.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
+#include "services/games/game_writer.h"
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/tournament_log.h"
@@ -20,7 +21,7 @@ namespace arbiter::server {
 class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
   TournamentServiceImpl(store::StreamStore& streams, store::EventStore& events,
-                        GameWriter& writer, Authenticator& auth)
+                        games::GameWriter& writer, access::Authenticator& auth)
       : streams_(streams), events_(events), writer_(writer), auth_(auth) {}
 
   grpc::Status CreateTournament(grpc::ServerContext* context,
@@ -41,20 +42,20 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                             v1::TournamentStandings* response) override;
 
  private:
-  absl::StatusOr<v1::Tournament> View(const tournament_service::TournamentLog& log);
+  absl::StatusOr<v1::Tournament> View(const tournament::TournamentLog& log);
   // Reads the tournament again and answers with its view.
   absl::Status Answer(const std::string& id, v1::Tournament* response);
-  absl::StatusOr<v1::TournamentRound> Round(const tournament_service::TournamentLog& log,
+  absl::StatusOr<v1::TournamentRound> Round(const tournament::TournamentLog& log,
                                             int number);
   // Creates the games of a round's tables together (or accepts those an
   // earlier attempt created).
-  absl::Status CreateTableGames(const Caller& caller, const tournament_service::TournamentLog& log,
+  absl::Status CreateTableGames(const access::Caller& caller, const tournament::TournamentLog& log,
                                 const v1::RoundStarted& round);
 
   store::StreamStore& streams_;
   store::EventStore& events_;
-  GameWriter& writer_;
-  Authenticator& auth_;
+  games::GameWriter& writer_;
+  access::Authenticator& auth_;
 };
 
 }  // namespace arbiter::server

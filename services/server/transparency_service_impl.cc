@@ -1,15 +1,17 @@
 #include "services/server/transparency_service_impl.h"
 
+#include "services/common/resource_names.h"
+
 #include <vector>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "services/server/chained_game.h"
-#include "services/server/event_codec.h"
+#include "services/games/chained_game.h"
+#include "services/games/game_events.h"
 #include "services/server/rpc_common.h"
 #include "services/server/status_mapping.h"
-#include "services/server/transparency_proofs.h"
+#include "services/transparency/transparency_proofs.h"
 
 namespace arbiter::server {
 namespace {
@@ -20,10 +22,10 @@ absl::StatusOr<std::pair<std::string, int64_t>> ParseEventName(const std::string
   int64_t event = 0;
   if (cut == std::string::npos || !absl::SimpleAtoi(name.substr(cut + 8), &event) || event < 1 ||
       name.substr(cut + 8) != absl::StrCat(event)) {
-    return FieldError("name", "name must be \"games/{game}/events/{event}\" with an event from 1");
+    return common::FieldError("name", "name must be \"games/{game}/events/{event}\" with an event from 1");
   }
-  absl::StatusOr<std::string> game_id = ParseGameName(name.substr(0, cut), "name");
-  if (!game_id.ok()) return WithFieldViolation(game_id.status(), "name", "not an event name");
+  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, name.substr(0, cut), "name");
+  if (!game_id.ok()) return common::WithFieldViolation(game_id.status(), "name", "not an event name");
   return std::make_pair(*game_id, event);
 }
 
@@ -32,11 +34,11 @@ absl::StatusOr<std::pair<std::string, int64_t>> ParseEventName(const std::string
 grpc::Status TransparencyServiceImpl::GetCheckpoint(grpc::ServerContext* context,
                                                     const v1::GetCheckpointRequest* request,
                                                     v1::Checkpoint* response) {
-  return Serve(context, auth_, "GetCheckpoint", "", "", [&](const Caller&) -> absl::Status {
+  return Serve(context, auth_, "GetCheckpoint", "", "", [&](const access::Caller&) -> absl::Status {
     absl::StatusOr<transparency::StoredCheckpoint> checkpoint =
-        FindCheckpoint(log_, request->tree_size());
+        transparency::FindCheckpoint(log_, request->tree_size());
     if (!checkpoint.ok()) return checkpoint.status();
-    *response = ToCheckpoint(*checkpoint, log_.signer().name());
+    *response = transparency::ToCheckpoint(*checkpoint, log_.signer().name());
     return absl::OkStatus();
   });
 }
@@ -45,20 +47,20 @@ grpc::Status TransparencyServiceImpl::GetInclusionProof(
     grpc::ServerContext* context, const v1::GetInclusionProofRequest* request,
     v1::InclusionProof* response) {
   return Serve(context, auth_, "GetInclusionProof", request->name(), "",
-               [&](const Caller& caller) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::pair<std::string, int64_t>> event =
                      ParseEventName(request->name());
                  if (!event.ok()) return event.status();
                  // Permission before existence, as for every read of a game.
-                 absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, event->first);
+                 absl::StatusOr<store::GameRecord> record = games::ChainedRecord(store_, event->first);
                  if (!record.ok()) {
-                   if (absl::IsNotFound(record.status()) && caller.role == Role::kPublic) {
-                     return ReadDenied(caller, event->first);
+                   if (absl::IsNotFound(record.status()) && caller.role == store::Role::kPublic) {
+                     return access::ReadDenied(caller, event->first);
                    }
                    return record.status();
                  }
-                 if (absl::Status s = RequireRead(caller, *record); !s.ok()) return s;
-                 absl::StatusOr<v1::InclusionProof> proof = ProveGameEvent(
+                 if (absl::Status s = access::RequireRead(caller, *record); !s.ok()) return s;
+                 absl::StatusOr<v1::InclusionProof> proof = transparency::ProveGameEvent(
                      store_, log_, event->first, event->second, request->tree_size());
                  if (!proof.ok()) return proof.status();
                  *response = *std::move(proof);
@@ -69,12 +71,12 @@ grpc::Status TransparencyServiceImpl::GetInclusionProof(
 grpc::Status TransparencyServiceImpl::GetConsistencyProof(
     grpc::ServerContext* context, const v1::GetConsistencyProofRequest* request,
     v1::ConsistencyProof* response) {
-  return Serve(context, auth_, "GetConsistencyProof", "", "", [&](const Caller&) -> absl::Status {
+  return Serve(context, auth_, "GetConsistencyProof", "", "", [&](const access::Caller&) -> absl::Status {
     const int64_t from = request->from_tree_size();
     const int64_t to = request->to_tree_size();
-    if (from < 0) return FieldError("from_tree_size", "from_tree_size must not be negative");
+    if (from < 0) return common::FieldError("from_tree_size", "from_tree_size must not be negative");
     if (to < from) {
-      return FieldError("to_tree_size", absl::StrCat("to_tree_size (", to,
+      return common::FieldError("to_tree_size", absl::StrCat("to_tree_size (", to,
                                                      ") must be at least from_tree_size (", from,
                                                      ")"));
     }
@@ -82,7 +84,7 @@ grpc::Status TransparencyServiceImpl::GetConsistencyProof(
         log_.ConsistencyProof(static_cast<uint64_t>(from), static_cast<uint64_t>(to));
     if (!hashes.ok()) {
       if (absl::IsInvalidArgument(hashes.status())) {
-        return FieldError("to_tree_size", std::string(hashes.status().message()));
+        return common::FieldError("to_tree_size", std::string(hashes.status().message()));
       }
       return hashes.status();
     }
@@ -96,7 +98,7 @@ grpc::Status TransparencyServiceImpl::GetConsistencyProof(
 grpc::Status TransparencyServiceImpl::GetPublicKey(grpc::ServerContext* context,
                                                    const v1::GetPublicKeyRequest*,
                                                    v1::PublicKey* response) {
-  return Serve(context, auth_, "GetPublicKey", "", "", [&](const Caller&) -> absl::Status {
+  return Serve(context, auth_, "GetPublicKey", "", "", [&](const access::Caller&) -> absl::Status {
     response->set_origin(log_.signer().name());
     response->set_verifier_key(log_.signer().VerifierKey());
     return absl::OkStatus();
@@ -107,11 +109,11 @@ grpc::Status TransparencyServiceImpl::PublishCheckpoint(grpc::ServerContext* con
                                                         const v1::PublishCheckpointRequest*,
                                                         v1::Checkpoint* response) {
   return Serve(context, auth_, "PublishCheckpoint", "", "",
-               [&](const Caller& caller) -> absl::Status {
-                 if (absl::Status s = RequireAdmin(caller); !s.ok()) return s;
+               [&](const access::Caller& caller) -> absl::Status {
+                 if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
                  absl::StatusOr<transparency::StoredCheckpoint> checkpoint = log_.Publish();
                  if (!checkpoint.ok()) return checkpoint.status();
-                 *response = ToCheckpoint(*checkpoint, log_.signer().name());
+                 *response = transparency::ToCheckpoint(*checkpoint, log_.signer().name());
                  return absl::OkStatus();
                });
 }

@@ -6,7 +6,8 @@
 #define ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
 
 #include "arbiter/v1/transparency_service.grpc.pb.h"
-#include "services/server/auth.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
 #include "services/store/event_store.h"
 #include "services/transparency/transparency_log.h"
 
@@ -15,7 +16,7 @@ namespace arbiter::server {
 class TransparencyServiceImpl final : public v1::TransparencyService::Service {
  public:
   TransparencyServiceImpl(store::EventStore& store, transparency::TransparencyLog& log,
-                          Authenticator& auth)
+                          access::Authenticator& auth)
       : store_(store), log_(log), auth_(auth) {}
 
   grpc::Status GetCheckpoint(grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
@@ -35,7 +36,7 @@ class TransparencyServiceImpl final : public v1::TransparencyService::Service {
  private:
   store::EventStore& store_;
   transparency::TransparencyLog& log_;
-  Authenticator& auth_;
+  access::Authenticator& auth_;
 };
 
 }  // namespace arbiter::server

@@ -1,5 +1,7 @@
 #include "services/tournament/tournament_log.h"
 
+#include "services/common/resource_names.h"
+
 #include <algorithm>
 
 #include <string_view>
@@ -8,28 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
 
-namespace arbiter::tournament_service {
+namespace arbiter::tournament {
 namespace {
-
-bool IsIdOf(const std::string& id, size_t longest) {
-  if (id.empty() || id.size() > longest) return false;
-  for (char c : id) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '_' || c == '.' || c == '-';
-    if (!ok) return false;
-  }
-  return true;
-}
-
-absl::StatusOr<std::string> ParseName(const std::string& name, const std::string& prefix,
-                                      const char* field, const char* what) {
-  if (!absl::StartsWith(name, prefix) || !IsValidTournamentId(name.substr(prefix.size()))) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        field, ": \"", name.substr(0, 80), "\" is not a ", what, " name (", prefix,
-        "{id}, the id 1-40 characters of A-Z a-z 0-9 _ . -)"));
-  }
-  return name.substr(prefix.size());
-}
 
 absl::Status Corrupt(const std::string& id, int64_t sequence, const std::string& why) {
   return absl::DataLossError(
@@ -69,18 +51,6 @@ absl::Status AddTables(const std::string& id, int64_t sequence, const v1::RoundS
 
 }  // namespace
 
-bool IsValidTournamentId(const std::string& id) { return IsIdOf(id, 40); }
-bool IsValidPlayerId(const std::string& id) { return IsIdOf(id, 64); }
-std::string TournamentName(const std::string& id) { return absl::StrCat("tournaments/", id); }
-std::string DisputeName(const std::string& id) { return absl::StrCat("disputes/", id); }
-
-absl::StatusOr<std::string> ParseTournamentName(const std::string& name, const char* field) {
-  return ParseName(name, "tournaments/", field, "tournament");
-}
-absl::StatusOr<std::string> ParseDisputeName(const std::string& name, const char* field) {
-  return ParseName(name, "disputes/", field, "dispute");
-}
-
 std::string TableGameId(const std::string& tournament_id, int round, int table) {
   return absl::StrCat(tournament_id, "-r", round, "-t", table);
 }
@@ -93,8 +63,8 @@ std::string StreamRequestId(const std::string& kind, const std::string& stream_i
                                                      request_id)));
 }
 
-absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& in) {
-  tournament::TournamentSettings out;
+absl::StatusOr<engine::tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& in) {
+  engine::tournament::TournamentSettings out;
   out.game_type = in.game_type();
   out.seed = in.seed();
   out.rounds = in.rounds();
@@ -103,10 +73,10 @@ absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::Tournamen
   switch (in.leftover()) {
     case v1::LEFTOVER_UNSPECIFIED:
     case v1::LEFTOVER_MIXED_SIZES:
-      out.leftover = tournament::Leftover::kMixedSizes;
+      out.leftover = engine::tournament::Leftover::kMixedSizes;
       break;
     case v1::LEFTOVER_BYES:
-      out.leftover = tournament::Leftover::kByes;
+      out.leftover = engine::tournament::Leftover::kByes;
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat("leftover: unknown value ", in.leftover()));
@@ -114,10 +84,10 @@ absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::Tournamen
   switch (in.scoring()) {
     case v1::TOURNAMENT_SCORING_UNSPECIFIED:
     case v1::TOURNAMENT_SCORING_PLACES:
-      out.scoring = tournament::Scoring::kPlaces;
+      out.scoring = engine::tournament::Scoring::kPlaces;
       break;
     case v1::TOURNAMENT_SCORING_TABLE_SHARE:
-      out.scoring = tournament::Scoring::kTableShare;
+      out.scoring = engine::tournament::Scoring::kTableShare;
       break;
     default:
       return absl::InvalidArgumentError(absl::StrCat("scoring: unknown value ", in.scoring()));
@@ -126,17 +96,17 @@ absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::Tournamen
   out.share_points = in.share_points() == 0 ? 100 : in.share_points();
   out.bye_points = in.bye_points();
   for (const std::string& name : in.tie_breaks()) {
-    absl::StatusOr<tournament::TieBreak> criterion = tournament::ParseTieBreak(name);
+    absl::StatusOr<engine::tournament::TieBreak> criterion = engine::tournament::ParseTieBreak(name);
     if (!criterion.ok()) return criterion.status();
     out.tie_breaks.push_back(*criterion);
   }
   if (in.dispute_window_seconds() < 0) {
     return absl::InvalidArgumentError("dispute_window_seconds: must not be negative");
   }
-  if (!in.league().empty() && !IsIdOf(in.league(), 63)) {
+  if (!in.league().empty() && !common::IsValidId(common::IdKind::kLeague, in.league())) {
     return absl::InvalidArgumentError("league: not a league id");
   }
-  if (absl::Status s = tournament::ValidateSettings(out); !s.ok()) return s;
+  if (absl::Status s = engine::tournament::ValidateSettings(out); !s.ok()) return s;
   return out;
 }
 
@@ -151,7 +121,7 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
       v1::TournamentCreated created;
       if (!created.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
       log.settings = created.settings();
-      absl::StatusOr<tournament::TournamentSettings> model = ModelSettings(log.settings);
+      absl::StatusOr<engine::tournament::TournamentSettings> model = ModelSettings(log.settings);
       if (!model.ok()) return Corrupt(id, event.sequence, std::string(model.status().message()));
       log.model = *std::move(model);
       log.players.assign(created.players().begin(), created.players().end());
@@ -230,7 +200,7 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
 }
 
 absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id) {
-  absl::StatusOr<store::StreamRecord> stream = streams.GetStream(TournamentName(id));
+  absl::StatusOr<store::StreamRecord> stream = streams.GetStream(common::NameOf(common::IdKind::kTournament, id));
   if (!stream.ok()) {
     if (absl::IsNotFound(stream.status())) {
       return absl::NotFoundError(absl::StrCat("tournament \"", id, "\" does not exist"));
@@ -254,4 +224,4 @@ absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const 
   return FoldTournament(id, *stream, events);
 }
 
-}  // namespace arbiter::tournament_service
+}  // namespace arbiter::tournament

@@ -16,7 +16,7 @@
 #include "engine/tournament/settings.h"
 #include "services/store/stream_store.h"
 
-namespace arbiter::tournament_service {
+namespace arbiter::tournament {
 
 // Stream kinds and event types. Stored: never rename.
 inline constexpr char kTournamentKind[] = "tournament";
@@ -33,16 +33,6 @@ inline constexpr char kTypeDisputeRuled[] = "dispute_ruled";
 
 inline constexpr int64_t kDefaultDisputeWindowSeconds = 86400;
 
-// 1-40 characters of [A-Za-z0-9_.-] (a table's game id adds "-rN-tN").
-bool IsValidTournamentId(const std::string& id);
-// 1-64 characters of [A-Za-z0-9_.-], as a game's player ids.
-bool IsValidPlayerId(const std::string& id);
-std::string TournamentName(const std::string& id);
-std::string DisputeName(const std::string& id);
-// InvalidArgument naming `field` unless `name` is "tournaments/{id}" /
-// "disputes/{id}" with a valid id.
-absl::StatusOr<std::string> ParseTournamentName(const std::string& name, const char* field);
-absl::StatusOr<std::string> ParseDisputeName(const std::string& name, const char* field);
 // "{tournament}-r{round}-t{table}".
 std::string TableGameId(const std::string& tournament_id, int round, int table);
 
@@ -56,7 +46,7 @@ std::string StreamRequestId(const std::string& kind, const std::string& stream_i
 
 // The model's settings. InvalidArgument starting with the field's name
 // ("tie_breaks: unknown criterion ...").
-absl::StatusOr<tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& settings);
+absl::StatusOr<engine::tournament::TournamentSettings> ModelSettings(const v1::TournamentSettings& settings);
 
 struct TableState {
   v1::TournamentTable table;  // as started: number, players, seed, game
@@ -83,7 +73,7 @@ struct TournamentLog {
   std::string id;
   store::StreamRecord stream;
   v1::TournamentSettings settings;
-  tournament::TournamentSettings model;
+  engine::tournament::TournamentSettings model;
   std::vector<std::string> players;
   std::vector<RoundState> rounds;  // started: every table recorded
   // A round whose "round_started" event is stored but not all of its
@@ -100,6 +90,6 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
 // Reads and folds. NotFound ("tournament \"x\" does not exist").
 absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id);
 
-}  // namespace arbiter::tournament_service
+}  // namespace arbiter::tournament
 
 #endif  // ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_

@@ -1,5 +1,7 @@
 #include "services/tournament/tournament_reader.h"
 
+#include "services/common/resource_names.h"
+
 #include <algorithm>
 #include <map>
 
@@ -8,24 +10,20 @@
 #include "engine/tournament/pairing.h"
 #include "engine/tournament/scoring.h"
 
-namespace arbiter::tournament_service {
+namespace arbiter::tournament {
 namespace {
 
-std::string GameIdOf(const std::string& name) {
-  return absl::StartsWith(name, "games/") ? name.substr(6) : name;
-}
-
-const char* KindName(tournament::RoundEntry::Kind kind) {
+const char* KindName(engine::tournament::RoundEntry::Kind kind) {
   switch (kind) {
-    case tournament::RoundEntry::Kind::kPlayed:
+    case engine::tournament::RoundEntry::Kind::kPlayed:
       return "played";
-    case tournament::RoundEntry::Kind::kBye:
+    case engine::tournament::RoundEntry::Kind::kBye:
       return "bye";
-    case tournament::RoundEntry::Kind::kVoid:
+    case engine::tournament::RoundEntry::Kind::kVoid:
       return "void";
-    case tournament::RoundEntry::Kind::kPending:
+    case engine::tournament::RoundEntry::Kind::kPending:
       return "pending";
-    case tournament::RoundEntry::Kind::kAbsent:
+    case engine::tournament::RoundEntry::Kind::kAbsent:
       return "absent";
   }
   return "absent";
@@ -93,18 +91,18 @@ const GameOutcome& OutcomeOf(const Outcomes& outcomes, const std::string& game_n
     active->status = store::GameStatus::kActive;
     return active;
   }();
-  auto it = outcomes.find(GameIdOf(game_name));
+  auto it = outcomes.find(common::IdOf(common::IdKind::kGame, game_name));
   return it == outcomes.end() ? *kActive : it->second;
 }
 
-absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finished,
+absl::StatusOr<engine::tournament::TableResult> ResultOf(const v1::GameFinished& finished,
                                                  const std::vector<std::string>& seats) {
   if (finished.verdict() != v1::VERDICT_LEGAL) {
     return absl::FailedPreconditionError(
         "the game was not judged legal; only a ruling can give this table a result");
   }
-  tournament::TableResult result;
-  result.kind = tournament::TableResult::Kind::kPlayed;
+  engine::tournament::TableResult result;
+  result.kind = engine::tournament::TableResult::Kind::kPlayed;
   const v1::Standings& standings = finished.standings();
   result.cooperative = standings.cooperative();
   result.team_won = standings.team_outcome() == v1::TEAM_OUTCOME_WON;
@@ -136,12 +134,12 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
                               : std::min(up_to, static_cast<int>(log.rounds.size()));
   for (int r = 0; r < last; ++r) {
     const RoundState& state = log.rounds[static_cast<size_t>(r)];
-    tournament::Round& round = out.rounds.emplace_back();
+    engine::tournament::Round& round = out.rounds.emplace_back();
     std::vector<v1::TableStatus>& status = out.status.emplace_back();
     round.number = state.number;
     round.byes = state.byes;
     for (const TableState& t : state.tables) {
-      tournament::Table& table = round.tables.emplace_back();
+      engine::tournament::Table& table = round.tables.emplace_back();
       table.number = t.table.number();
       table.players.assign(t.table.players().begin(), t.table.players().end());
       table.game_seed = t.table.seed();
@@ -149,11 +147,11 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
       const bool upheld = t.ruling.has_value() && t.ruling->ruling().kind() == v1::RULING_KIND_UPHOLD;
       if (t.ruling.has_value() && !upheld) {
         if (t.ruling->ruling().kind() == v1::RULING_KIND_VOID) {
-          table.result.kind = tournament::TableResult::Kind::kVoid;
+          table.result.kind = engine::tournament::TableResult::Kind::kVoid;
           table_status = v1::TABLE_STATUS_VOID;
         } else {
           const v1::CorrectedResult& c = t.ruling->ruling().corrected();
-          table.result.kind = tournament::TableResult::Kind::kPlayed;
+          table.result.kind = engine::tournament::TableResult::Kind::kPlayed;
           table.result.places.assign(c.places().begin(), c.places().end());
           table.result.game_points.assign(c.game_points().begin(), c.game_points().end());
           table_status = v1::TABLE_STATUS_CORRECTED;
@@ -161,10 +159,10 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
       } else {
         const GameOutcome* const outcome = &OutcomeOf(outcomes, t.table.game());
         if (outcome->status == store::GameStatus::kVoided) {
-          table.result.kind = tournament::TableResult::Kind::kVoid;
+          table.result.kind = engine::tournament::TableResult::Kind::kVoid;
           table_status = v1::TABLE_STATUS_VOID;
         } else if ((t.confirmed.has_value() || upheld) && outcome->finished.has_value()) {
-          absl::StatusOr<tournament::TableResult> result =
+          absl::StatusOr<engine::tournament::TableResult> result =
               ResultOf(*outcome->finished, table.players);
           if (result.ok()) {
             table.result = *std::move(result);
@@ -185,57 +183,57 @@ bool IsClosed(const std::vector<v1::TableStatus>& status) {
 
 v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number) {
   const size_t r = static_cast<size_t>(number - 1);
-  const tournament::Round& round = read.rounds[r];
+  const engine::tournament::Round& round = read.rounds[r];
   v1::TournamentRound out;
-  out.set_tournament(TournamentName(log.id));
+  out.set_tournament(common::NameOf(common::IdKind::kTournament, log.id));
   out.set_round(number);
   for (size_t t = 0; t < round.tables.size(); ++t) {
-    const tournament::Table& table = round.tables[t];
+    const engine::tournament::Table& table = round.tables[t];
     v1::TournamentTable* view = out.add_tables();
     *view = log.rounds[r].tables[t].table;
     view->set_status(read.status[r][t]);
-    if (table.result.kind == tournament::TableResult::Kind::kPlayed) {
+    if (table.result.kind == engine::tournament::TableResult::Kind::kPlayed) {
       for (int p : table.result.places) view->add_places(p);
       for (int64_t g : table.result.game_points) view->add_game_points(g);
-      absl::StatusOr<std::vector<tournament::Points>> points =
-          tournament::ScoreTable(log.model, table);
+      absl::StatusOr<std::vector<engine::tournament::Points>> points =
+          engine::tournament::ScoreTable(log.model, table);
       if (points.ok()) {
-        for (tournament::Points p : *points) view->add_points(tournament::FormatPoints(p));
+        for (engine::tournament::Points p : *points) view->add_points(engine::tournament::FormatPoints(p));
       }
     }
   }
   for (const std::string& bye : round.byes) out.add_byes(bye);
   out.set_closed(IsClosed(read.status[r]));
-  const std::vector<tournament::Round> earlier(read.rounds.begin(),
+  const std::vector<engine::tournament::Round> earlier(read.rounds.begin(),
                                                read.rounds.begin() + static_cast<long>(r));
-  out.set_repeated_pairs(tournament::RepeatCount(earlier, round));
+  out.set_repeated_pairs(engine::tournament::RepeatCount(earlier, round));
   return out;
 }
 
 v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
-                                      const std::vector<tournament::StandingRow>& rows) {
+                                      const std::vector<engine::tournament::StandingRow>& rows) {
   v1::TournamentStandings out;
-  out.set_tournament(TournamentName(log.id));
+  out.set_tournament(common::NameOf(common::IdKind::kTournament, log.id));
   out.set_after_round(after_round);
   for (const std::string& t : log.settings.tie_breaks()) out.add_tie_breaks(t);
-  for (const tournament::StandingRow& row : rows) {
+  for (const engine::tournament::StandingRow& row : rows) {
     v1::StandingsRow* view = out.add_rows();
     view->set_rank(row.rank);
     view->set_player(row.player);
-    view->set_points(tournament::FormatPoints(row.points));
-    for (const tournament::RoundEntry& e : row.rounds) {
+    view->set_points(engine::tournament::FormatPoints(row.points));
+    for (const engine::tournament::RoundEntry& e : row.rounds) {
       v1::StandingsRoundEntry* entry = view->add_rounds();
       entry->set_round(e.round);
       entry->set_kind(KindName(e.kind));
       entry->set_table(e.table);
       entry->set_seat(e.seat);
       entry->set_place(e.place);
-      entry->set_points(tournament::FormatPoints(e.points));
+      entry->set_points(engine::tournament::FormatPoints(e.points));
       entry->set_game_points(e.game_points);
     }
     view->set_game_points(row.game_points);
     view->set_wins(row.wins);
-    view->set_strength_of_schedule(tournament::FormatPoints(tournament::StrengthOfSchedule(row)));
+    view->set_strength_of_schedule(engine::tournament::FormatPoints(engine::tournament::StrengthOfSchedule(row)));
     view->set_has_head_to_head(row.head_to_head.has_value());
     view->set_head_to_head(row.head_to_head.value_or(0));
     view->set_lot(row.lot);
@@ -244,4 +242,4 @@ v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
   return out;
 }
 
-}  // namespace arbiter::tournament_service
+}  // namespace arbiter::tournament

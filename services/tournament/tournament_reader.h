@@ -22,7 +22,7 @@
 #include "services/store/event_store.h"
 #include "services/tournament/tournament_log.h"
 
-namespace arbiter::tournament_service {
+namespace arbiter::tournament {
 
 // What a table's game says about itself.
 struct GameOutcome {
@@ -45,11 +45,11 @@ const GameOutcome& OutcomeOf(const Outcomes& outcomes, const std::string& game_n
 
 // The model's result of a legal finished game, per seat of `seats`.
 // FailedPrecondition for an illegal game or one whose players differ.
-absl::StatusOr<tournament::TableResult> ResultOf(const v1::GameFinished& finished,
+absl::StatusOr<engine::tournament::TableResult> ResultOf(const v1::GameFinished& finished,
                                                  const std::vector<std::string>& seats);
 
 struct ReadRounds {
-  std::vector<tournament::Round> rounds;         // for the model
+  std::vector<engine::tournament::Round> rounds;         // for the model
   std::vector<std::vector<v1::TableStatus>> status;  // per round, per table
 };
 
@@ -62,10 +62,10 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
 // The API's round `number` (1-based, must exist) with its results.
 v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number);
 v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
-                                      const std::vector<tournament::StandingRow>& rows);
+                                      const std::vector<engine::tournament::StandingRow>& rows);
 // Whether every table of the round has a result or a ruling.
 bool IsClosed(const std::vector<v1::TableStatus>& status);
 
-}  // namespace arbiter::tournament_service
+}  // namespace arbiter::tournament
 
 #endif  // ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_READER_H_

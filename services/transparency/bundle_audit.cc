@@ -1,11 +1,13 @@
 #include "services/transparency/bundle_audit.h"
 
+#include "services/common/resource_names.h"
+
 #include <google/protobuf/util/json_util.h>
 
 #include "absl/strings/str_cat.h"
 #include "engine/merkle/merkle.h"
-#include "services/server/event_codec.h"
-#include "services/server/game_reader.h"
+#include "services/games/game_events.h"
+#include "services/games/game_loader.h"
 #include "services/store/event_hash.h"
 #include "services/store/memory_event_store.h"
 #include "services/transparency/checkpoint.h"
@@ -52,7 +54,7 @@ std::string ChainProblem(const std::string& game_id, const v1::AuditBundle& bund
 AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
                     const engine::RulesetRegistry& registry, v1::Adjudication& adjudication) {
   v1::GameCreated created;
-  if (bundle.events(0).type() != server::kTypeGameCreated ||
+  if (bundle.events(0).type() != games::kTypeGameCreated ||
       !created.ParseFromString(bundle.events(0).payload())) {
     return Fails("replay", "event 1 is not the game's creation");
   }
@@ -104,23 +106,23 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
     }
     record->last_sequence = appended->last_sequence;
   }
-  const server::CancelCheck never = [] { return absl::OkStatus(); };
+  const games::CancelCheck never = [] { return absl::OkStatus(); };
   absl::StatusOr<v1::VerifyGameResponse> verified =
-      server::VerifyStoredGame(memory, registry, game_id, never);
+      games::VerifyStoredGame(memory, registry, game_id, never);
   if (!verified.ok()) return Fails("replay", std::string(verified.status().message()));
   if (!verified->intact()) {
     return Fails("replay", absl::StrCat("event ", verified->first_bad_event(), ": ",
                                         verified->problem()));
   }
-  absl::StatusOr<server::LoadedGame> game = server::LoadGame(memory, game_id, never);
+  absl::StatusOr<games::LoadedGame> game = games::LoadGame(memory, game_id, never);
   if (!game.ok()) return Fails("replay", std::string(game.status().message()));
   if (!game->seed.has_value()) {
     return Holds("replay", "the log decodes; its seed is still hidden, so it cannot be replayed");
   }
-  absl::StatusOr<replay::Referee> referee = server::Judge(*game, registry, 0, never);
+  absl::StatusOr<replay::Referee> referee = games::Judge(*game, registry, 0, never);
   if (!referee.ok()) return Fails("replay", std::string(referee.status().message()));
   adjudication =
-      server::ToAdjudication(game_id, *referee, static_cast<int64_t>(bundle.events_size()));
+      games::ToAdjudication(game_id, *referee, static_cast<int64_t>(bundle.events_size()));
   adjudication.set_last_event_hash(bundle.events(bundle.events_size() - 1).hash());
   // A recorded verdict must be the one the replay reaches.
   for (const v1::Event& event : game->events) {
@@ -149,7 +151,7 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
                                                    bundle.format(), "\", not \"", kBundleFormat,
                                                    "\""));
   }
-  absl::StatusOr<std::string> game_id = server::ParseGameName(bundle.game(), "game");
+  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, bundle.game(), "game");
   if (!game_id.ok()) return game_id.status();
   if (bundle.events().empty()) return absl::InvalidArgumentError("the bundle has no events");
   AuditReport report;

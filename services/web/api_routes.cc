@@ -13,6 +13,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "services/common/resource_names.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
@@ -23,7 +24,8 @@ namespace {
 
 namespace pb = google::protobuf;
 
-constexpr char kId[] = "([A-Za-z0-9_.@-]{1,100})";
+// A path segment that may hold any id (services/common/resource_names.h).
+std::string IdGroup() { return absl::StrCat("(", common::kAnyIdPattern, ")"); }
 constexpr char kNumber[] = "([0-9]{1,18})";
 
 const pb::MethodDescriptor* FindMethod(const std::string& rpc) {
@@ -98,38 +100,38 @@ const std::vector<ApiRoute>& ApiRoutes() {
   static const auto* routes = new std::vector<ApiRoute>{
       {"/api/games", "/arbiter.v1.ArbiterService/ListGames", {},
        {"page_size", "page_token", "game_type", "league", "tournament", "player"}},
-      {absl::StrCat("/api/games/", kId), "/arbiter.v1.ArbiterService/GetGame",
+      {absl::StrCat("/api/games/", IdGroup()), "/arbiter.v1.ArbiterService/GetGame",
        {{"name", "games/{1}"}}, {}},
-      {absl::StrCat("/api/games/", kId, "/events"), "/arbiter.v1.ArbiterService/ListEvents",
+      {absl::StrCat("/api/games/", IdGroup(), "/events"), "/arbiter.v1.ArbiterService/ListEvents",
        {{"parent", "games/{1}"}}, {"page_size", "page_token"}},
-      {absl::StrCat("/api/games/", kId, "/adjudication"),
+      {absl::StrCat("/api/games/", IdGroup(), "/adjudication"),
        "/arbiter.v1.ArbiterService/AdjudicateGame", {{"name", "games/{1}"}}, {}},
-      {absl::StrCat("/api/games/", kId, "/state"), "/arbiter.v1.ArbiterService/GetGameState",
+      {absl::StrCat("/api/games/", IdGroup(), "/state"), "/arbiter.v1.ArbiterService/GetGameState",
        {{"name", "games/{1}"}}, {"event"}},
-      {absl::StrCat("/api/games/", kId, "/verify"), "/arbiter.v1.ArbiterService/VerifyGame",
+      {absl::StrCat("/api/games/", IdGroup(), "/verify"), "/arbiter.v1.ArbiterService/VerifyGame",
        {{"name", "games/{1}"}}, {}},
-      {absl::StrCat("/api/games/", kId, "/events/", kNumber, "/inclusion"),
+      {absl::StrCat("/api/games/", IdGroup(), "/events/", kNumber, "/inclusion"),
        "/arbiter.v1.TransparencyService/GetInclusionProof",
        {{"name", "games/{1}/events/{2}"}}, {"tree_size"}},
       {"/api/checkpoint", "/arbiter.v1.TransparencyService/GetCheckpoint", {}, {"tree_size"}},
       {"/api/leagues", "/arbiter.v1.LeagueService/ListLeagues", {}, {"page_size", "page_token"}},
-      {absl::StrCat("/api/leagues/", kId), "/arbiter.v1.LeagueService/GetLeague",
+      {absl::StrCat("/api/leagues/", IdGroup()), "/arbiter.v1.LeagueService/GetLeague",
        {{"name", "leagues/{1}"}}, {}},
-      {absl::StrCat("/api/leagues/", kId, "/leaderboard"),
+      {absl::StrCat("/api/leagues/", IdGroup(), "/leaderboard"),
        "/arbiter.v1.LeagueService/GetLeaderboard", {{"league", "leagues/{1}"}},
        {"season", "page_size", "page_token"}},
-      {absl::StrCat("/api/leagues/", kId, "/players/", kId, "/history"),
+      {absl::StrCat("/api/leagues/", IdGroup(), "/players/", IdGroup(), "/history"),
        "/arbiter.v1.LeagueService/GetRatingHistory",
        {{"league", "leagues/{1}"}, {"player", "{2}"}}, {"season", "page_size", "page_token"}},
-      {absl::StrCat("/api/tournaments/", kId), "/arbiter.v1.TournamentService/GetTournament",
+      {absl::StrCat("/api/tournaments/", IdGroup()), "/arbiter.v1.TournamentService/GetTournament",
        {{"name", "tournaments/{1}"}}, {}},
-      {absl::StrCat("/api/tournaments/", kId, "/rounds/", kNumber),
+      {absl::StrCat("/api/tournaments/", IdGroup(), "/rounds/", kNumber),
        "/arbiter.v1.TournamentService/GetRound", {{"name", "tournaments/{1}"}, {"round", "{2}"}},
        {}},
-      {absl::StrCat("/api/tournaments/", kId, "/standings"),
+      {absl::StrCat("/api/tournaments/", IdGroup(), "/standings"),
        "/arbiter.v1.TournamentService/GetStandings", {{"name", "tournaments/{1}"}},
        {"after_round"}},
-      {absl::StrCat("/api/tournaments/", kId, "/disputes"),
+      {absl::StrCat("/api/tournaments/", IdGroup(), "/disputes"),
        "/arbiter.v1.DisputeService/ListDisputes", {{"tournament", "tournaments/{1}"}},
        {"page_size", "page_token"}},
   };

@@ -12,8 +12,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
-#include "services/server/auth.h"
-#include "services/server/request_limits.h"
+#include "services/access/token_format.h"
+#include "services/common/resource_names.h"
 #include "services/web/api_routes.h"
 #include "services/web/rate_limiter.h"
 #include "services/web/static_files.h"
@@ -48,7 +48,6 @@ void SetError(httplib::Response& res, int status, const std::string& what) {
 // a whole number from 1 to 1e9 if listed in `numbers`.
 bool PageQueryOk(const httplib::Request& req, const std::vector<std::string>& allowed,
                  const std::vector<std::string>& numbers) {
-  static const std::regex kIdPattern("[A-Za-z0-9_.@-]{1,100}");
   for (const auto& [name, value] : req.params) {
     if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) return false;
     if (req.params.count(name) > 1) return false;
@@ -57,7 +56,7 @@ bool PageQueryOk(const httplib::Request& req, const std::vector<std::string>& al
       if (value.size() > 10 || !absl::SimpleAtoi(value, &n) || n < 1 || n > 1'000'000'000) {
         return false;
       }
-    } else if (!std::regex_match(value, kIdPattern)) {
+    } else if (!common::IsValidId(common::IdKind::kAny, value)) {
       return false;
     }
   }
@@ -75,7 +74,7 @@ absl::StatusOr<std::string> SignInToken(const httplib::Request& req) {
     if (!absl::StartsWith(part, prefix)) continue;
     if (!found.empty()) return absl::InvalidArgumentError("the sign-in cookie is given twice");
     found = std::string(part.substr(prefix.size()));
-    if (!server::IsWellFormedToken(found)) {
+    if (!access::IsWellFormedToken(found)) {
       return absl::InvalidArgumentError("the sign-in cookie does not hold a token");
     }
   }
@@ -104,7 +103,8 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   server->api_ = std::make_unique<ApiCaller>(std::move(channel), public_token);
   const int threads = std::max(1, options.threads);
   server->http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server->http_->set_payload_max_length(static_cast<std::size_t>(server::kSmallRequestBytes));
+  server->max_body_bytes_ = options.max_body_bytes;
+  server->http_->set_payload_max_length(static_cast<std::size_t>(options.max_body_bytes));
   server->http_->set_read_timeout(10, 0);
   server->http_->set_write_timeout(10, 0);
   server->Route();
@@ -155,7 +155,7 @@ void WebServer::Route() {
     // larger than the gRPC side takes for a read is refused as such.
     if (uint64_t length = 0;
         absl::SimpleAtoi(req.get_header_value("Content-Length"), &length) &&
-        length > static_cast<uint64_t>(server::kSmallRequestBytes)) {
+        length > static_cast<uint64_t>(max_body_bytes_)) {
       res.set_header("Connection", "close");
       SetError(res, 413, "Request too large");
       return httplib::Server::HandlerResponse::Handled;
@@ -219,10 +219,10 @@ void WebServer::Route() {
     };
   };
   http.Get("/", page("index.html", nullptr, {}, {}));
-  http.Get("/games/([A-Za-z0-9_.@-]{1,100})", page("game.html", "/api/games/", {"event"}, {"event"}));
-  http.Get("/leagues/([A-Za-z0-9_.@-]{1,100})",
+  http.Get(absl::StrCat("/games/(", common::kAnyIdPattern, ")"), page("game.html", "/api/games/", {"event"}, {"event"}));
+  http.Get(absl::StrCat("/leagues/(", common::kAnyIdPattern, ")"),
            page("league.html", "/api/leagues/", {"page", "player"}, {"page"}));
-  http.Get("/tournaments/([A-Za-z0-9_.@-]{1,100})",
+  http.Get(absl::StrCat("/tournaments/(", common::kAnyIdPattern, ")"),
            page("tournament.html", "/api/tournaments/", {}, {}));
   http.Get("/static/([A-Za-z0-9_.-]{1,100})",
            [](const httplib::Request& req, httplib::Response& res) {

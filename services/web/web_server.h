@@ -8,7 +8,7 @@
 // (a token the server does not accept is 401).
 //
 // Limits: requests are GET or HEAD (405 otherwise), their bodies at most
-// server::kSmallRequestBytes (413), their targets at most kMaxTargetBytes
+// `max_body_bytes` (413), their targets at most kMaxTargetBytes
 // (414), and each client address gets a token bucket of `rate` requests per
 // second with `burst` at once (429 with Retry-After beyond). Every answer
 // carries a Content-Security-Policy that allows this site only.
@@ -18,6 +18,7 @@
 
 #include <grpcpp/channel.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -40,6 +41,9 @@ struct WebOptions {
   int threads = 8;
   double rate = 50;   // requests per second and client address; <= 0: no limit
   double burst = 100;
+  // Largest request body (arbiterd passes the gRPC server's limit for small
+  // requests, services/server/request_limits.h).
+  int64_t max_body_bytes = 64 << 10;
 };
 
 class RateLimiter;
@@ -69,6 +73,7 @@ class WebServer {
   std::unique_ptr<ApiCaller> api_;
   std::thread thread_;
   int port_ = 0;
+  int64_t max_body_bytes_ = 0;
 };
 
 }  // namespace arbiter::web

@@ -24,7 +24,7 @@ TEST_F(ServerTest, AnUnknownTokenIsUnauthenticated) {
 }
 
 TEST_F(ServerTest, AnAuditorReadsEverythingAndWritesNothing) {
-  const std::string auditor = MakeToken(Role::kAuditor, "auditor");
+  const std::string auditor = MakeToken(store::Role::kAuditor, "auditor");
   const log::GameLog log = Simulated(31);
   v1::Game game;
   ASSERT_TRUE(Create(admin_, log, "audited", &game).ok());
@@ -41,7 +41,7 @@ TEST_F(ServerTest, AnAuditorReadsEverythingAndWritesNothing) {
 }
 
 TEST_F(ServerTest, APublicTokenReadsFinishedGamesOnly) {
-  const std::string reader = MakeToken(Role::kPublic, "league-site");
+  const std::string reader = MakeToken(store::Role::kPublic, "league-site");
   const log::GameLog log = Simulated(32);
   v1::Game game;
   ASSERT_TRUE(Create(admin_, log, "running", &game).ok());
@@ -72,8 +72,8 @@ TEST_F(ServerTest, APublicTokenReadsFinishedGamesOnly) {
 }
 
 TEST_F(ServerTest, AnOrganiserCannotWriteToAnotherOrganisersGame) {
-  const std::string alice = MakeToken(Role::kOrganiser, "alice");
-  const std::string bob = MakeToken(Role::kOrganiser, "bob");
+  const std::string alice = MakeToken(store::Role::kOrganiser, "alice");
+  const std::string bob = MakeToken(store::Role::kOrganiser, "bob");
   const log::GameLog log = Simulated(34);
   v1::Game game;
   ASSERT_TRUE(Create(alice, log, "first-game", &game).ok());
@@ -89,7 +89,7 @@ TEST_F(ServerTest, AnOrganiserCannotWriteToAnotherOrganisersGame) {
 }
 
 TEST_F(ServerTest, AnOrganiserIsScopedToTheirLeagues) {
-  const std::string north = MakeToken(Role::kOrganiser, "north-org", {"north"});
+  const std::string north = MakeToken(store::Role::kOrganiser, "north-org", {"north"});
   v1::SubmitGameRequest request;
   request.set_request_id("r");
   request.set_log(log::FormatLog(Simulated(35)));
@@ -104,7 +104,7 @@ TEST_F(ServerTest, AnOrganiserIsScopedToTheirLeagues) {
 }
 
 TEST_F(ServerTest, OnlyAnAdminCreatesTokensAndTheNewTokenWorks) {
-  const std::string organiser = MakeToken(Role::kOrganiser, "org");
+  const std::string organiser = MakeToken(store::Role::kOrganiser, "org");
   v1::CreateTokenRequest request;
   request.set_request_id("t1");
   request.set_role(v1::ROLE_AUDITOR);
@@ -115,10 +115,10 @@ TEST_F(ServerTest, OnlyAnAdminCreatesTokensAndTheNewTokenWorks) {
   ASSERT_TRUE(token_stub_->CreateToken(As(admin_).get(), request, &response).ok());
   EXPECT_EQ(response.token().rfind("arb_", 0), 0u);
   // Stored hashed: the secret is nowhere in the store.
-  absl::StatusOr<std::optional<TokenRecord>> found =
+  absl::StatusOr<std::optional<store::TokenRecord>> found =
       tokens_->FindByHash(engine::Sha256Hex(response.token()));
   ASSERT_TRUE(found.ok() && found->has_value());
-  EXPECT_EQ((*found)->role, Role::kAuditor);
+  EXPECT_EQ((*found)->role, store::Role::kAuditor);
   const std::string secret = response.token().substr(response.token().rfind('_') + 1);
   ASSERT_GE(secret.size(), 40u);
   EXPECT_THAT(TablesHolding(secret), ::testing::IsEmpty());

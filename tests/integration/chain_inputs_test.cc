@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/seed_derivation.h"
-#include "services/server/reveal_sweep.h"
+#include "services/games/reveal_sweep.h"
 #include "services/store/event_hash.h"
 #include "tests/integration/server_fixture.h"
 
@@ -189,7 +189,7 @@ TEST_F(ChainInputsTest, PermissionsFollowTheChainNotTheRow) {
   v1::SubmitGameResponse response;
   ASSERT_TRUE(Submit(admin_, log::FormatLog(log), "live", &response).ok());
   ASSERT_EQ(SqlState("UPDATE games SET status = 'finished' WHERE game_id = 'live'", true), "");
-  const std::string reader = MakeToken(Role::kPublic, "reader");
+  const std::string reader = MakeToken(store::Role::kPublic, "reader");
   v1::GetGameRequest get;
   get.set_name("games/live");
   v1::Game game;
@@ -206,7 +206,7 @@ TEST_F(ChainInputsTest, PermissionsFollowTheChainNotTheRow) {
             grpc::StatusCode::PERMISSION_DENIED);
   // An organiser of the league the row now names may not write to it.
   ASSERT_EQ(SqlState("UPDATE games SET league_id = 'north' WHERE game_id = 'live'", true), "");
-  const std::string north = MakeToken(Role::kOrganiser, "north-org", {"north"});
+  const std::string north = MakeToken(store::Role::kOrganiser, "north-org", {"north"});
   v1::AppendActionsResponse appended;
   EXPECT_EQ(Append(north, "live", 4, {Simulated(301, 2).actions[3]}, "x", &appended).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
@@ -322,7 +322,7 @@ TEST_F(ChainInputsTest, ThePassedDeadlineRefusesTheRevealAndVoidsTheGame) {
   EXPECT_THAT(status.error_message(), HasSubstr("had to be revealed by"));
   EXPECT_EQ(ErrorInfoOf(status).reason(), "REVEAL_DEADLINE_PASSED");
 
-  absl::StatusOr<std::vector<std::string>> voided = VoidUnrevealedGames(*events_, absl::Now());
+  absl::StatusOr<std::vector<std::string>> voided = games::VoidUnrevealedGames(*events_, absl::Now());
   ASSERT_TRUE(voided.ok()) << voided.status();
   EXPECT_THAT(*voided, ::testing::ElementsAre("late"));
   EXPECT_EQ(Get("late").status(), v1::GAME_STATUS_VOIDED);
@@ -337,7 +337,7 @@ TEST_F(ChainInputsTest, ThePassedDeadlineRefusesTheRevealAndVoidsTheGame) {
               HasSubstr("the seed was not revealed by its deadline"));
   EXPECT_TRUE(Verify("late").intact());
   // A second sweep finds nothing more; the on-time game reveals.
-  EXPECT_TRUE(VoidUnrevealedGames(*events_, absl::Now())->empty());
+  EXPECT_TRUE(games::VoidUnrevealedGames(*events_, absl::Now())->empty());
   EXPECT_TRUE(Reveal("on-time", 6, &revealed).ok());
   // A deadline out of range is refused.
   google::protobuf::Duration negative;
@@ -354,7 +354,7 @@ TEST_F(ChainInputsTest, TheSweeperVoidsAnOverdueGameOnItsOwn) {
   second.set_seconds(1);
   v1::Game game;
   ASSERT_TRUE(CreateSealed("overdue", 5, &game, "", &second).ok());
-  RevealSweeper sweeper(*events_, absl::Milliseconds(200));
+  games::RevealSweeper sweeper(*events_, absl::Milliseconds(200));
   sweeper.Start();
   const absl::Time give_up = absl::Now() + absl::Seconds(20);
   while (Get("overdue").status() != v1::GAME_STATUS_VOIDED && absl::Now() < give_up) {

@@ -81,7 +81,7 @@ TEST_F(HostileTest, AHugeUnauthenticatedMessageIsRefusedBeforeAnyHandlerReadsIt)
 // 64 KiB at most (request_limits.h); the handler's body never runs for a
 // larger request, and the answer says which limit applies.
 TEST_F(HostileTest, AnOversizedRequestToASmallMethodIsRefusedWithItsLimit) {
-  const std::string auditor = MakeToken(Role::kAuditor, "big-reader");
+  const std::string auditor = MakeToken(store::Role::kAuditor, "big-reader");
   auto stub = StubFor(*server_);
   v1::GetGameRequest get;
   get.set_name("games/" + std::string(100'000, 'g'));
@@ -97,7 +97,7 @@ TEST_F(HostileTest, AnOversizedRequestToASmallMethodIsRefusedWithItsLimit) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
 
   // The methods that carry logs take what the server takes.
-  const std::string organiser = MakeToken(Role::kOrganiser, "big-writer");
+  const std::string organiser = MakeToken(store::Role::kOrganiser, "big-writer");
   v1::SubmitGameRequest submit;
   submit.set_request_id("big-log");
   submit.set_log(std::string(200'000, '\n'));
@@ -119,7 +119,7 @@ TEST(RequestLimits, OnlyLogsActionsAndPlayerListsTakeMoreThanSixtyFourKibibytes)
 }
 
 TEST_F(HostileTest, ABurstOfTenThousandBogusTokensLeavesLegitimateCallsFast) {
-  const std::string auditor = MakeToken(Role::kAuditor, "steady");
+  const std::string auditor = MakeToken(store::Role::kAuditor, "steady");
   std::vector<double> quiet;
   for (int i = 0; i < 50; ++i) quiet.push_back(TimedList(*stub_, auditor));
 

@@ -198,7 +198,7 @@ TEST_F(JudgementCacheTest, ACurrentEntryIsNoAnswerForACallerWhoMayNotReadTheGame
   ASSERT_TRUE(Create(admin_, log, "live-cached", &game).ok());
   ASSERT_TRUE(AnsweredWithoutARead("live-cached"));
 
-  const std::string reader = MakeToken(Role::kPublic, "league-site");
+  const std::string reader = MakeToken(store::Role::kPublic, "league-site");
   v1::AdjudicateGameRequest request;
   request.set_name("games/live-cached");
   v1::Adjudication out;

@@ -10,9 +10,9 @@ void LeagueServerTest::SetUp() {
   ASSERT_NE(server_, nullptr);
   server_->Shutdown(std::chrono::system_clock::now());
   streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
-  projections_ = std::make_unique<league_service::ProjectionStore>(*events_);
+  projections_ = std::make_unique<league::ProjectionStore>(*events_);
   projector_ =
-      std::make_unique<league_service::LeagueProjector>(*events_, *streams_, *projections_);
+      std::make_unique<league::LeagueProjector>(*events_, *streams_, *projections_);
   parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
   ServerOptions options;
   options.listen = "127.0.0.1:0";

@@ -21,8 +21,8 @@ class LeagueServerTest : public ServerTest {
   void SetUp() override;
 
   std::unique_ptr<store::PostgresStreamStore> streams_;
-  std::unique_ptr<league_service::ProjectionStore> projections_;
-  std::unique_ptr<league_service::LeagueProjector> projector_;
+  std::unique_ptr<league::ProjectionStore> projections_;
+  std::unique_ptr<league::LeagueProjector> projector_;
   LeagueParts parts_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::LeagueService::Stub> leagues_;

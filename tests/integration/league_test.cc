@@ -65,13 +65,13 @@ class LeagueTest : public LeagueServerTest {
   }
 
   // The league model fed the league's results as the store holds them.
-  league::LeagueRatings Expected(const std::string& league_id, const std::string& system,
+  engine::league::LeagueRatings Expected(const std::string& league_id, const std::string& system,
                                  const std::vector<std::pair<std::string, std::string>>& params = {}) {
-    league::LeagueConfig config;
+    engine::league::LeagueConfig config;
     config.game_types = {"atlantis"};
-    config.rating = *rating::MakeConfig(*rating::ParseSystem(system), params);
+    config.rating = *engine::rating::MakeConfig(*engine::rating::ParseSystem(system), params);
     config.rating.provisional_games = 5;
-    league::LeagueRatings ratings(config);
+    engine::league::LeagueRatings ratings(config);
     std::set<std::string> voided;
     auto results = *events_->ReadResults(0, 0, league_id, 10000);
     for (const auto& r : results) {
@@ -79,7 +79,7 @@ class LeagueTest : public LeagueServerTest {
     }
     for (const auto& r : results) {
       if (r.kind != store::GameStatus::kFinished || voided.contains(r.event.game_id)) continue;
-      EXPECT_TRUE(ratings.Add(*league_service::ResultOf(r), nullptr, nullptr).ok());
+      EXPECT_TRUE(ratings.Add(*league::ResultOf(r), nullptr, nullptr).ok());
     }
     return ratings;
   }
@@ -96,19 +96,19 @@ class LeagueTest : public LeagueServerTest {
     return board;
   }
 
-  void ExpectBoardMatches(const v1::Leaderboard& board, const league::LeagueRatings& expected) {
-    const league::Table& table = expected.table("");
+  void ExpectBoardMatches(const v1::Leaderboard& board, const engine::league::LeagueRatings& expected) {
+    const engine::league::Table& table = expected.table("");
     int64_t people = 0;
     for (const auto& [id, r] : table) people += r.is_virtual ? 0 : 1;
     EXPECT_EQ(board.total_players(), people);
     ASSERT_EQ(board.rows_size(), people);
     double previous = 1e300;
     for (const v1::LeaderboardRow& row : board.rows()) {
-      const league::PlayerRating& want = table.at(row.player());
+      const engine::league::PlayerRating& want = table.at(row.player());
       EXPECT_EQ(row.mu(), want.rating.mu) << row.player();  // bit for bit
       EXPECT_EQ(row.sigma(), want.rating.sigma) << row.player();
       EXPECT_EQ(row.games(), want.games) << row.player();
-      EXPECT_EQ(row.display_rating(), rating::DisplayRating(expected.config().rating, want.rating));
+      EXPECT_EQ(row.display_rating(), engine::rating::DisplayRating(expected.config().rating, want.rating));
       EXPECT_LE(row.display_rating(), previous);
       previous = row.display_rating();
     }
@@ -126,7 +126,7 @@ TEST_F(LeagueTest, LeaderboardComesFromTheSubmittedGames) {
     SubmitToLeague(absl::StrCat("n", i), GameOf(100 + i, kTables[i]), "north");
   }
   ASSERT_TRUE(projector_->CatchUp().ok());
-  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  const engine::league::LeagueRatings expected = Expected("north", "plackett-luce");
   EXPECT_EQ(expected.rated_games(), 6);
   ExpectBoardMatches(Board("north"), expected);
 
@@ -194,7 +194,7 @@ TEST_F(LeagueTest, RebuildGivesTheSameBytesAndVoidingUncountsAGame) {
             grpc::StatusCode::FAILED_PRECONDITION);
 
   ASSERT_TRUE(projector_->CatchUp().ok());
-  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  const engine::league::LeagueRatings expected = Expected("north", "plackett-luce");
   EXPECT_EQ(expected.rated_games(), 5);
   ExpectBoardMatches(Board("north"), expected);
   EXPECT_NE(*projections_->Digest("north"), before);
@@ -259,10 +259,10 @@ TEST_F(LeagueTest, AnInterruptedWriteCountsNothingAndTheNextCountsEverythingOnce
   }
   // A new projector (a restart) and the old one both catch up: each game
   // counts once.
-  league_service::LeagueProjector restarted(*events_, *streams_, *projections_);
+  league::LeagueProjector restarted(*events_, *streams_, *projections_);
   ASSERT_TRUE(restarted.CatchUp().ok());
   ASSERT_TRUE(projector_->CatchUp().ok());
-  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  const engine::league::LeagueRatings expected = Expected("north", "plackett-luce");
   ExpectBoardMatches(Board("north"), expected);
   pqxx::connection conn(conninfo_);
   pqxx::nontransaction sql(conn);
@@ -289,23 +289,23 @@ TEST_F(LeagueTest, StepsAndARebuildStoreTheSameHistoryAcrossChunks) {
     ASSERT_TRUE(projector_->CatchUp().ok());
   }
   // The pure model's history of ann, fed the same results.
-  league::LeagueConfig config;
+  engine::league::LeagueConfig config;
   config.game_types = {"atlantis"};
-  config.rating = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  config.rating = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
   config.rating.provisional_games = 5;
-  league::LeagueRatings model(config);
-  std::vector<league::HistoryPoint> points, ann;
+  engine::league::LeagueRatings model(config);
+  std::vector<engine::league::HistoryPoint> points, ann;
   absl::StatusOr<std::vector<store::ResultEvent>> results =
       events_->ReadResults(0, 0, "north", 10000);
   ASSERT_TRUE(results.ok()) << results.status();
   for (const store::ResultEvent& r : *results) {
-    ASSERT_TRUE(model.Add(*league_service::ResultOf(r), &points, nullptr).ok());
+    ASSERT_TRUE(model.Add(*league::ResultOf(r), &points, nullptr).ok());
   }
-  for (const league::HistoryPoint& p : points) {
+  for (const engine::league::HistoryPoint& p : points) {
     if (p.player == "ann" && p.season.empty()) ann.push_back(p);
   }
   ASSERT_EQ(ann.size(), 45u);
-  ASSERT_GT(ann.size(), static_cast<size_t>(league_service::kHistoryChunkPoints));
+  ASSERT_GT(ann.size(), static_cast<size_t>(league::kHistoryChunkPoints));
 
   auto history_pages = [&](int page_size) {
     std::vector<v1::RatingHistory> pages;
@@ -352,7 +352,7 @@ TEST_F(LeagueTest, StepsAndARebuildStoreTheSameHistoryAcrossChunks) {
     EXPECT_EQ(paged[i].mu(), ann[i].rating.mu) << i;  // bit for bit
     EXPECT_EQ(paged[i].sigma(), ann[i].rating.sigma) << i;
     EXPECT_EQ(paged[i].place(), ann[i].place) << i;
-    EXPECT_EQ(paged[i].display_rating(), rating::DisplayRating(config.rating, ann[i].rating)) << i;
+    EXPECT_EQ(paged[i].display_rating(), engine::rating::DisplayRating(config.rating, ann[i].rating)) << i;
   }
   {
     pqxx::connection conn(conninfo_);
@@ -416,13 +416,13 @@ TEST_F(LeagueTest, BadInputIsRefusedWithTheFieldNamed) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND) << status.error_message();
   EXPECT_EQ(StoredGames(), 0);
   // An organiser of another league may not manage this one; public may read.
-  const std::string other = MakeToken(Role::kOrganiser, "olga", {"south"});
+  const std::string other = MakeToken(store::Role::kOrganiser, "olga", {"south"});
   v1::RebuildLeagueRequest rebuild;
   rebuild.set_name("leagues/north");
   v1::RebuildLeagueResponse rebuilt;
   EXPECT_EQ(leagues_->RebuildLeague(As(other).get(), rebuild, &rebuilt).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
-  const std::string reader = MakeToken(Role::kPublic, "pat");
+  const std::string reader = MakeToken(store::Role::kPublic, "pat");
   request.set_league("leagues/north");
   EXPECT_TRUE(leagues_->GetLeaderboard(As(reader).get(), request, &board).ok());
   // Unknown players and seasons are NOT_FOUND, naming what is unknown.
@@ -461,7 +461,7 @@ TEST_F(LeagueTest, IllegalGamesAreNotRated) {
   SubmitToLeague("legal", GameOf(600, {"ann", "bob", "cy"}), "north");
   SubmitToLeague("illegal", WithActionOutOfTurn(GameOf(601, {"ann", "bob", "cy"}), 3), "north");
   ASSERT_TRUE(projector_->CatchUp().ok());
-  const league::LeagueRatings expected = Expected("north", "plackett-luce");
+  const engine::league::LeagueRatings expected = Expected("north", "plackett-luce");
   EXPECT_EQ(expected.rated_games(), 1);
   ExpectBoardMatches(Board("north"), expected);
   EXPECT_EQ(Get("illegal").status(), v1::GAME_STATUS_FINISHED);
@@ -558,7 +558,7 @@ TEST_F(LeagueTest, VerifyGameFindsAResultRowThatDisagreesWithItsEvent) {
 
   // Who sees the report: a public token may verify a finished game (its
   // integrity is public), but gets nothing for a voided one.
-  const std::string site = MakeToken(Role::kPublic, "site");
+  const std::string site = MakeToken(store::Role::kPublic, "site");
   v1::VerifyGameRequest request;
   request.set_name("games/kept");
   v1::VerifyGameResponse seen;

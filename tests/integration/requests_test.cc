@@ -4,7 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/ruleset_registry.h"
 #include "engine/core/seed_derivation.h"
-#include "services/server/event_codec.h"
+#include "services/games/game_events.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -110,7 +110,7 @@ TEST_F(RequestsTest, CreateGameWithoutAGameIdDerivesTheNameFromCallerAndRequestI
   request.set_request_id("create-unnamed");
   v1::Game game;
   ASSERT_TRUE(CreateWith(request, &game).ok());
-  EXPECT_EQ(game.name(), absl::StrCat("games/", DerivedGameId("root", "create-unnamed")));
+  EXPECT_EQ(game.name(), absl::StrCat("games/", games::DerivedGameId("root", "create-unnamed")));
   EXPECT_THAT(game.name(), StartsWith("games/g-"));
   EXPECT_EQ(game.name().size(), std::string("games/g-").size() + 24);
   // The same request again is the same game.
@@ -257,7 +257,7 @@ TEST_F(RequestsTest, ListGamesAndListEventsCheckPageSizesAndTokens) {
 }
 
 TEST_F(RequestsTest, APublicTokenReadsNothingOfAnUnfinishedGame) {
-  const std::string reader = MakeToken(Role::kPublic, "league-site");
+  const std::string reader = MakeToken(store::Role::kPublic, "league-site");
   v1::Game game;
   ASSERT_TRUE(Create(admin_, Simulated(90, 2), "running", &game).ok());
   const std::string name = "games/running";

@@ -78,10 +78,10 @@ class RolesTest : public LeagueServerTest {
       ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), request, &created).ok());
     }
     roles_ = {{"admin", admin_},
-              {"auditor", MakeToken(Role::kAuditor, "inspector")},
-              {"organiser in scope", MakeToken(Role::kOrganiser, "north-org", {"north"})},
-              {"organiser of another league", MakeToken(Role::kOrganiser, "south-org", {"south"})},
-              {"public", MakeToken(Role::kPublic, "league-site")}};
+              {"auditor", MakeToken(store::Role::kAuditor, "inspector")},
+              {"organiser in scope", MakeToken(store::Role::kOrganiser, "north-org", {"north"})},
+              {"organiser of another league", MakeToken(store::Role::kOrganiser, "south-org", {"south"})},
+              {"public", MakeToken(store::Role::kPublic, "league-site")}};
     log_text_ = log::FormatLog(Simulated(kSeed));
     log_ptr_ = std::make_unique<log::GameLog>(Simulated(kSeed));
     StartLiveGame("live", "north");
@@ -401,16 +401,16 @@ TEST_F(RolesTest, AnOrganiserTokenNamedAdminDoesNotWriteToTheAdminsGames) {
   v1::Game game;
   const log::GameLog log = Simulated(41);
   ASSERT_TRUE(Create(admin_, log, "admins-own", &game).ok());
-  const std::string impostor = MakeToken(Role::kOrganiser, "root");
+  const std::string impostor = MakeToken(store::Role::kOrganiser, "root");
   v1::AppendActionsResponse appended;
   EXPECT_EQ(Append(impostor, "admins-own", 1, {log.actions[0]}, "i", &appended).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
   // An organiser's own game is writable by the token that created it...
-  const std::string alice = MakeToken(Role::kOrganiser, "alice");
+  const std::string alice = MakeToken(store::Role::kOrganiser, "alice");
   ASSERT_TRUE(Create(alice, log, "alices", &game).ok());
   EXPECT_TRUE(Append(alice, "alices", 1, {log.actions[0]}, "a", &appended).ok());
   // ...and not by another token that carries the same name.
-  const std::string other_alice = MakeToken(Role::kOrganiser, "alice");
+  const std::string other_alice = MakeToken(store::Role::kOrganiser, "alice");
   EXPECT_EQ(Append(other_alice, "alices", 2, {log.actions[1]}, "b", &appended).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
 }

@@ -4,8 +4,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/rpc/status.pb.h"
+#include "services/access/token_format.h"
+#include "services/store/postgres_token_store.h"
 #include "services/replay/simulate.h"
-#include "services/server/auth.h"
+#include "services/access/permissions.h"
 #include "tests/services/store/postgres_test_env.h"
 
 namespace arbiter::server::testing {
@@ -22,7 +24,7 @@ const engine::RulesetRegistry& Registry() {
 void ServerTest::SetUp() {
   events_ = store::testing::FreshPostgresStore(&conninfo_);
   ASSERT_NE(events_, nullptr);
-  tokens_ = std::make_unique<PostgresTokenStore>(conninfo_, "arbiter_service");
+  tokens_ = std::make_unique<store::PostgresTokenStore>(conninfo_, "arbiter_service");
   ServerOptions options;
   options.listen = "127.0.0.1:0";
   options.max_message_bytes = 2 << 20;
@@ -32,7 +34,7 @@ void ServerTest::SetUp() {
   token_stub_ = v1::TokenService::NewStub(
       grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
                           grpc::InsecureChannelCredentials()));
-  admin_ = MakeToken(Role::kAdmin, "root");
+  admin_ = MakeToken(store::Role::kAdmin, "root");
 }
 
 void ServerTest::TearDown() {
@@ -52,9 +54,9 @@ std::unique_ptr<v1::ArbiterService::Stub> ServerTest::StubFor(const ArbiterServe
       absl::StrCat("127.0.0.1:", server.port()), grpc::InsecureChannelCredentials(), args));
 }
 
-std::string ServerTest::MakeToken(Role role, const std::string& principal,
+std::string ServerTest::MakeToken(store::Role role, const std::string& principal,
                                   std::vector<std::string> leagues) {
-  absl::StatusOr<NewToken> token = GenerateToken();
+  absl::StatusOr<access::NewToken> token = access::GenerateToken();
   EXPECT_TRUE(token.ok());
   token->record.role = role;
   token->record.principal = principal;

@@ -14,9 +14,10 @@
 
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "google/rpc/error_details.pb.h"
+#include "services/store/postgres_token_store.h"
 #include "services/log/log_file.h"
 #include "services/server/server.h"
-#include "services/server/token_store.h"
+#include "services/store/token_store.h"
 #include "services/store/postgres_event_store.h"
 #include "services/transparency/transparency_log.h"
 
@@ -32,7 +33,7 @@ class ServerTest : public ::testing::Test {
   std::unique_ptr<v1::ArbiterService::Stub> StubFor(const ArbiterServer& server);
 
   // A token stored directly in the token store.
-  std::string MakeToken(Role role, const std::string& principal,
+  std::string MakeToken(store::Role role, const std::string& principal,
                         std::vector<std::string> leagues = {});
   // A context carrying `token` (none if empty) and a 30 s deadline.
   static std::unique_ptr<grpc::ClientContext> As(const std::string& token);
@@ -65,7 +66,7 @@ class ServerTest : public ::testing::Test {
 
   std::string conninfo_;  // superuser
   std::unique_ptr<store::PostgresEventStore> events_;
-  std::unique_ptr<PostgresTokenStore> tokens_;
+  std::unique_ptr<store::PostgresTokenStore> tokens_;
   // When set before StartServer, servers also keep this transparency log.
   transparency::TransparencyLog* transparency_ = nullptr;
   std::unique_ptr<ArbiterServer> server_;

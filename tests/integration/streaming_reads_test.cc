@@ -9,8 +9,8 @@
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
-#include "services/server/event_codec.h"
-#include "services/server/game_reader.h"
+#include "services/games/game_events.h"
+#include "services/games/game_loader.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -60,19 +60,19 @@ class StreamingReadsTest : public ServerTest {
   // The same answers from the whole game loaded in memory.
   v1::GameState LoadedStateAt(const std::string& game_id, int64_t event) {
     auto never = [] { return absl::OkStatus(); };
-    absl::StatusOr<LoadedGame> game = LoadGame(*events_, game_id, never);
+    absl::StatusOr<games::LoadedGame> game = games::LoadGame(*events_, game_id, never);
     EXPECT_TRUE(game.ok()) << game.status();
-    absl::StatusOr<replay::Referee> referee = Judge(*game, TheRegistry(), event, never);
+    absl::StatusOr<replay::Referee> referee = games::Judge(*game, TheRegistry(), event, never);
     EXPECT_TRUE(referee.ok()) << referee.status();
-    return ToGameState(game_id, *referee, event == 0 ? game->record.last_sequence : event);
+    return games::ToGameState(game_id, *referee, event == 0 ? game->record.last_sequence : event);
   }
   v1::Adjudication LoadedAdjudication(const std::string& game_id) {
     auto never = [] { return absl::OkStatus(); };
-    absl::StatusOr<LoadedGame> game = LoadGame(*events_, game_id, never);
+    absl::StatusOr<games::LoadedGame> game = games::LoadGame(*events_, game_id, never);
     EXPECT_TRUE(game.ok()) << game.status();
-    absl::StatusOr<replay::Referee> referee = Judge(*game, TheRegistry(), 0, never);
+    absl::StatusOr<replay::Referee> referee = games::Judge(*game, TheRegistry(), 0, never);
     EXPECT_TRUE(referee.ok()) << referee.status();
-    v1::Adjudication out = ToAdjudication(game_id, *referee, game->record.last_sequence);
+    v1::Adjudication out = games::ToAdjudication(game_id, *referee, game->record.last_sequence);
     out.set_last_event_hash(game->stored.back().hash);
     return out;
   }
@@ -141,9 +141,9 @@ TEST_F(StreamingReadsTest, ReadsDuringAppendsAnswerAWholePrefixOfTheGame) {
   create.game.created_by = "admin";
   v1::GameCreated created;
   *created.mutable_header() = log.header;
-  create.events.push_back(*EncodeCreated("growing", created));
+  create.events.push_back(*games::EncodeCreated("growing", created));
   for (std::size_t i = 0; i < log.actions.size(); ++i) {
-    create.events.push_back(*EncodeAction("growing", log::LineOfAction(i), log.actions[i]));
+    create.events.push_back(*games::EncodeAction("growing", log::LineOfAction(i), log.actions[i]));
   }
   ASSERT_TRUE(events_->CreateGame(create).ok());
   constexpr int64_t kStart = 1'501;
@@ -160,7 +160,7 @@ TEST_F(StreamingReadsTest, ReadsDuringAppendsAnswerAWholePrefixOfTheGame) {
       append.recorded_by = "admin";
       for (int i = 1; i <= kPerAppend; ++i) {
         append.events.push_back(
-            *EncodeAction("growing", append.expected_sequence + i, log.actions[0]));
+            *games::EncodeAction("growing", append.expected_sequence + i, log.actions[0]));
       }
       absl::StatusOr<store::AppendResult> result = events_->Append(append);
       EXPECT_TRUE(result.ok()) << result.status();

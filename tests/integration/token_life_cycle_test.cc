@@ -94,7 +94,7 @@ TEST_F(TokenLifeCycleTest, ARevokedTokenIsRefusedByEveryServerWithinASecond) {
 }
 
 TEST_F(TokenLifeCycleTest, OnlyAnAdminRevokesAndAnUnknownIdIsNotFound) {
-  const std::string organiser = MakeToken(Role::kOrganiser, "org");
+  const std::string organiser = MakeToken(store::Role::kOrganiser, "org");
   const v1::CreateTokenResponse token = NewToken("victim", v1::ROLE_PUBLIC);
   v1::TokenInfo info;
   EXPECT_EQ(Revoke(token.token_id(), &info, organiser).error_code(),
@@ -134,7 +134,7 @@ TEST_F(TokenLifeCycleTest, ListTokensShowsIdsRolesAndDatesButNoSecrets) {
       EXPECT_EQ(info.revoker(), "root");
     }
   }
-  const std::string auditor = MakeToken(Role::kAuditor, "reader");
+  const std::string auditor = MakeToken(store::Role::kAuditor, "reader");
   v1::ListTokensResponse page;
   EXPECT_EQ(token_stub_->ListTokens(As(auditor).get(), request, &page).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);

@@ -19,6 +19,7 @@
 #include "engine/league/league_ratings.h"
 #include "engine/rating/rating.h"
 #include "engine/tournament/pairing.h"
+#include "services/access/token_format.h"
 #include "services/league/league_settings.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
@@ -43,13 +44,13 @@ class TournamentTest : public LeagueServerTest {
     tournaments_ = v1::TournamentService::NewStub(channel_);
     disputes_ = v1::DisputeService::NewStub(channel_);
     organiser_ = Organiser("olga", {"cup", "late", "bad"});
-    reader_ = MakeToken(Role::kPublic, "reader");
+    reader_ = MakeToken(store::Role::kPublic, "reader");
   }
 
   std::string Organiser(const std::string& principal, std::vector<std::string> tournaments) {
-    absl::StatusOr<NewToken> token = GenerateToken();
+    absl::StatusOr<access::NewToken> token = access::GenerateToken();
     EXPECT_TRUE(token.ok());
-    token->record.role = Role::kOrganiser;
+    token->record.role = store::Role::kOrganiser;
     token->record.principal = principal;
     token->record.tournaments = std::move(tournaments);
     token->record.created_by = "test";
@@ -223,11 +224,11 @@ TEST_F(TournamentTest, ATournamentRunsFromRegistrationToFinalStandings) {
   first.set_round(1);
   v1::TournamentRound round1;
   ASSERT_TRUE(tournaments_->GetRound(As(reader_).get(), first, &round1).ok());
-  tournament::TournamentSettings model =
-      *tournament_service::ModelSettings(Get("cup").settings());
+  engine::tournament::TournamentSettings model =
+      *tournament::ModelSettings(Get("cup").settings());
   std::vector<std::string> players = Names(9);
   players.push_back("p10");
-  const tournament::Round expected = *tournament::AssignRound(model, players, {});
+  const engine::tournament::Round expected = *engine::tournament::AssignRound(model, players, {});
   for (int t = 0; t < round1.tables_size(); ++t) {
     EXPECT_EQ(std::vector<std::string>(round1.tables(t).players().begin(),
                                        round1.tables(t).players().end()),
@@ -268,9 +269,9 @@ TEST_F(TournamentTest, RulingsVoidOrCorrectAResultAndReportWhatChanged) {
   // A player of another table may not dispute this one; a player of it may.
   v1::Dispute dispute;
   grpc::Status status =
-      OpenDispute("d1", "cup", 1, 1, MakeToken(Role::kPublic, bystander), &dispute);
+      OpenDispute("d1", "cup", 1, 1, MakeToken(store::Role::kPublic, bystander), &dispute);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
-  status = OpenDispute("d1", "cup", 1, 1, MakeToken(Role::kPublic, player), &dispute);
+  status = OpenDispute("d1", "cup", 1, 1, MakeToken(store::Role::kPublic, player), &dispute);
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(dispute.state(), v1::DISPUTE_STATE_OPEN);
   EXPECT_EQ(dispute.opened_by(), player);
@@ -429,28 +430,28 @@ TEST_F(TournamentTest, ACorrectedResultReachesTheLeagueRatings) {
 
   // The model rating the two games in their order, table 2 with the
   // corrected places, gives exactly the ratings now stored.
-  league::LeagueConfig config;
+  engine::league::LeagueConfig config;
   config.game_types = {"atlantis"};
-  config.rating = *rating::MakeConfig(*rating::ParseSystem("plackett-luce"), {});
-  league::LeagueRatings expected(config);
+  config.rating = *engine::rating::MakeConfig(*engine::rating::ParseSystem("plackett-luce"), {});
+  engine::league::LeagueRatings expected(config);
   const auto results = *events_->ReadResults(0, 0, "north", 100);
   ASSERT_EQ(results.size(), 3u);  // two results and the correction
   int64_t first_position = 0;
   for (const auto& r : results) {
     if (r.event.game_id != game_id || r.event.sequence != last_before) {
       if (r.event.game_id == game_id) continue;  // the correction: counted below
-      ASSERT_TRUE(expected.Add(*league_service::ResultOf(r), nullptr, nullptr).ok());
+      ASSERT_TRUE(expected.Add(*league::ResultOf(r), nullptr, nullptr).ok());
       continue;
     }
     first_position = r.event.position;
-    league::GameResult fixed = *league_service::ResultOf(r);
+    engine::league::GameResult fixed = *league::ResultOf(r);
     fixed.places = reversed;
     ASSERT_TRUE(expected.Add(fixed, nullptr, nullptr).ok());
   }
   for (int i = 0; i < table.players_size(); ++i) {
     const std::string& player = table.players(i);
     const v1::LeaderboardRow after = rating(player);
-    const league::PlayerRating& model = expected.table("").at(player);
+    const engine::league::PlayerRating& model = expected.table("").at(player);
     EXPECT_EQ(after.mu(), model.rating.mu) << player;
     EXPECT_EQ(after.sigma(), model.rating.sigma) << player;
     EXPECT_EQ(after.games(), 1) << player;
@@ -625,8 +626,8 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   status = Start("big", 1, &round, admin_);
   ASSERT_TRUE(status.ok()) << status.error_message();
   ASSERT_EQ(round.tables_size(), 2500);
-  const tournament::Round expected = *tournament::AssignRound(
-      *tournament_service::ModelSettings(Settings(1)), players, {});
+  const engine::tournament::Round expected = *engine::tournament::AssignRound(
+      *tournament::ModelSettings(Settings(1)), players, {});
   std::set<std::string> seated;
   for (int t = 0; t < 2500; ++t) {
     const v1::TournamentTable& table = round.tables(t);
@@ -761,7 +762,7 @@ TEST_F(TournamentTest, LongRequestIdsAndPrincipalsFitAndNameOneTournamentEach) {
     const auto events = *streams_->ReadStream(absl::StrCat("tournaments/", id), 0, 10);
     ASSERT_EQ(events.size(), 2u);
     EXPECT_EQ(events[1].request_id,
-              tournament_service::StreamRequestId(
+              tournament::StreamRequestId(
                   "tournament-round", absl::StrCat("tournaments/", id), principal, long_id));
     EXPECT_EQ(events[1].request_id.size(), std::string("tournament-round-").size() + 64);
   }
@@ -801,13 +802,13 @@ TEST_F(TournamentTest, RolesAreEnforced) {
   const std::string stranger = Organiser("sam", {"elsewhere"});
   grpc::Status status = Create("cup", Settings(1), Names(4), stranger);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
-  status = Create("cup", Settings(1), Names(4), MakeToken(Role::kPublic, "pat"));
+  status = Create("cup", Settings(1), Names(4), MakeToken(store::Role::kPublic, "pat"));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   ASSERT_TRUE(Create("cup", Settings(1), Names(4), organiser_).ok());
   v1::TournamentRound round;
   status = Start("cup", 1, &round, stranger);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
-  status = Start("cup", 1, &round, MakeToken(Role::kAuditor, "audrey"));
+  status = Start("cup", 1, &round, MakeToken(store::Role::kAuditor, "audrey"));
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Get("cup").rounds_started(), 0);
   ASSERT_TRUE(Start("cup", 1, &round, admin_).ok());

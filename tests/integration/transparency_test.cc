@@ -245,8 +245,8 @@ TEST_F(TransparencyTest, ProofsFollowTheGamesReadRules) {
   Finished("done", 11);
   Active("live", 12, 4);
   Publish();
-  const std::string anyone = MakeToken(Role::kPublic, "anyone");
-  const std::string organiser = MakeToken(Role::kOrganiser, "org");
+  const std::string anyone = MakeToken(store::Role::kPublic, "anyone");
+  const std::string organiser = MakeToken(store::Role::kOrganiser, "org");
   v1::Checkpoint checkpoint;
   EXPECT_TRUE(
       log_stub_->GetCheckpoint(As(anyone).get(), v1::GetCheckpointRequest(), &checkpoint).ok());

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 
-namespace arbiter::rating::internal {
+namespace arbiter::engine::rating::internal {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -96,4 +96,4 @@ std::string RangeText(const ParamSpec& spec) {
   return absl::StrCat("in ", spec.low_open ? "(" : "[", spec.low, ", ", spec.high, "]");
 }
 
-}  // namespace arbiter::rating::internal
+}  // namespace arbiter::engine::rating::internal

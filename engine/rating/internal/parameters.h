@@ -10,7 +10,7 @@
 
 #include "engine/rating/rating.h"
 
-namespace arbiter::rating::internal {
+namespace arbiter::engine::rating::internal {
 
 struct ParamSpec {
   enum class Kind {
@@ -34,6 +34,6 @@ std::span<const ParamSpec> ParamSpecs(System system);
 // "> 0", ">= 0", "in (0, 1]", "0 or 1", "a whole number >= 0", "any finite number".
 std::string RangeText(const ParamSpec& spec);
 
-}  // namespace arbiter::rating::internal
+}  // namespace arbiter::engine::rating::internal
 
 #endif  // ARBITER_ENGINE_RATING_INTERNAL_PARAMETERS_H_

@@ -8,7 +8,7 @@
 
 #include "engine/rating/rating.h"
 
-namespace arbiter::rating::internal {
+namespace arbiter::engine::rating::internal {
 
 using Ratings = std::vector<std::vector<Rating>>;
 
@@ -29,6 +29,6 @@ double W(double x, double t);
 double Vt(double x, double t);
 double Wt(double x, double t);
 
-}  // namespace arbiter::rating::internal
+}  // namespace arbiter::engine::rating::internal
 
 #endif  // ARBITER_ENGINE_RATING_INTERNAL_SYSTEMS_H_

@@ -8,18 +8,18 @@
 #include <string>
 #include <vector>
 
-namespace arbiter::league {
+namespace arbiter::engine::league {
 namespace {
 
 absl::Time Day(int day, int hour = 12) {
   return absl::FromCivil(absl::CivilHour(2026, 3, day, hour), absl::UTCTimeZone());
 }
 
-LeagueConfig Config(rating::System system = rating::System::kPlackettLuce,
+LeagueConfig Config(engine::rating::System system = engine::rating::System::kPlackettLuce,
                     RatingPeriod period = RatingPeriod::kGame) {
   LeagueConfig config;
   config.game_types = {"atlantis", "atlantis-rising"};
-  config.rating = *rating::MakeConfig(system, {});
+  config.rating = *engine::rating::MakeConfig(system, {});
   config.period = period;
   return config;
 }
@@ -42,9 +42,9 @@ TEST(LeagueRatingsTest, AGameMovesTheWinnerUpAndTheLoserDownAsRateMatchSays) {
   std::vector<HistoryPoint> history;
   std::set<std::pair<std::string, std::string>> changed;
   ASSERT_TRUE(*league.Add(Game(5, {"ann", "bob"}, {1, 2}), &history, &changed));
-  const rating::RatingConfig& config = league.config().rating;
-  const auto expected = *rating::RateMatch(
-      config, {{{rating::InitialRating(config)}, 1}, {{rating::InitialRating(config)}, 2}});
+  const engine::rating::RatingConfig& config = league.config().rating;
+  const auto expected = *engine::rating::RateMatch(
+      config, {{{engine::rating::InitialRating(config)}, 1}, {{engine::rating::InitialRating(config)}, 2}});
   EXPECT_EQ(league.table("").at("ann").rating, expected[0][0]);
   EXPECT_EQ(league.table("").at("bob").rating, expected[1][0]);
   EXPECT_GT(league.table("").at("ann").rating.mu, league.table("").at("bob").rating.mu);
@@ -112,7 +112,7 @@ TEST(LeagueRatingsTest, ACooperativeTeamPlaysAVirtualOpponentPerDifficulty) {
   ASSERT_TRUE(*league.Add(lost, nullptr, nullptr));
   const std::string normal = LeagueRatings::VirtualOpponent("atlantis-rising", "");
   EXPECT_EQ(normal, "game:atlantis-rising:default");
-  EXPECT_GT(league.table("").at(normal).rating.mu, rating::InitialRating(league.config().rating).mu);
+  EXPECT_GT(league.table("").at(normal).rating.mu, engine::rating::InitialRating(league.config().rating).mu);
   EXPECT_EQ(league.table("").at(hard).games, 1);
 }
 
@@ -133,7 +133,7 @@ TEST(LeagueRatingsTest, SeasonsStartAfreshAndAllTimeKeepsEverything) {
 }
 
 TEST(LeagueRatingsTest, GlickoCalendarPeriodsRateADayTogetherWhenTheNextDayBegins) {
-  LeagueRatings league(Config(rating::System::kGlicko2, RatingPeriod::kDay));
+  LeagueRatings league(Config(engine::rating::System::kGlicko2, RatingPeriod::kDay));
   std::vector<HistoryPoint> history;
   ASSERT_TRUE(*league.Add(Game(1, {"ann", "bob"}, {1, 2}, Day(1, 9)), &history, nullptr));
   ASSERT_TRUE(*league.Add(Game(2, {"ann", "cy"}, {1, 2}, Day(1, 18)), &history, nullptr));
@@ -141,9 +141,9 @@ TEST(LeagueRatingsTest, GlickoCalendarPeriodsRateADayTogetherWhenTheNextDayBegin
   EXPECT_TRUE(history.empty());
   ASSERT_TRUE(*league.Add(Game(3, {"bob", "cy"}, {1, 2}, Day(2)), &history, nullptr));
   // Day 1 is rated as one period: ann against bob and cy, both from 1500.
-  const rating::RatingConfig& config = league.config().rating;
-  const rating::Rating start = rating::InitialRating(config);
-  const rating::Rating ann = rating::Glicko2Period(config, start, {{start, 1}, {start, 1}});
+  const engine::rating::RatingConfig& config = league.config().rating;
+  const engine::rating::Rating start = engine::rating::InitialRating(config);
+  const engine::rating::Rating ann = engine::rating::Glicko2Period(config, start, {{start, 1}, {start, 1}});
   EXPECT_EQ(league.table("").at("ann").rating, ann);
   EXPECT_EQ(league.table("").at("ann").games, 2);
   EXPECT_EQ(history.size(), 4u);
@@ -155,7 +155,7 @@ TEST(LeagueRatingsTest, GlickoCalendarPeriodsRateADayTogetherWhenTheNextDayBegin
 
 TEST(LeagueRatingsTest, TheSameResultsGiveTheSameBits) {
   auto run = [] {
-    LeagueRatings league(Config(rating::System::kThurstoneMostellerFull));
+    LeagueRatings league(Config(engine::rating::System::kThurstoneMostellerFull));
     for (int i = 0; i < 200; ++i) {
       const int a = i % 7;
       const std::vector<std::string> players = {"p" + std::to_string(a),
@@ -202,7 +202,7 @@ TEST(LeagueRatingsTest, EachTableNumbersItsPlayersInOrderOfFirstGame) {
         << point.season << "/" << point.player;
   }
 
-  LeagueRatings glicko(Config(rating::System::kGlicko2, RatingPeriod::kDay));
+  LeagueRatings glicko(Config(engine::rating::System::kGlicko2, RatingPeriod::kDay));
   history.clear();
   ASSERT_TRUE(*glicko.Add(Game(1, {"bob", "ann"}, {1, 2}, Day(1)), &history, nullptr));
   ASSERT_TRUE(*glicko.Add(Game(2, {"cy", "bob"}, {1, 2}, Day(2)), &history, nullptr));
@@ -216,4 +216,4 @@ TEST(LeagueRatingsTest, EachTableNumbersItsPlayersInOrderOfFirstGame) {
 }
 
 }  // namespace
-}  // namespace arbiter::league
+}  // namespace arbiter::engine::league

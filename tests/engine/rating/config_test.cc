@@ -7,7 +7,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 using ::testing::HasSubstr;
@@ -207,4 +207,4 @@ TEST(IsProvisional, UntilEnoughGamesAndASmallEnoughDeviation) {
 }
 
 }  // namespace
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

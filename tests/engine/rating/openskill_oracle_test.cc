@@ -25,7 +25,7 @@
 #include "engine/rating/rating.h"
 #include "gtest/gtest.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 }  // namespace
@@ -236,4 +236,4 @@ INSTANTIATE_TEST_SUITE_P(EveryModel, OpenSkillOracleTest,
                          });
 
 }  // namespace
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

@@ -9,7 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 using ::testing::HasSubstr;
@@ -247,4 +247,4 @@ TEST(Cooperative, ATeamAgainstADifficultyIsATwoTeamMatch) {
 }
 
 }  // namespace
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

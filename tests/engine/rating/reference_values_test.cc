@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
-namespace arbiter::rating {
+namespace arbiter::engine::rating {
 namespace {
 
 RatingConfig Config(System system) {
@@ -193,4 +193,4 @@ TEST(EloReference, ThreePlayersWithATieForFirst) {
 }
 
 }  // namespace
-}  // namespace arbiter::rating
+}  // namespace arbiter::engine::rating

@@ -13,7 +13,7 @@
 #include "engine/tournament/standings.h"
 #include "tests/engine/tournament/tournament_test_util.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 using testing::Players;
@@ -210,4 +210,4 @@ TEST(RepeatMeasure, CountsEachPairOncePerEarlierSharedTable) {
 }
 
 }  // namespace
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

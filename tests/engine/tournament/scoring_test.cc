@@ -6,7 +6,7 @@
 #include "engine/tournament/table_plan.h"
 #include "tests/engine/tournament/tournament_test_util.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 using testing::Played;
@@ -120,4 +120,4 @@ TEST(TournamentScoring, AResultThatDoesNotFitTheTableIsRefused) {
 }
 
 }  // namespace
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

@@ -6,7 +6,7 @@
 
 #include "tests/engine/tournament/tournament_test_util.h"
 
-namespace arbiter::tournament {
+namespace arbiter::engine::tournament {
 namespace {
 
 using testing::Played;
@@ -163,4 +163,4 @@ TEST(TournamentStandings, RoundsNamingUnknownOrTwiceSeatedPlayersAreRefused) {
 }
 
 }  // namespace
-}  // namespace arbiter::tournament
+}  // namespace arbiter::engine::tournament

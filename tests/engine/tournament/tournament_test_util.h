@@ -13,7 +13,7 @@
 #include "engine/tournament/rounds.h"
 #include "engine/tournament/settings.h"
 
-namespace arbiter::tournament::testing {
+namespace arbiter::engine::tournament::testing {
 
 inline TournamentSettings Settings(std::vector<int> sizes, int preferred, int rounds,
                                    Leftover leftover = Leftover::kMixedSizes) {
@@ -78,6 +78,6 @@ inline absl::StatusOr<std::vector<Round>> PlayTournament(const TournamentSetting
   return rounds;
 }
 
-}  // namespace arbiter::tournament::testing
+}  // namespace arbiter::engine::tournament::testing
 
 #endif  // ARBITER_TESTS_ENGINE_TOURNAMENT_TOURNAMENT_TEST_UTIL_H_

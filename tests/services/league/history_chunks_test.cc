@@ -18,18 +18,18 @@
 #include "absl/strings/str_cat.h"
 #include "services/league/chunker_thread.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
-league::HistoryPoint Point(const std::string& player, int64_t games) {
-  league::HistoryPoint point;
+engine::league::HistoryPoint Point(const std::string& player, int64_t games) {
+  engine::league::HistoryPoint point;
   point.season = "2031";
   point.player = player;
   point.games = games;
   point.game_id = absl::StrCat("game-", games, "-of-", player);
   point.position = 1000 + games;
   point.time = absl::FromUnixMicros(1'790'000'000'000'000 + games);
-  point.rating = rating::Rating{25.0 + 1.0 / 3.0 * static_cast<double>(games), 8.3 / 3.0, 0.06};
+  point.rating = engine::rating::Rating{25.0 + 1.0 / 3.0 * static_cast<double>(games), 8.3 / 3.0, 0.06};
   point.place = static_cast<int>(games % 4) + 1;
   return point;
 }
@@ -41,9 +41,9 @@ uint64_t Bits(double value) {
 }
 
 TEST(HistoryChunks, APointReadsBackBitForBit) {
-  league::HistoryPoint point = Point("ann", 7);
+  engine::league::HistoryPoint point = Point("ann", 7);
   point.time = absl::FromUnixMicros(-86'400'000'001);  // before 1970
-  point.rating = rating::Rating{-0.0, std::numeric_limits<double>::denorm_min(), 1e308};
+  point.rating = engine::rating::Rating{-0.0, std::numeric_limits<double>::denorm_min(), 1e308};
   point.game_id = std::string(300, 'g') + "\t\\\n";
   point.position = (int64_t{1} << 62) + 5;
   std::string data;
@@ -71,12 +71,12 @@ TEST(HistoryChunks, APointReadsBackBitForBit) {
 
 // Pinned bytes: the format is stored, so a change to the encoder must show.
 TEST(HistoryChunks, TheEncodingIsTheDocumentedOne) {
-  league::HistoryPoint point;
+  engine::league::HistoryPoint point;
   point.games = 1;
   point.position = 300;  // varint ac 02
   point.time = absl::FromUnixMicros(-1);  // zigzag 1
   point.game_id = "g1";
-  point.rating = rating::Rating{1.0, 2.0, 0.0};
+  point.rating = engine::rating::Rating{1.0, 2.0, 0.0};
   point.place = 2;  // zigzag 4
   std::string data;
   EncodePoint(point, -1.0, data);
@@ -94,7 +94,7 @@ TEST(HistoryChunks, PointsGoToTheChunkTheirGamesNumberNames) {
   EXPECT_EQ(ChunkOf(kHistoryChunkPoints), 0);
   EXPECT_EQ(ChunkOf(kHistoryChunkPoints + 1), 1);
 
-  rating::RatingConfig config = *rating::MakeConfig(rating::System::kPlackettLuce, {});
+  engine::rating::RatingConfig config = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
   HistoryChunker chunker("north", config);
   // Two players' points interleaved, as a league's games give them.
   for (int64_t games = 1; games <= 70; ++games) {
@@ -118,7 +118,7 @@ TEST(HistoryChunks, PointsGoToTheChunkTheirGamesNumberNames) {
   ASSERT_EQ(rows->size(), 32u);
   EXPECT_EQ(rows->front().point.games, 33);
   EXPECT_EQ(rows->back().point.games, 64);
-  EXPECT_EQ(rows->back().display, rating::DisplayRating(config, Point("ann", 64).rating));
+  EXPECT_EQ(rows->back().display, engine::rating::DisplayRating(config, Point("ann", 64).rating));
   EXPECT_TRUE(chunker.Take().empty());
 
   // A later step's points for the same chunk are a part to append: the two
@@ -147,8 +147,8 @@ TEST(HistoryChunks, BytesThatDoNotParseAreDataLoss) {
 // Points as a league's games give them: `count` points of 40 players on
 // three tables, each player's games counting up per table, with the slots
 // LeagueRatings gives (per table, in order of first game).
-std::vector<league::HistoryPoint> LeaguePoints(int count) {
-  std::vector<league::HistoryPoint> points;
+std::vector<engine::league::HistoryPoint> LeaguePoints(int count) {
+  std::vector<engine::league::HistoryPoint> points;
   std::map<std::pair<std::string, std::string>, int64_t> games;
   std::map<std::string, std::map<std::string, int64_t>> slots;
   uint64_t state = 12345;
@@ -156,7 +156,7 @@ std::vector<league::HistoryPoint> LeaguePoints(int count) {
     state = state * 6364136223846793005u + 1442695040888963407u;
     const std::string season = std::vector<std::string>{"", "2031", "2032"}[(state >> 33) % 3];
     const std::string player = absl::StrCat("player-", (state >> 40) % 40);
-    league::HistoryPoint point = Point(player, ++games[{season, player}]);
+    engine::league::HistoryPoint point = Point(player, ++games[{season, player}]);
     point.season = season;
     auto& table = slots[season];
     point.slot = table.try_emplace(player, static_cast<int64_t>(table.size())).first->second;
@@ -182,10 +182,10 @@ void ExpectSameChunks(const std::vector<HistoryChunk>& got, const std::vector<Hi
 // also when a point comes without a slot or with another player's slot
 // half-way (the chunker then goes over to names for that table).
 TEST(HistoryChunks, SlotsAndNamesFindTheSameChunks) {
-  const rating::RatingConfig config = *rating::MakeConfig(rating::System::kPlackettLuce, {});
-  const std::vector<league::HistoryPoint> points = LeaguePoints(3000);
+  const engine::rating::RatingConfig config = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
+  const std::vector<engine::league::HistoryPoint> points = LeaguePoints(3000);
   HistoryChunker by_name("north", config);
-  for (league::HistoryPoint point : points) {
+  for (engine::league::HistoryPoint point : points) {
     point.slot = -1;
     by_name.Add(point);
   }
@@ -193,14 +193,14 @@ TEST(HistoryChunks, SlotsAndNamesFindTheSameChunks) {
   ASSERT_GT(want.size(), 120u);  // 40 players, 3 tables, several chunks each
 
   HistoryChunker by_slot("north", config);
-  for (const league::HistoryPoint& point : points) by_slot.Add(point);
+  for (const engine::league::HistoryPoint& point : points) by_slot.Add(point);
   ExpectSameChunks(by_slot.Take(), want);
 
   for (const int64_t odd_slot : {int64_t{-1}, int64_t{0}, int64_t{39}}) {
     SCOPED_TRACE(odd_slot);
     HistoryChunker mixed("north", config);
     for (size_t i = 0; i < points.size(); ++i) {
-      league::HistoryPoint point = points[i];
+      engine::league::HistoryPoint point = points[i];
       if (i == points.size() / 2) point.slot = odd_slot == point.slot ? 1 : odd_slot;
       mixed.Add(point);
     }
@@ -211,28 +211,28 @@ TEST(HistoryChunks, SlotsAndNamesFindTheSameChunks) {
 // The chunker on its own thread makes the chunks of one on the caller's,
 // across many batches, and Take in between starts afresh as it does.
 TEST(HistoryChunks, AChunkerThreadMakesTheChunksOfAChunker) {
-  const rating::RatingConfig config = *rating::MakeConfig(rating::System::kPlackettLuce, {});
-  const std::vector<league::HistoryPoint> points = LeaguePoints(30'001);
+  const engine::rating::RatingConfig config = *engine::rating::MakeConfig(engine::rating::System::kPlackettLuce, {});
+  const std::vector<engine::league::HistoryPoint> points = LeaguePoints(30'001);
   const size_t cut = 12'345;  // not a batch boundary
   HistoryChunker here("north", config);
   ChunkerThread there("north", config);
   for (size_t i = 0; i < cut; ++i) {
     here.Add(points[i]);
-    league::HistoryPoint copy = points[i];
+    engine::league::HistoryPoint copy = points[i];
     there.Add(copy);
   }
   ExpectSameChunks(there.Take(), here.Take());
   for (size_t i = cut; i < points.size(); ++i) {
     here.Add(points[i]);
-    league::HistoryPoint copy = points[i];
+    engine::league::HistoryPoint copy = points[i];
     there.Add(copy);
   }
   ExpectSameChunks(there.Take(), here.Take());
   EXPECT_TRUE(there.Take().empty());
   // Points left with it when it goes are dropped, and it joins its thread.
   ChunkerThread dropped("north", config);
-  for (league::HistoryPoint point : points) dropped.Add(point);
+  for (engine::league::HistoryPoint point : points) dropped.Add(point);
 }
 
 }  // namespace
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

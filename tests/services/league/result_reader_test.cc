@@ -15,7 +15,7 @@
 #include "services/store/memory_event_store.h"
 #include "tests/services/store/store_test_util.h"
 
-namespace arbiter::league_service {
+namespace arbiter::league {
 namespace {
 
 using store::testing::Append;
@@ -109,4 +109,4 @@ TEST_F(ResultReaderTest, AResultThatDoesNotDecodeEndsTheReadAfterTheOnesBefore) 
 }
 
 }  // namespace
-}  // namespace arbiter::league_service
+}  // namespace arbiter::league

@@ -4,12 +4,17 @@
 
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
-#include "services/server/auth.h"
+#include "services/access/token_format.h"
+#include "services/common/resource_names.h"
+#include "services/access/authenticator.h"
+#include "services/access/permissions.h"
+#include "services/common/status_details.h"
+#include "services/store/memory_token_store.h"
 #include "services/server/log_text.h"
 #include "services/server/server.h"
 #include "absl/time/clock.h"
 #include "services/store/memory_event_store.h"
-#include "services/server/event_codec.h"
+#include "services/games/game_events.h"
 #include "services/server/status_mapping.h"
 
 namespace arbiter::server {
@@ -17,46 +22,46 @@ namespace {
 
 TEST(SeedCommitment, MatchesTheDocumentedBytes) {
   // From Python: hashlib.sha256(b"arbiter-seed-v1:42:0011...eeff").hexdigest()
-  absl::StatusOr<std::string> commitment = SeedCommitment(42, "00112233445566778899aabbccddeeff");
+  absl::StatusOr<std::string> commitment = games::SeedCommitment(42, "00112233445566778899aabbccddeeff");
   ASSERT_TRUE(commitment.ok());
   EXPECT_EQ(*commitment, "293317b8d39ead6776b79574c806c5927fac4c7a5083e6be413830a1da011b7c");
 }
 
 TEST(SeedCommitment, RefusesAShortOrUppercaseNonce) {
-  EXPECT_EQ(SeedCommitment(42, "0011").status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(SeedCommitment(42, "00112233445566778899AABBCCDDEEFF").status().code(),
+  EXPECT_EQ(games::SeedCommitment(42, "0011").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(games::SeedCommitment(42, "00112233445566778899AABBCCDDEEFF").status().code(),
             absl::StatusCode::kInvalidArgument);
 }
 
 TEST(GameNames, ParseOnlyWellFormedNames) {
-  EXPECT_EQ(*ParseGameName("games/final-1", "name"), "final-1");
-  EXPECT_FALSE(ParseGameName("games/", "name").ok());
-  EXPECT_FALSE(ParseGameName("games/a/b", "name").ok());
-  EXPECT_FALSE(ParseGameName("leagues/x", "name").ok());
-  EXPECT_FALSE(ParseGameName(std::string("games/") + std::string(64, 'a'), "name").ok());
+  EXPECT_EQ(*common::ParseName(common::IdKind::kGame, "games/final-1", "name"), "final-1");
+  EXPECT_FALSE(common::ParseName(common::IdKind::kGame, "games/", "name").ok());
+  EXPECT_FALSE(common::ParseName(common::IdKind::kGame, "games/a/b", "name").ok());
+  EXPECT_FALSE(common::ParseName(common::IdKind::kGame, "leagues/x", "name").ok());
+  EXPECT_FALSE(common::ParseName(common::IdKind::kGame, std::string("games/") + std::string(64, 'a'), "name").ok());
 }
 
 TEST(EventCodec, EncodesDeterministicallyAndDecodesBack) {
   v1::Action action;
   action.set_player("p1");
   action.mutable_atlantis();
-  absl::StatusOr<store::NewEvent> first = EncodeAction("g", 2, action);
-  absl::StatusOr<store::NewEvent> again = EncodeAction("g", 2, action);
+  absl::StatusOr<store::NewEvent> first = games::EncodeAction("g", 2, action);
+  absl::StatusOr<store::NewEvent> again = games::EncodeAction("g", 2, action);
   ASSERT_TRUE(first.ok() && again.ok());
   EXPECT_EQ(first->payload, again->payload);
   EXPECT_EQ(first->event_id, again->event_id);
-  EXPECT_NE(first->event_id, EncodeAction("g", 3, action)->event_id);
+  EXPECT_NE(first->event_id, games::EncodeAction("g", 3, action)->event_id);
   store::StoredEvent stored;
   stored.game_id = "g";
   stored.sequence = 2;
   stored.type = first->type;
   stored.payload = first->payload;
-  absl::StatusOr<v1::Event> decoded = DecodeEvent(stored);
+  absl::StatusOr<v1::Event> decoded = games::DecodeEvent(stored);
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(decoded->name(), "games/g/events/2");
   EXPECT_EQ(decoded->action().player(), "p1");
   stored.type = "mystery";
-  EXPECT_EQ(DecodeEvent(stored).status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_EQ(games::DecodeEvent(stored).status().code(), absl::StatusCode::kDataLoss);
 }
 
 TEST(StatusMapping, AlwaysCarriesErrorInfoAndBadRequestWhenGiven) {
@@ -70,7 +75,7 @@ TEST(StatusMapping, AlwaysCarriesErrorInfoAndBadRequestWhenGiven) {
   EXPECT_EQ(info.reason(), "NOT_FOUND");
   EXPECT_EQ(info.domain(), "arbiter.v1");
 
-  absl::Status rich = WithErrorInfo(FieldError("actions[0]", "bad"), "ILLEGAL_ACTION",
+  absl::Status rich = common::WithErrorInfo(common::FieldError("actions[0]", "bad"), "ILLEGAL_ACTION",
                                     {{"rule", "not_your_turn"}});
   grpc::Status mapped = ToGrpcStatus(rich);
   ASSERT_TRUE(details.ParseFromString(mapped.error_details()));
@@ -89,28 +94,28 @@ TEST(Permissions, FollowTheRoles) {
   game.created_by = "alice";
   game.league_id = "north";
   game.status = store::GameStatus::kActive;
-  const Caller alice{"alice", Role::kOrganiser, {}, {}, "1"};
-  const Caller bob{"bob", Role::kOrganiser, {}, {}, "2"};
-  const Caller north{"carol", Role::kOrganiser, {"north"}, {}, "3"};
-  const Caller auditor{"dan", Role::kAuditor, {}, {}, "4"};
-  const Caller reader{"site", Role::kPublic, {}, {}, "5"};
-  EXPECT_TRUE(RequireWrite(alice, game, "1").ok());
-  EXPECT_EQ(RequireWrite(bob, game, "1").code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_TRUE(RequireWrite(north, game, "1").ok());
-  EXPECT_EQ(RequireWrite(auditor, game, "1").code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_TRUE(RequireReadState(auditor, game).ok());
-  EXPECT_EQ(RequireReadState(bob, game).code(), absl::StatusCode::kPermissionDenied);
+  const access::Caller alice{"alice", store::Role::kOrganiser, {}, {}, "1"};
+  const access::Caller bob{"bob", store::Role::kOrganiser, {}, {}, "2"};
+  const access::Caller north{"carol", store::Role::kOrganiser, {"north"}, {}, "3"};
+  const access::Caller auditor{"dan", store::Role::kAuditor, {}, {}, "4"};
+  const access::Caller reader{"site", store::Role::kPublic, {}, {}, "5"};
+  EXPECT_TRUE(access::RequireWrite(alice, game, "1").ok());
+  EXPECT_EQ(access::RequireWrite(bob, game, "1").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(access::RequireWrite(north, game, "1").ok());
+  EXPECT_EQ(access::RequireWrite(auditor, game, "1").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(access::RequireReadState(auditor, game).ok());
+  EXPECT_EQ(access::RequireReadState(bob, game).code(), absl::StatusCode::kPermissionDenied);
   // Positions are derived from the seed: the organiser who may write sees
   // them only once the game is finished, like the seed.
-  EXPECT_EQ(RequireReadState(alice, game).code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(RequireReadState(north, game).code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_EQ(RequireRead(reader, game).code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_FALSE(SeesSeed(bob, game));
+  EXPECT_EQ(access::RequireReadState(alice, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(access::RequireReadState(north, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(access::RequireRead(reader, game).code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_FALSE(access::SeesSeed(bob, game));
   game.status = store::GameStatus::kFinished;
-  EXPECT_TRUE(RequireRead(reader, game).ok());
-  EXPECT_TRUE(SeesSeed(reader, game));
-  EXPECT_EQ(RequireCreate(north, "south", "").code(), absl::StatusCode::kPermissionDenied);
-  EXPECT_TRUE(RequireCreate(north, "north", "").ok());
+  EXPECT_TRUE(access::RequireRead(reader, game).ok());
+  EXPECT_TRUE(access::SeesSeed(reader, game));
+  EXPECT_EQ(access::RequireCreate(north, "south", "").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_TRUE(access::RequireCreate(north, "north", "").ok());
 }
 
 TEST(Permissions, WriteRightsFollowTheTokenNotItsPrincipal) {
@@ -118,13 +123,13 @@ TEST(Permissions, WriteRightsFollowTheTokenNotItsPrincipal) {
   game.game_id = "g";
   game.created_by = "admin";
   game.status = store::GameStatus::kActive;
-  const Caller impostor{"admin", Role::kOrganiser, {}, {}, "other-token"};
-  const Caller creator{"someone", Role::kOrganiser, {}, {}, "creator-token"};
-  EXPECT_EQ(RequireWrite(impostor, game, "creator-token").code(),
+  const access::Caller impostor{"admin", store::Role::kOrganiser, {}, {}, "other-token"};
+  const access::Caller creator{"someone", store::Role::kOrganiser, {}, {}, "creator-token"};
+  EXPECT_EQ(access::RequireWrite(impostor, game, "creator-token").code(),
             absl::StatusCode::kPermissionDenied);
-  EXPECT_TRUE(RequireWrite(creator, game, "creator-token").ok());
+  EXPECT_TRUE(access::RequireWrite(creator, game, "creator-token").ok());
   // A game without a recorded creator token: scope only.
-  EXPECT_EQ(RequireWrite(impostor, game, "").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(access::RequireWrite(impostor, game, "").code(), absl::StatusCode::kPermissionDenied);
 }
 
 TEST(Permissions, DenialsNameNoPerson) {
@@ -132,11 +137,11 @@ TEST(Permissions, DenialsNameNoPerson) {
   game.game_id = "g";
   game.created_by = "alice-the-creator";
   game.status = store::GameStatus::kActive;
-  const Caller bob{"bob-the-caller", Role::kOrganiser, {}, {}, "2"};
-  const Caller site{"site-of-the-league", Role::kPublic, {}, {}, "5"};
+  const access::Caller bob{"bob-the-caller", store::Role::kOrganiser, {}, {}, "2"};
+  const access::Caller site{"site-of-the-league", store::Role::kPublic, {}, {}, "5"};
   for (const absl::Status& denied :
-       {RequireWrite(bob, game, "1"), RequireReadState(bob, game), RequireRead(site, game),
-        RequireAdmin(bob), RequireCreate(bob, "north", "")}) {
+       {access::RequireWrite(bob, game, "1"), access::RequireReadState(bob, game), access::RequireRead(site, game),
+        access::RequireAdmin(bob), access::RequireCreate(bob, "north", "")}) {
     EXPECT_EQ(denied.code(), absl::StatusCode::kPermissionDenied);
     const std::string message(denied.message());
     EXPECT_EQ(message.find("alice"), std::string::npos) << message;
@@ -157,7 +162,7 @@ TEST(Transport, OnlyLoopbackAddressesCountAsLocal) {
 }
 
 TEST(Transport, PlaintextOnANonLoopbackAddressIsRefusedUnlessInsecure) {
-  MemoryTokenStore tokens;
+  store::MemoryTokenStore tokens;
   store::MemoryEventStore events;
   auto registry = engine::RulesetRegistry::WithBuiltins();
   ASSERT_TRUE(registry.ok());
@@ -175,22 +180,22 @@ TEST(Transport, PlaintextOnANonLoopbackAddressIsRefusedUnlessInsecure) {
 }
 
 // A token store that counts look-ups.
-class CountingTokenStore final : public TokenStore {
+class CountingTokenStore final : public store::TokenStore {
  public:
-  absl::Status Insert(const TokenRecord& token) override { return inner.Insert(token); }
-  absl::StatusOr<std::optional<TokenRecord>> FindByHash(const std::string& hash) override {
+  absl::Status Insert(const store::TokenRecord& token) override { return inner.Insert(token); }
+  absl::StatusOr<std::optional<store::TokenRecord>> FindByHash(const std::string& hash) override {
     ++lookups;
     return inner.FindByHash(hash);
   }
   absl::StatusOr<int64_t> Count() override { return inner.Count(); }
-  absl::StatusOr<TokenRecord> Revoke(const std::string& id, const std::string& by,
+  absl::StatusOr<store::TokenRecord> Revoke(const std::string& id, const std::string& by,
                                      absl::Time now) override {
     return inner.Revoke(id, by, now);
   }
-  absl::StatusOr<std::vector<TokenRecord>> List(const std::string& after, int limit) override {
+  absl::StatusOr<std::vector<store::TokenRecord>> List(const std::string& after, int limit) override {
     return inner.List(after, limit);
   }
-  MemoryTokenStore inner;
+  store::MemoryTokenStore inner;
   int lookups = 0;
 };
 
@@ -198,7 +203,7 @@ std::string Bearer(const std::string& token) { return "Bearer " + token; }
 
 TEST(Authenticator, MalformedTokensCostNoLookUpAndUnknownOnesOneAWhile) {
   CountingTokenStore store;
-  Authenticator auth(store);
+  access::Authenticator auth(store);
   for (const std::string& bad : {std::string("arb_0000_1111"), std::string(10'000, 'x')}) {
     EXPECT_EQ(auth.Authenticate(Bearer(bad)).status().code(),
               absl::StatusCode::kUnauthenticated);
@@ -214,10 +219,10 @@ TEST(Authenticator, MalformedTokensCostNoLookUpAndUnknownOnesOneAWhile) {
 
 TEST(Authenticator, ExpiryAndRevocationEndATokenThatIsCached) {
   CountingTokenStore store;
-  Authenticator auth(store);
-  absl::StatusOr<NewToken> token = GenerateToken();
+  access::Authenticator auth(store);
+  absl::StatusOr<access::NewToken> token = access::GenerateToken();
   ASSERT_TRUE(token.ok());
-  token->record.role = Role::kAuditor;
+  token->record.role = store::Role::kAuditor;
   token->record.principal = "a";
   token->record.expires_at = absl::Now() + absl::Milliseconds(300);
   ASSERT_TRUE(store.Insert(token->record).ok());
@@ -225,15 +230,15 @@ TEST(Authenticator, ExpiryAndRevocationEndATokenThatIsCached) {
   absl::SleepFor(absl::Milliseconds(350));
   EXPECT_EQ(auth.Authenticate(Bearer(token->token)).status().message(), "the token is expired");
 
-  absl::StatusOr<NewToken> other = GenerateToken();
+  absl::StatusOr<access::NewToken> other = access::GenerateToken();
   ASSERT_TRUE(other.ok());
-  other->record.role = Role::kAuditor;
+  other->record.role = store::Role::kAuditor;
   other->record.principal = "b";
   ASSERT_TRUE(store.Insert(other->record).ok());
   ASSERT_TRUE(auth.Authenticate(Bearer(other->token)).ok());
   // Revoked elsewhere (another server): this cache notices within its TTL.
   ASSERT_TRUE(store.Revoke(other->record.token_id, "root", absl::Now()).ok());
-  absl::SleepFor(kTokenCacheTtl + absl::Milliseconds(50));
+  absl::SleepFor(access::kTokenCacheTtl + absl::Milliseconds(50));
   EXPECT_EQ(auth.Authenticate(Bearer(other->token)).status().message(), "the token is revoked");
 }
 

@@ -1,6 +1,7 @@
 // A tournament's stream folded: settings as published, rounds with their
 // derived game names, single and batch confirmations, rulings, and events
 // that cannot be folded.
+#include "services/common/resource_names.h"
 #include "services/tournament/tournament_log.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace arbiter::tournament_service {
+namespace arbiter::tournament {
 namespace {
 
 v1::TournamentSettings Settings() {
@@ -203,20 +204,20 @@ TEST(TournamentSettingsFromTheApi, UnknownCriteriaAndDefaults) {
             "strength_of_schedule, head_to_head");
   s = Settings();
   s.set_scoring(v1::TOURNAMENT_SCORING_TABLE_SHARE);
-  absl::StatusOr<tournament::TournamentSettings> model = ModelSettings(s);
+  absl::StatusOr<engine::tournament::TournamentSettings> model = ModelSettings(s);
   ASSERT_TRUE(model.ok()) << model.status();
   EXPECT_EQ(model->share_points, 100);
-  EXPECT_EQ(model->leftover, tournament::Leftover::kMixedSizes);
+  EXPECT_EQ(model->leftover, engine::tournament::Leftover::kMixedSizes);
 }
 
 TEST(TournamentNames, ParseAndDerive) {
-  EXPECT_EQ(*ParseTournamentName("tournaments/cup", "name"), "cup");
-  EXPECT_EQ(ParseTournamentName("leagues/cup", "name").status().code(),
+  EXPECT_EQ(*common::ParseName(common::IdKind::kTournament, "tournaments/cup", "name"), "cup");
+  EXPECT_EQ(common::ParseName(common::IdKind::kTournament, "leagues/cup", "name").status().code(),
             absl::StatusCode::kInvalidArgument);
-  EXPECT_FALSE(IsValidTournamentId(std::string(41, 'a')));
+  EXPECT_FALSE(common::IsValidId(common::IdKind::kTournament, std::string(41, 'a')));
   EXPECT_EQ(TableGameId("cup", 3, 12), "cup-r3-t12");
-  EXPECT_EQ(*ParseDisputeName("disputes/d1", "name"), "d1");
+  EXPECT_EQ(*common::ParseName(common::IdKind::kDispute, "disputes/d1", "name"), "d1");
 }
 
 }  // namespace
-}  // namespace arbiter::tournament_service
+}  // namespace arbiter::tournament

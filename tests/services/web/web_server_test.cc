@@ -30,7 +30,7 @@ class WebServerTest : public LeagueServerTest {
   void SetUp() override {
     LeagueServerTest::SetUp();
     if (HasFatalFailure()) return;
-    public_ = MakeToken(Role::kPublic, "reader");
+    public_ = MakeToken(store::Role::kPublic, "reader");
     web_ = StartWeb(web::WebOptions{"127.0.0.1:0", 4, 0, 100});
     ASSERT_NE(web_, nullptr);
   }
@@ -41,7 +41,7 @@ class WebServerTest : public LeagueServerTest {
   }
 
   std::unique_ptr<web::WebServer> StartWeb(const web::WebOptions& options) {
-    auto token = server_->AddInProcessToken(Role::kPublic, "web");
+    auto token = server_->AddInProcessToken(store::Role::kPublic, "web");
     EXPECT_TRUE(token.ok());
     auto web = web::WebServer::Start(options, server_->InProcessChannel(), *token);
     EXPECT_TRUE(web.ok()) << web.status();
@@ -99,7 +99,7 @@ TEST_F(WebServerTest, GameJsonEqualsThePublicGrpcAnswer) {
 TEST_F(WebServerTest, ASignedInAuditorReadsWhatTheAuditorRoleMayAndTheCookieIsChecked) {
   v1::Game live;
   ASSERT_TRUE(Create(admin_, Simulated(3), "live", &live).ok());
-  const std::string auditor = MakeToken(Role::kAuditor, "judge");
+  const std::string auditor = MakeToken(store::Role::kAuditor, "judge");
   v1::GetGameRequest request;
   request.set_name("games/live");
   v1::Game as_auditor;

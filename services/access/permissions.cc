@@ -1,0 +1,93 @@
+#include "services/access/permissions.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+
+namespace arbiter::access {
+namespace {
+
+bool Contains(const std::vector<std::string>& list, const std::string& value) {
+  return !value.empty() && std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// Denials name the caller's role and what was refused, never a person: not
+// the caller's principal (logs have it) and not a game's creator.
+absl::Status Denied(const Caller& caller, const std::string& what) {
+  return absl::PermissionDeniedError(
+      absl::StrCat("this ", store::RoleName(caller.role), " token may not ", what));
+}
+
+}  // namespace
+
+absl::Status RequireAdmin(const Caller& caller) {
+  if (caller.role == store::Role::kAdmin) return absl::OkStatus();
+  return Denied(caller, "manage tokens (admin only)");
+}
+
+absl::Status RequireCreate(const Caller& caller, const std::string& league,
+                           const std::string& tournament) {
+  if (caller.role == store::Role::kAdmin) return absl::OkStatus();
+  if (caller.role != store::Role::kOrganiser) {
+    return Denied(caller, "create games (admins and organisers only)");
+  }
+  if (!league.empty() && !Contains(caller.leagues, league)) {
+    return Denied(caller, absl::StrCat("create games in league \"", league, "\""));
+  }
+  if (!tournament.empty() && !Contains(caller.tournaments, tournament)) {
+    return Denied(caller, absl::StrCat("create games in tournament \"", tournament, "\""));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status RequireWriteRole(const Caller& caller) {
+  if (caller.role == store::Role::kAdmin || caller.role == store::Role::kOrganiser) return absl::OkStatus();
+  return Denied(caller, "write to games (admins and organisers only)");
+}
+
+absl::Status WriteDenied(const Caller& caller, const std::string& game_id) {
+  return Denied(caller, absl::StrCat("write to game \"", game_id,
+                                     "\" (games of its scope, and games it created, only)"));
+}
+
+absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game,
+                          const std::string& creator_token_id) {
+  if (absl::Status s = RequireWriteRole(caller); !s.ok()) return s;
+  if (caller.role == store::Role::kAdmin) return absl::OkStatus();
+  if (InScope(caller, game) ||
+      (!creator_token_id.empty() && creator_token_id == caller.token_id)) {
+    return absl::OkStatus();
+  }
+  return WriteDenied(caller, game.game_id);
+}
+
+bool InScope(const Caller& caller, const store::GameRecord& game) {
+  return caller.role == store::Role::kOrganiser &&
+         (Contains(caller.leagues, game.league_id) ||
+          Contains(caller.tournaments, game.tournament_id));
+}
+
+absl::Status ReadDenied(const Caller& caller, const std::string& game_id) {
+  return Denied(caller, absl::StrCat("read game \"", game_id,
+                                     "\" (public tokens read finished games only)"));
+}
+
+absl::Status RequireRead(const Caller& caller, const store::GameRecord& game) {
+  if (caller.role != store::Role::kPublic || game.status == store::GameStatus::kFinished) {
+    return absl::OkStatus();
+  }
+  return ReadDenied(caller, game.game_id);
+}
+
+absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game) {
+  if (SeesSeed(caller, game)) return absl::OkStatus();
+  return Denied(caller, absl::StrCat("see the position of game \"", game.game_id,
+                                     "\" before it is finished (positions show hidden cards)"));
+}
+
+bool SeesSeed(const Caller& caller, const store::GameRecord& game) {
+  return caller.role == store::Role::kAdmin || caller.role == store::Role::kAuditor ||
+         game.status == store::GameStatus::kFinished;
+}
+
+}  // namespace arbiter::access

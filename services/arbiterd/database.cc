@@ -1,0 +1,77 @@
+#include "services/arbiterd/database.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "absl/strings/str_cat.h"
+#include "services/access/token_format.h"
+#include "services/store/migrations.h"
+
+namespace arbiter::arbiterd {
+
+absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
+  Database db;
+  if (options.url.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.data_dir, error);
+    if (error) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("cannot create the data directory ", options.data_dir, ": ",
+                       error.message()));
+    }
+    store::EmbeddedPostgresOptions embedded;
+    embedded.data_dir = (std::filesystem::path(options.data_dir) / "postgres").string();
+    auto pg = store::EmbeddedPostgres::Start(embedded);
+    if (!pg.ok()) return pg.status();
+    db.embedded = *std::move(pg);
+    db.conninfo = db.embedded->conninfo();
+  } else {
+    db.conninfo = options.url;
+  }
+  if (absl::Status s = store::ApplyMigrations(db.conninfo); !s.ok()) return s;
+  store::PostgresOptions pg_options;
+  pg_options.conninfo = db.conninfo;
+  pg_options.max_connections = options.max_connections;
+  auto events = store::PostgresEventStore::Open(pg_options);
+  if (!events.ok()) return events.status();
+  db.events = *std::move(events);
+  db.tokens = std::make_unique<store::PostgresTokenStore>(db.conninfo, pg_options.role);
+  return db;
+}
+
+absl::StatusOr<std::optional<std::string>> BootstrapAdminToken(store::TokenStore& tokens,
+                                                               const std::string& data_dir) {
+  absl::StatusOr<int64_t> count = tokens.Count();
+  if (!count.ok()) return count.status();
+  if (*count > 0) return std::optional<std::string>();
+  absl::StatusOr<access::NewToken> token = access::GenerateToken();
+  if (!token.ok()) return token.status();
+  token->record.role = store::Role::kAdmin;
+  token->record.principal = "admin";
+  token->record.created_by = "arbiterd";
+  std::error_code error;
+  std::filesystem::create_directories(data_dir, error);
+  const std::string path = (std::filesystem::path(data_dir) / "admin.token").string();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
+  }
+  const std::string line = token->token + "\n";
+  const bool written = ::fchmod(fd, 0600) == 0 &&
+                       ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
+                       ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written) return absl::InternalError(absl::StrCat("cannot write ", path));
+  if (absl::Status s = tokens.Insert(token->record); !s.ok()) {
+    ::unlink(path.c_str());
+    return s;
+  }
+  return std::optional<std::string>(path);
+}
+
+}  // namespace arbiter::arbiterd

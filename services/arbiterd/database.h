@@ -1,0 +1,49 @@
+// Opening arbiterd's database: an external PostgreSQL from a connection
+// string, or the embedded cluster in the data directory; migrations; and the
+// bootstrap admin token written on the first start.
+// Not thread-safe: arbiterd's main thread uses it once.
+#ifndef ARBITER_SERVICES_ARBITERD_DATABASE_H_
+#define ARBITER_SERVICES_ARBITERD_DATABASE_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "services/store/postgres_token_store.h"
+#include "services/store/embedded_postgres.h"
+#include "services/store/postgres_event_store.h"
+
+namespace arbiter::arbiterd {
+
+struct DatabaseOptions {
+  // libpq connection string or URL; empty: the embedded cluster.
+  std::string url;
+  // Holds the embedded cluster (in "postgres/") and admin.token.
+  std::string data_dir = "./arbiter-data";
+  // Connections the event store keeps to PostgreSQL at most; calls beyond
+  // wait for one (PostgresOptions::max_connections).
+  int max_connections = 16;
+};
+
+struct Database {
+  std::unique_ptr<store::EmbeddedPostgres> embedded;  // null with a URL
+  std::string conninfo;
+  std::unique_ptr<store::PostgresEventStore> events;
+  std::unique_ptr<store::PostgresTokenStore> tokens;
+};
+
+// Starts the embedded cluster if needed, applies the migrations and opens
+// the stores. Errors of EmbeddedPostgres::Start, ApplyMigrations and
+// PostgresEventStore::Open.
+absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options);
+
+// If the token store is empty: creates an admin token, writes it to
+// <data_dir>/admin.token (mode 0600) and returns that path; otherwise
+// nullopt. Internal if the file cannot be written.
+absl::StatusOr<std::optional<std::string>> BootstrapAdminToken(store::TokenStore& tokens,
+                                                               const std::string& data_dir);
+
+}  // namespace arbiter::arbiterd
+
+#endif  // ARBITER_SERVICES_ARBITERD_DATABASE_H_

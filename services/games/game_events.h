@@ -1,0 +1,85 @@
+// How a game lives in the event store: resource names, stored events and
+// the seed commitment.
+//
+// Stored event grammar (stored: never renumber, never rename a type):
+//   event 1        type "game_created"  payload = GameCreated
+//   event 2, 3 ... type "action"        payload = Action
+//                  type "seed_revealed" payload = SeedRevealed (at most once,
+//                                        only in a game created with a
+//                                        commitment)
+//   last event     type "game_finished" payload = GameFinished (the game
+//                                        ended; written in the batch of its
+//                                        last action, or of the reveal)
+//                  type "game_voided"   payload = GameVoided (after any of
+//                                        the above; nothing follows it)
+// Every payload is the message's deterministic protobuf serialization
+// (arbiter_service.proto, action.proto); the event's JSON copy is the
+// protobuf JSON mapping of the same message. Event ids are
+//   "<first 32 hex digits of SHA-256(game id)>-<event number>"
+// so a retried write produces the same events.
+//
+// Seed commitment: SHA-256 hex of "arbiter-seed-v1:" + decimal(seed) + ":" +
+// nonce, where nonce is 32-128 lowercase hex digits.
+// Pure functions; thread-safe.
+#ifndef ARBITER_SERVICES_GAMES_GAME_EVENTS_H_
+#define ARBITER_SERVICES_GAMES_GAME_EVENTS_H_
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/action.pb.h"
+#include "arbiter/v1/arbiter_service.pb.h"
+#include "services/store/event_store.h"
+
+namespace arbiter::games {
+
+inline constexpr char kTypeGameCreated[] = "game_created";
+inline constexpr char kTypeAction[] = "action";
+inline constexpr char kTypeSeedRevealed[] = "seed_revealed";
+// The recorder of "game_finished" events: the referee itself.
+inline constexpr char kRefereePrincipal[] = "arbiter";
+
+// A game id derived from a request id, for writes that name none:
+// "g-" + 24 hex digits of SHA-256(principal, request id).
+std::string DerivedGameId(const std::string& principal, const std::string& request_id);
+
+// The store's request id for one write of `kind` ("create", "append",
+// "reveal", "submit-N") by `principal` with the client's `request_id`.
+std::string StoreRequestId(const std::string& kind, const std::string& game_id,
+                           const std::string& principal, const std::string& request_id);
+
+// The event id of event `number` of `game_id`.
+std::string EventId(const std::string& game_id, int64_t number);
+
+// Stored events for each body. InvalidArgument if the payload is larger than
+// the store accepts.
+absl::StatusOr<store::NewEvent> EncodeCreated(const std::string& game_id,
+                                              const v1::GameCreated& created);
+absl::StatusOr<store::NewEvent> EncodeAction(const std::string& game_id, int64_t number,
+                                             const v1::Action& action);
+absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, int64_t number,
+                                                   const v1::SeedRevealed& revealed);
+
+absl::StatusOr<store::NewEvent> EncodeGameFinished(const std::string& game_id, int64_t number,
+                                                   const v1::GameFinished& finished);
+absl::StatusOr<store::NewEvent> EncodeGameVoided(const std::string& game_id, int64_t number,
+                                                 const v1::GameVoided& voided);
+
+// The body of a game's "game_finished" event: the judgement, with what
+// rankings need copied from the game's creation.
+v1::GameFinished FinishedBody(const v1::GameCreated& created, const v1::Adjudication& judged);
+
+// A stored event decoded into the API's Event (body, hashes, name).
+// DataLoss naming the event if the type is unknown or the payload does not
+// parse.
+absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored);
+
+// The commitment to (seed, nonce). InvalidArgument if the nonce is not
+// 32-128 lowercase hex digits.
+absl::StatusOr<std::string> SeedCommitment(uint64_t seed, const std::string& nonce);
+
+}  // namespace arbiter::games
+
+#endif  // ARBITER_SERVICES_GAMES_GAME_EVENTS_H_
