@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
@@ -83,13 +84,12 @@ void Authenticator::Forget(const std::string& token_id) {
 }
 
 absl::StatusOr<std::string> Authenticator::AddInProcessToken(const Caller& caller) {
-  absl::StatusOr<NewToken> token = GenerateToken();
-  if (!token.ok()) return token.status();
+  ARBITER_ASSIGN_OR_RETURN(NewToken token, GenerateToken());
   Caller stored = caller;
-  stored.token_id = token->record.token_id;
+  stored.token_id = token.record.token_id;
   absl::MutexLock lock(&mu_);
-  in_process_[token->record.token_hash] = std::move(stored);
-  return token->token;
+  in_process_[token.record.token_hash] = std::move(stored);
+  return token.token;
 }
 
 }  // namespace arbiter::access

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/str_cat.h"
 
 namespace arbiter::access {
@@ -52,7 +53,7 @@ absl::Status WriteDenied(const Caller& caller, const std::string& game_id) {
 
 absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game,
                           const std::string& creator_token_id) {
-  if (absl::Status s = RequireWriteRole(caller); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(RequireWriteRole(caller));
   if (caller.role == store::Role::kAdmin) return absl::OkStatus();
   if (InScope(caller, game) ||
       (!creator_token_id.empty() && creator_token_id == caller.token_id)) {

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/str_cat.h"
 #include "services/access/token_format.h"
 #include "services/store/migrations.h"
@@ -33,7 +34,7 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
   } else {
     db.conninfo = options.url;
   }
-  if (absl::Status s = store::ApplyMigrations(db.conninfo); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(store::ApplyMigrations(db.conninfo));
   store::PostgresOptions pg_options;
   pg_options.conninfo = db.conninfo;
   pg_options.max_connections = options.max_connections;
@@ -46,14 +47,12 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
 
 absl::StatusOr<std::optional<std::string>> BootstrapAdminToken(store::TokenStore& tokens,
                                                                const std::string& data_dir) {
-  absl::StatusOr<int64_t> count = tokens.Count();
-  if (!count.ok()) return count.status();
-  if (*count > 0) return std::optional<std::string>();
-  absl::StatusOr<access::NewToken> token = access::GenerateToken();
-  if (!token.ok()) return token.status();
-  token->record.role = store::Role::kAdmin;
-  token->record.principal = "admin";
-  token->record.created_by = "arbiterd";
+  ARBITER_ASSIGN_OR_RETURN(int64_t count, tokens.Count());
+  if (count > 0) return std::optional<std::string>();
+  ARBITER_ASSIGN_OR_RETURN(access::NewToken token, access::GenerateToken());
+  token.record.role = store::Role::kAdmin;
+  token.record.principal = "admin";
+  token.record.created_by = "arbiterd";
   std::error_code error;
   std::filesystem::create_directories(data_dir, error);
   const std::string path = (std::filesystem::path(data_dir) / "admin.token").string();
@@ -61,13 +60,13 @@ absl::StatusOr<std::optional<std::string>> BootstrapAdminToken(store::TokenStore
   if (fd < 0) {
     return absl::InternalError(absl::StrCat("cannot write ", path, ": ", std::strerror(errno)));
   }
-  const std::string line = token->token + "\n";
+  const std::string line = token.token + "\n";
   const bool written = ::fchmod(fd, 0600) == 0 &&
                        ::write(fd, line.data(), line.size()) == static_cast<ssize_t>(line.size()) &&
                        ::fsync(fd) == 0;
   ::close(fd);
   if (!written) return absl::InternalError(absl::StrCat("cannot write ", path));
-  if (absl::Status s = tokens.Insert(token->record); !s.ok()) {
+  if (absl::Status s = tokens.Insert(token.record); !s.ok()) {
     ::unlink(path.c_str());
     return s;
   }

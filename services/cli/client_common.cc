@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "google/rpc/error_details.pb.h"
@@ -48,17 +49,15 @@ std::string TokenFrom(const ClientOptions& options, std::ostream& warnings) {
 absl::StatusOr<Client> Connect(const ClientOptions& options) {
   std::string token = TokenFrom(options, std::cerr);
   if (!options.token_file.empty()) {
-    absl::StatusOr<std::string> text = ReadFile(options.token_file, 4096);
-    if (!text.ok()) return text.status();
-    token = std::string(absl::StripAsciiWhitespace(*text));
+    ARBITER_ASSIGN_OR_RETURN(std::string text, ReadFile(options.token_file, 4096));
+    token = std::string(absl::StripAsciiWhitespace(text));
   }
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (options.tls) {
     grpc::SslCredentialsOptions ssl;
     if (!options.ca_file.empty()) {
-      absl::StatusOr<std::string> roots = ReadFile(options.ca_file, 1 << 20);
-      if (!roots.ok()) return roots.status();
-      ssl.pem_root_certs = *roots;
+      ARBITER_ASSIGN_OR_RETURN(std::string roots, ReadFile(options.ca_file, 1 << 20));
+      ssl.pem_root_certs = roots;
     }
     credentials = grpc::SslCredentials(ssl);
   } else {

@@ -22,6 +22,7 @@
 #include <map>
 #include <optional>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "arbiter/v1/rating_input.pb.h"
@@ -122,11 +123,11 @@ class Rater {
   absl::Status Add(const v1::RatingMatchLine& match, int64_t line) {
     const bool glicko = config_.system == engine::rating::System::kGlicko2;
     if (glicko && (!match.has_period() || !period_ || *period_ != match.period())) {
-      if (absl::Status s = FlushPeriod(); !s.ok()) return s;
+      ARBITER_RETURN_IF_ERROR(FlushPeriod());
     }
     std::vector<engine::rating::Team> teams;
     std::vector<std::vector<std::string>> ids;
-    if (absl::Status s = ReadTeams(match, line, teams, ids); !s.ok()) return s;
+    ARBITER_RETURN_IF_ERROR(ReadTeams(match, line, teams, ids));
     if (!glicko) {
       auto rated = engine::rating::RateMatch(config_, teams);
       if (!rated.ok()) return LineError(line, std::string(rated.status().message()));
@@ -224,9 +225,8 @@ class Rater {
           return LineError(line, absl::StrCat(path, ".id: player ", JsonString(player.id()),
                                               " is listed twice in one match (also ", previous->second, ")"));
         }
-        absl::StatusOr<engine::rating::Rating> current = CurrentRating(player, line, path);
-        if (!current.ok()) return current.status();
-        out.players.push_back(*current);
+        ARBITER_ASSIGN_OR_RETURN(engine::rating::Rating current, CurrentRating(player, line, path));
+        out.players.push_back(current);
         team_ids.push_back(player.id());
       }
     }
@@ -276,8 +276,7 @@ class Rater {
 };
 
 absl::StatusOr<engine::rating::RatingConfig> ConfigFrom(const RateOpts& opts) {
-  absl::StatusOr<engine::rating::System> system = engine::rating::ParseSystem(opts.system);
-  if (!system.ok()) return system.status();
+  ARBITER_ASSIGN_OR_RETURN(engine::rating::System system, engine::rating::ParseSystem(opts.system));
   std::vector<std::pair<std::string, std::string>> params;
   for (const std::string& param : opts.params) {
     const std::size_t eq = param.find('=');
@@ -286,7 +285,7 @@ absl::StatusOr<engine::rating::RatingConfig> ConfigFrom(const RateOpts& opts) {
     }
     params.emplace_back(param.substr(0, eq), param.substr(eq + 1));
   }
-  return engine::rating::MakeConfig(*system, params);
+  return engine::rating::MakeConfig(system, params);
 }
 
 int RunRate(const RateOpts& opts) {

@@ -281,14 +281,9 @@ CLI::App* Command(CLI::App& parent, const char* name, const char* help,
   return cmd;
 }
 
-}  // namespace
-
-void AddTournamentCommands(CLI::App& app, int& exit_code) {
-  CLI::App* group = app.add_subcommand("tournament", "Run a tournament: tables, results, standings");
-  group->require_subcommand(1);
-
+void AddCreateCommand(CLI::App& group, int& exit_code) {
   auto create = std::make_shared<Opts>();
-  CLI::App* cmd = Command(*group, "create", "Create a tournament with its published settings", create);
+  CLI::App* cmd = Command(group, "create", "Create a tournament with its published settings", create);
   cmd->add_option("--game", create->game, "Game type")->required();
   cmd->add_option("--seed", create->seed, "Seed: round 1, the tables' games, the lot")->required();
   cmd->add_option("--rounds", create->rounds, "Number of rounds")->required();
@@ -320,9 +315,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         PrintTournament);
   });
+}
 
+void AddRegisterCommand(CLI::App& group, int& exit_code) {
   auto reg = std::make_shared<Opts>();
-  cmd = Command(*group, "register", "Register players (before round 1)", reg);
+  CLI::App* cmd = Command(group, "register", "Register players (before round 1)", reg);
   cmd->add_option("--player", reg->players, "A player id (repeat)")->required();
   cmd->add_option("--request-id", reg->request_id, "Request id (default: from the players)");
   cmd->callback([reg, &exit_code] {
@@ -339,9 +336,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         PrintTournament);
   });
+}
 
+void AddShowCommand(CLI::App& group, int& exit_code) {
   auto show = std::make_shared<Opts>();
-  cmd = Command(*group, "show", "A tournament's settings, players and log", show);
+  CLI::App* cmd = Command(group, "show", "A tournament's settings, players and log", show);
   cmd->callback([show, &exit_code] {
     exit_code = Run<v1::Tournament>(
         *show,
@@ -352,9 +351,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         PrintTournament);
   });
+}
 
+void AddStartCommand(CLI::App& group, int& exit_code) {
   auto start = std::make_shared<Opts>();
-  cmd = Command(*group, "start", "Assign the next round's tables and create their games", start);
+  CLI::App* cmd = Command(group, "start", "Assign the next round's tables and create their games", start);
   cmd->add_option("round", start->round, "The round to start")->required();
   cmd->add_option("--request-id", start->request_id, "Request id (default: from the round)");
   cmd->callback([start, &exit_code] {
@@ -371,9 +372,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         PrintRound);
   });
+}
 
+void AddTablesCommand(CLI::App& group, int& exit_code) {
   auto tables = std::make_shared<Opts>();
-  cmd = Command(*group, "tables", "A round's tables, games and results", tables);
+  CLI::App* cmd = Command(group, "tables", "A round's tables, games and results", tables);
   cmd->add_option("--round", tables->round, "Round (default: the latest)");
   cmd->callback([tables, &exit_code] {
     exit_code = Run<v1::TournamentRound>(
@@ -386,9 +389,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         PrintRound);
   });
+}
 
+void AddConfirmCommand(CLI::App& group, int& exit_code) {
   auto confirm = std::make_shared<Opts>();
-  cmd = Command(*group, "confirm", "Count a table's finished game", confirm);
+  CLI::App* cmd = Command(group, "confirm", "Count a table's finished game", confirm);
   cmd->add_option("round", confirm->round, "Round")->required();
   cmd->add_option("table", confirm->table, "Table (0: every finished table of the round)")
       ->required();
@@ -409,9 +414,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         PrintRound);
   });
+}
 
+void AddPlayCommand(CLI::App& group, int& exit_code) {
   auto play = std::make_shared<Opts>();
-  cmd = Command(*group, "play", "Append a log's actions to a table's game", play);
+  CLI::App* cmd = Command(group, "play", "Append a log's actions to a table's game", play);
   cmd->add_option("round", play->round, "Round")->required();
   cmd->add_option("table", play->table, "Table")->required();
   cmd->add_option("log", play->log_file, "Log file (its seed and seats must be the table's)")
@@ -419,9 +426,11 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   cmd->add_flag("--rename-seats", play->rename_seats,
                 "Seat the table's players in the log's seat order (e.g. a simulated log)");
   cmd->callback([play, &exit_code] { exit_code = RunPlay(*play); });
+}
 
+void AddStandingsCommand(CLI::App& group, int& exit_code) {
   auto standings = std::make_shared<Opts>();
-  cmd = Command(*group, "standings", "Standings, every row explained (--csv or --json to export)",
+  CLI::App* cmd = Command(group, "standings", "Standings, every row explained (--csv or --json to export)",
                 standings);
   cmd->add_option("--after-round", standings->round, "After this round (default: the latest)");
   cmd->add_flag("--csv", standings->csv, "CSV with a header line");
@@ -436,13 +445,31 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
         },
         [&](const v1::TournamentStandings& out) { PrintStandings(out, standings->csv); });
   });
+}
 
+void AddResultsCommand(CLI::App& group, int& exit_code) {
   auto results = std::make_shared<Opts>();
-  cmd = Command(*group, "results",
+  CLI::App* cmd = Command(group, "results",
                 "Every round's tables and results (--csv: one line per seat; --json: one round a line)",
                 results);
   cmd->add_flag("--csv", results->csv, "CSV with a header line");
   cmd->callback([results, &exit_code] { exit_code = RunResults(*results); });
+}
+
+}  // namespace
+
+void AddTournamentCommands(CLI::App& app, int& exit_code) {
+  CLI::App* group = app.add_subcommand("tournament", "Run a tournament: tables, results, standings");
+  group->require_subcommand(1);
+  AddCreateCommand(*group, exit_code);
+  AddRegisterCommand(*group, exit_code);
+  AddShowCommand(*group, exit_code);
+  AddStartCommand(*group, exit_code);
+  AddTablesCommand(*group, exit_code);
+  AddConfirmCommand(*group, exit_code);
+  AddPlayCommand(*group, exit_code);
+  AddStandingsCommand(*group, exit_code);
+  AddResultsCommand(*group, exit_code);
 }
 
 }  // namespace arbiter::cli

@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "services/log/fast_json.h"
@@ -65,7 +66,7 @@ absl::Status ParseWithProtobuf(std::string_view text, int64_t line, google::prot
 }  // namespace
 
 absl::Status ParseJsonLine(std::string_view text, int64_t line, google::protobuf::Message& message) {
-  if (absl::Status utf8 = CheckUtf8Text(text, line); !utf8.ok()) return utf8;
+  ARBITER_RETURN_IF_ERROR(CheckUtf8Text(text, line));
   // The fast parser writes into `message` before it knows whether it will
   // give up, while protobuf leaves `message` as it was when it refuses a
   // line: so take the fast path only for a message that is as good as empty
@@ -79,7 +80,7 @@ absl::Status ParseJsonLine(std::string_view text, int64_t line, google::protobuf
 
 absl::Status ParseJsonLineWithProtobuf(std::string_view text, int64_t line,
                                        google::protobuf::Message& message) {
-  if (absl::Status utf8 = CheckUtf8Text(text, line); !utf8.ok()) return utf8;
+  ARBITER_RETURN_IF_ERROR(CheckUtf8Text(text, line));
   return ParseWithProtobuf(text, line, message);
 }
 

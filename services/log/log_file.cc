@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <fstream>
 
+#include "engine/core/status_macros.h"
 #include "absl/strings/str_cat.h"
 #include "services/log/file_status.h"
 #include "services/log/json_lines.h"
@@ -66,13 +67,13 @@ absl::Status FileTooLarge(const LogLimits& limits) {
 
 absl::StatusOr<v1::LogHeader> ParseHeaderLine(std::string_view text, int64_t line) {
   v1::LogHeader header;
-  if (absl::Status status = ParseJsonLine(text, line, header); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(ParseJsonLine(text, line, header));
   return header;
 }
 
 absl::StatusOr<v1::Action> ParseActionLine(std::string_view text, int64_t line) {
   v1::Action action;
-  if (absl::Status status = ParseJsonLine(text, line, action); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(ParseJsonLine(text, line, action));
   return action;
 }
 
@@ -82,7 +83,7 @@ absl::StatusOr<GameLog> ParseLog(std::string_view content, const LogLimits& limi
   while (!content.empty()) {
     const std::size_t end = content.find('\n');
     const std::string_view text = content.substr(0, end);
-    if (absl::Status status = parser.Add(text); !status.ok()) return status;
+    ARBITER_RETURN_IF_ERROR(parser.Add(text));
     if (end == std::string_view::npos) break;
     content.remove_prefix(end + 1);
   }
@@ -109,14 +110,14 @@ absl::StatusOr<GameLog> ReadLogFile(const std::string& path, const LogLimits& li
       // One byte of slack for a "\r" that Add() strips.
       if (current.size() > limits.max_line_bytes + 1) return parser.TooLong(parser.next_line());
       if (end == std::string_view::npos) break;
-      if (absl::Status status = parser.Add(current); !status.ok()) return status;
+      ARBITER_RETURN_IF_ERROR(parser.Add(current));
       current.clear();
       chunk.remove_prefix(end + 1);
     }
   }
   if (in.bad()) return absl::InvalidArgumentError(absl::StrCat(path, ": read error"));
   if (!current.empty()) {
-    if (absl::Status status = parser.Add(current); !status.ok()) return status;
+    ARBITER_RETURN_IF_ERROR(parser.Add(current));
   }
   return std::move(parser).Finish();
 }

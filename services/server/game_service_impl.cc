@@ -1,5 +1,7 @@
 #include "services/server/game_service_impl.h"
 
+#include "engine/core/status_macros.h"
+#include "services/common/page.h"
 #include "services/common/resource_names.h"
 
 #include <spdlog/spdlog.h>
@@ -21,17 +23,6 @@
 
 namespace arbiter::server {
 namespace {
-
-constexpr int kDefaultPageSize = 100;
-constexpr int kMaxPageSize = 1000;
-
-absl::StatusOr<int> PageSize(int page_size) {
-  if (page_size == 0) return kDefaultPageSize;
-  if (page_size < 0 || page_size > kMaxPageSize) {
-    return common::FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
-  }
-  return page_size;
-}
 
 absl::StatusOr<store::GameStatus> StoreStatus(v1::GameStatus status) {
   switch (status) {
@@ -62,7 +53,7 @@ absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const
     }
     return record.status();
   }
-  if (absl::Status s = access::RequireRead(caller, *record); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, *record));
   return record;
 }
 
@@ -84,14 +75,11 @@ void HideSeed(v1::Event& event) {
 // The game row and its creation event, for answers about one game.
 absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller& caller,
                                   const std::string& game_id) {
-  absl::StatusOr<store::GameRecord> record = ReadableRecord(store, caller, game_id);
-  if (!record.ok()) return record.status();
-  absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
-  if (!first.ok()) return first.status();
-  if (first->empty()) return games::ToGame(*record, nullptr, access::SeesSeed(caller, *record));
-  absl::StatusOr<v1::Event> created = games::DecodeEvent(first->front());
-  if (!created.ok()) return created.status();
-  return games::ToGame(*record, &created->game_created(), access::SeesSeed(caller, *record));
+  ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, ReadableRecord(store, caller, game_id));
+  ARBITER_ASSIGN_OR_RETURN(std::vector<store::StoredEvent> first, store.ReadGameEvents(game_id, 0, 1));
+  if (first.empty()) return games::ToGame(record, nullptr, access::SeesSeed(caller, record));
+  ARBITER_ASSIGN_OR_RETURN(v1::Event created, games::DecodeEvent(first.front()));
+  return games::ToGame(record, &created.game_created(), access::SeesSeed(caller, record));
 }
 
 // A violation's detail may describe hidden cards ("the top card of the deck
@@ -117,9 +105,9 @@ absl::StatusOr<games::OpenedGame> OpenReadable(store::EventStore& store, const a
     return game.status();
   }
   if (!game->creation.ok()) return game->creation;
-  if (absl::Status s = access::RequireRead(caller, game->record); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, game->record));
   if (seen_state) {
-    if (absl::Status s = access::RequireReadState(caller, game->record); !s.ok()) return s;
+    ARBITER_RETURN_IF_ERROR(access::RequireReadState(caller, game->record));
   }
   return game;
 }
@@ -132,9 +120,8 @@ grpc::Status ArbiterServiceImpl::CreateGame(grpc::ServerContext* context,
   std::string label = request->game_id();
   return Serve(context, auth_, "CreateGame", label, request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
-                 absl::StatusOr<v1::Game> game = writer_.Create(caller, *request);
-                 if (!game.ok()) return game.status();
-                 *response = *std::move(game);
+                 ARBITER_ASSIGN_OR_RETURN(v1::Game game, writer_.Create(caller, *request));
+                 *response = std::move(game);
                  label = response->name();
                  return absl::OkStatus();
                });
@@ -197,9 +184,8 @@ grpc::Status ArbiterServiceImpl::GetGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<v1::Game> game = ReadGame(store_, caller, *game_id);
-                 if (!game.ok()) return game.status();
-                 *response = *std::move(game);
+                 ARBITER_ASSIGN_OR_RETURN(v1::Game game, ReadGame(store_, caller, *game_id));
+                 *response = std::move(game);
                  return absl::OkStatus();
                });
 }
@@ -209,25 +195,23 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
                                            v1::ListGamesResponse* response) {
   return Serve(
       context, auth_, "ListGames", "", "", [&](const access::Caller& caller) -> absl::Status {
-        absl::StatusOr<int> size = PageSize(request->page_size());
-        if (!size.ok()) return size.status();
-        absl::StatusOr<store::GameStatus> status = StoreStatus(request->status());
-        if (!status.ok()) return status.status();
+        ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size()));
+        ARBITER_ASSIGN_OR_RETURN(store::GameStatus status, StoreStatus(request->status()));
         if (caller.role == store::Role::kPublic) {
-          if (*status != store::GameStatus::kUnspecified &&
-              *status != store::GameStatus::kFinished) {
+          if (status != store::GameStatus::kUnspecified &&
+              status != store::GameStatus::kFinished) {
             return absl::PermissionDeniedError("public tokens list finished games only");
           }
-          *status = store::GameStatus::kFinished;
+          status = store::GameStatus::kFinished;
         }
         store::ListGamesFilter filter;
         filter.game = request->game_type();
-        filter.status = *status;
+        filter.status = status;
         filter.league_id = request->league();
         filter.tournament_id = request->tournament();
         filter.player = request->player();
         absl::StatusOr<store::ListGamesPage> page =
-            store_.ListGames(filter, *size, request->page_token());
+            store_.ListGames(filter, size, request->page_token());
         if (!page.ok()) {
           if (page.status().code() == absl::StatusCode::kInvalidArgument) {
             return common::WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
@@ -251,27 +235,23 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "parent", "not a game name");
                  }
-                 absl::StatusOr<int> size = PageSize(request->page_size());
-                 if (!size.ok()) return size.status();
+                 ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size()));
                  int64_t after = 0;
                  if (!request->page_token().empty() &&
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
                    return common::FieldError("page_token", "not a token of ListEvents");
                  }
-                 absl::StatusOr<store::GameRecord> record =
-                     ReadableRecord(store_, caller, *game_id);
-                 if (!record.ok()) return record.status();
-                 const bool sees_seed = access::SeesSeed(caller, *record);
-                 auto events = store_.ReadGameEvents(*game_id, after, *size + 1);
+                 ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, ReadableRecord(store_, caller, *game_id));
+                 const bool sees_seed = access::SeesSeed(caller, record);
+                 auto events = store_.ReadGameEvents(*game_id, after, size + 1);
                  if (!events.ok()) return events.status();
-                 for (int i = 0; i < static_cast<int>(events->size()) && i < *size; ++i) {
-                   absl::StatusOr<v1::Event> event = games::DecodeEvent((*events)[i]);
-                   if (!event.ok()) return event.status();
-                   if (!sees_seed) HideSeed(*event);
-                   *response->add_events() = *std::move(event);
+                 for (int i = 0; i < static_cast<int>(events->size()) && i < size; ++i) {
+                   ARBITER_ASSIGN_OR_RETURN(v1::Event event, games::DecodeEvent((*events)[i]));
+                   if (!sees_seed) HideSeed(event);
+                   *response->add_events() = std::move(event);
                  }
-                 if (static_cast<int>(events->size()) > *size) {
-                   response->set_next_page_token(absl::StrCat((*events)[*size - 1].sequence));
+                 if (static_cast<int>(events->size()) > size) {
+                   response->set_next_page_token(absl::StrCat((*events)[size - 1].sequence));
                  }
                  return absl::OkStatus();
                });
@@ -282,10 +262,9 @@ absl::Status ArbiterServiceImpl::AddInclusion(v1::Adjudication& adjudication) {
     adjudication.set_transparency_note("this server keeps no transparency log");
     return absl::OkStatus();
   }
-  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, adjudication.game(), "game");
-  if (!game_id.ok()) return game_id.status();
+  ARBITER_ASSIGN_OR_RETURN(std::string game_id, common::ParseName(common::IdKind::kGame, adjudication.game(), "game"));
   absl::StatusOr<v1::InclusionProof> proof = inclusions_.Prove(
-      store_, *transparency_, *game_id, adjudication.last_event(), adjudication.last_event_hash());
+      store_, *transparency_, game_id, adjudication.last_event(), adjudication.last_event_hash());
   if (proof.ok()) {
     *adjudication.mutable_last_event_inclusion() = *std::move(proof);
     return absl::OkStatus();
@@ -311,7 +290,7 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  // all. It holds the chain's record, computed with it, for
                  // the permission check.
                  if (auto cached = judgements_.FindCurrent(*game_id, store_.WrittenThrough())) {
-                   if (absl::Status s = access::RequireRead(caller, cached->chained); !s.ok()) return s;
+                   ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
                    *response = std::move(cached->adjudication);
                    WithholdHiddenDetail(caller, cached->chained, *response);
                    return AddInclusion(*response);
@@ -321,28 +300,25 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  // a cache entry checked by the last event's hash, and on a
                  // miss the start of the stream all come from it.
                  const games::JudgementCache::ReadTicket ticket = judgements_.BeginRead();
-                 absl::StatusOr<games::OpenedGame> game = OpenReadable(store_, caller, *game_id);
-                 if (!game.ok()) return game.status();
-                 if (game->last.has_value()) {
-                   if (auto cached = judgements_.Find(*game_id, game->last->hash)) {
-                     if (absl::Status s = access::RequireRead(caller, cached->chained); !s.ok()) return s;
+                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, *game_id));
+                 if (game.last.has_value()) {
+                   if (auto cached = judgements_.Find(*game_id, game.last->hash)) {
+                     ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
                      // Checked against the store just now: current again.
-                     judgements_.Store(*game_id, game->last->hash, game->last->position, ticket,
+                     judgements_.Store(*game_id, game.last->hash, game.last->position, ticket,
                                        *cached);
                      *response = std::move(cached->adjudication);
                      WithholdHiddenDetail(caller, cached->chained, *response);
                      return AddInclusion(*response);
                    }
                  }
-                 absl::StatusOr<replay::Referee> referee =
-                     games::JudgeStored(store_, registry_, *game, 0, cancel);
-                 if (!referee.ok()) return referee.status();
-                 *response = games::ToAdjudication(game->record.game_id, *referee,
-                                            game->record.last_sequence);
-                 response->set_last_event_hash(game->last->hash);
-                 judgements_.Store(*game_id, game->last->hash, game->last->position, ticket,
-                                   games::JudgementCache::Judgement{*response, game->record});
-                 WithholdHiddenDetail(caller, game->record, *response);
+                 ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, games::JudgeStored(store_, registry_, game, 0, cancel));
+                 *response = games::ToAdjudication(game.record.game_id, referee,
+                                            game.record.last_sequence);
+                 response->set_last_event_hash(game.last->hash);
+                 judgements_.Store(*game_id, game.last->hash, game.last->position, ticket,
+                                   games::JudgementCache::Judgement{*response, game.record});
+                 WithholdHiddenDetail(caller, game.record, *response);
                  return AddInclusion(*response);
                });
 }
@@ -357,18 +333,15 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<games::OpenedGame> game = OpenReadable(store_, caller, *game_id, true);
-                 if (!game.ok()) return game.status();
-                 const int64_t last = game->record.last_sequence;
+                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, *game_id, true));
+                 const int64_t last = game.record.last_sequence;
                  const int64_t event = request->event() == 0 ? last : request->event();
                  if (event < 1 || event > last) {
                    return common::FieldError("event", absl::StrCat("event must be 1-", last,
                                                            " (0: the last), not ", event));
                  }
-                 absl::StatusOr<replay::Referee> referee =
-                     games::JudgeStored(store_, registry_, *game, event, cancel);
-                 if (!referee.ok()) return referee.status();
-                 *response = games::ToGameState(game->record.game_id, *referee, event);
+                 ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, games::JudgeStored(store_, registry_, game, event, cancel));
+                 *response = games::ToGameState(game.record.game_id, referee, event);
                  return absl::OkStatus();
                });
 }
@@ -382,14 +355,13 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 absl::StatusOr<games::OpenedGame> game = OpenReadable(store_, caller, *game_id);
-                 if (!game.ok()) return game.status();
-                 auto report = games::VerifyOpenedGame(store_, registry_, *game, CancelOf(context));
+                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, *game_id));
+                 auto report = games::VerifyOpenedGame(store_, registry_, game, CancelOf(context));
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);
                  // The row was read with the events (one snapshot): a game
                  // that ended meanwhile is not in this read at all.
-                 if (response->intact()) games::VerifyRowAgainstChain(game->row, game->record, *response);
+                 if (response->intact()) games::VerifyRowAgainstChain(game.row, game.record, *response);
                  return absl::OkStatus();
                });
 }

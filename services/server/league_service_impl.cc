@@ -1,5 +1,7 @@
 #include "services/server/league_service_impl.h"
 
+#include "engine/core/status_macros.h"
+#include "services/common/page.h"
 #include "services/common/resource_names.h"
 #include "services/common/proto_time.h"
 
@@ -17,14 +19,6 @@
 namespace arbiter::server {
 namespace {
 
-
-absl::StatusOr<int> PageSizeOf(int page_size, int default_size) {
-  if (page_size == 0) return default_size;
-  if (page_size < 0 || page_size > 1000) {
-    return common::FieldError("page_size", absl::StrCat("page_size must be 0-1000, not ", page_size));
-  }
-  return page_size;
-}
 
 absl::Status CheckRequest(const std::string& request_id) {
   if (request_id.empty() || request_id.size() > 200) {
@@ -91,22 +85,18 @@ absl::StatusOr<v1::LeagueSettings> LeagueServiceImpl::ReadSettings(const std::st
 }
 
 absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& league_id) {
-  absl::StatusOr<v1::LeagueSettings> settings = ReadSettings(league_id);
-  if (!settings.ok()) return settings.status();
-  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id));
-  if (!stream.ok()) return stream.status();
+  ARBITER_ASSIGN_OR_RETURN(v1::LeagueSettings settings, ReadSettings(league_id));
+  ARBITER_ASSIGN_OR_RETURN(store::StreamRecord stream, streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id)));
   v1::League out;
-  out.set_name(stream->stream_id);
-  *out.mutable_settings() = *std::move(settings);
-  out.set_creator(stream->created_by);
-  *out.mutable_create_time() = common::TimestampOf(stream->created_at);
-  out.set_last_event(stream->last_sequence);
-  out.set_last_event_hash(stream->last_hash);
-  absl::StatusOr<std::optional<league::LeagueProjection>> projection =
-      projections_.Projection(league_id);
-  if (!projection.ok()) return projection.status();
-  if (projection->has_value() && (*projection)->settings_sequence == stream->last_sequence) {
-    out.set_rated_games((*projection)->rated_games);
+  out.set_name(stream.stream_id);
+  *out.mutable_settings() = std::move(settings);
+  out.set_creator(stream.created_by);
+  *out.mutable_create_time() = common::TimestampOf(stream.created_at);
+  out.set_last_event(stream.last_sequence);
+  out.set_last_event_hash(stream.last_hash);
+  ARBITER_ASSIGN_OR_RETURN(std::optional<league::LeagueProjection> projection, projections_.Projection(league_id));
+  if (projection.has_value() && (projection)->settings_sequence == stream.last_sequence) {
+    out.set_rated_games((projection)->rated_games);
     out.set_projected_position(projector_.position());
   }
   out.set_projector_lag_events(projector_.lag());
@@ -117,10 +107,9 @@ absl::StatusOr<v1::League> LeagueServiceImpl::ReadLeague(const std::string& leag
 absl::Status LeagueServiceImpl::CheckSeason(const std::string& league_id,
                                             const std::string& season) {
   // Reads the league's settings only: this runs on every leaderboard read.
-  absl::StatusOr<v1::LeagueSettings> settings = ReadSettings(league_id);
-  if (!settings.ok()) return settings.status();
+  ARBITER_ASSIGN_OR_RETURN(v1::LeagueSettings settings, ReadSettings(league_id));
   if (season.empty()) return absl::OkStatus();
-  for (const v1::Season& s : settings->seasons()) {
+  for (const v1::Season& s : settings.seasons()) {
     if (s.id() == season) return absl::OkStatus();
   }
   return absl::NotFoundError(
@@ -132,12 +121,12 @@ grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
                                              v1::League* response) {
   return Serve(context, auth_, "CreateLeague", common::NameOf(common::IdKind::kLeague, request->league_id()),
                request->request_id(), [&](const access::Caller& caller) -> absl::Status {
-                 if (absl::Status s = CheckRequest(request->request_id()); !s.ok()) return s;
+                 ARBITER_RETURN_IF_ERROR(CheckRequest(request->request_id()));
                  if (!common::IsValidId(common::IdKind::kLeague, request->league_id())) {
                    return common::FieldError("league_id",
                                      "league_id must be 1-63 characters of A-Z a-z 0-9 _ . -");
                  }
-                 if (absl::Status s = RequireManage(caller, request->league_id()); !s.ok()) return s;
+                 ARBITER_RETURN_IF_ERROR(RequireManage(caller, request->league_id()));
                  absl::StatusOr<engine::league::LeagueConfig> config =
                      league::ConfigFromSettings(request->settings());
                  if (!config.ok()) {
@@ -163,9 +152,8 @@ grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
                    }
                    return event.status();
                  }
-                 absl::StatusOr<v1::League> league = ReadLeague(request->league_id());
-                 if (!league.ok()) return league.status();
-                 *response = *std::move(league);
+                 ARBITER_ASSIGN_OR_RETURN(v1::League league, ReadLeague(request->league_id()));
+                 *response = std::move(league);
                  return absl::OkStatus();
                });
 }
@@ -175,10 +163,9 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                                              v1::League* response) {
   return Serve(context, auth_, "UpdateLeague", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
-                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
-                 if (!league_id.ok()) return league_id.status();
-                 if (absl::Status s = CheckRequest(request->request_id()); !s.ok()) return s;
-                 if (absl::Status s = RequireManage(caller, *league_id); !s.ok()) return s;
+                 ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->name(), "name"));
+                 ARBITER_RETURN_IF_ERROR(CheckRequest(request->request_id()));
+                 ARBITER_RETURN_IF_ERROR(RequireManage(caller, league_id));
                  if (request->expected_last_event() < 1) {
                    return common::FieldError("expected_last_event",
                                      "expected_last_event is required: the league's last event "
@@ -191,28 +178,24 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                    return common::WithFieldViolation(config.status(), message.substr(0, message.find(':')),
                                              message);
                  }
-                 if (absl::StatusOr<v1::League> existing = ReadLeague(*league_id); !existing.ok()) {
+                 if (absl::StatusOr<v1::League> existing = ReadLeague(league_id); !existing.ok()) {
                    return existing.status();
                  }
                  v1::LeagueSettingsChanged changed;
                  *changed.mutable_settings() = request->settings();
                  store::StreamAppendRequest append;
-                 append.stream_id = common::NameOf(common::IdKind::kLeague, *league_id);
+                 append.stream_id = common::NameOf(common::IdKind::kLeague, league_id);
                  append.expected_sequence = request->expected_last_event();
                  append.request_id = StreamRequestId("update", caller, request->request_id());
                  append.recorded_by = caller.principal;
                  append.type = league::kTypeLeagueSettingsChanged;
                  changed.SerializeToString(&append.payload);
-                 absl::StatusOr<store::StreamEvent> event = streams_.Append(append);
-                 if (!event.ok()) return event.status();
+                 ARBITER_ASSIGN_OR_RETURN(store::StreamEvent event, streams_.Append(append));
                  // The new settings apply to every game: rebuild now, so the
                  // answer's ratings are those of the new settings.
-                 absl::StatusOr<league::RebuildSummary> rebuilt =
-                     projector_.Rebuild(*league_id);
-                 if (!rebuilt.ok()) return rebuilt.status();
-                 absl::StatusOr<v1::League> league = ReadLeague(*league_id);
-                 if (!league.ok()) return league.status();
-                 *response = *std::move(league);
+                 ARBITER_ASSIGN_OR_RETURN(league::RebuildSummary rebuilt, projector_.Rebuild(league_id));
+                 ARBITER_ASSIGN_OR_RETURN(v1::League league, ReadLeague(league_id));
+                 *response = std::move(league);
                  return absl::OkStatus();
                });
 }
@@ -222,11 +205,9 @@ grpc::Status LeagueServiceImpl::GetLeague(grpc::ServerContext* context,
                                           v1::League* response) {
   return Serve(context, auth_, "GetLeague", request->name(), "",
                [&](const access::Caller&) -> absl::Status {
-                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
-                 if (!league_id.ok()) return league_id.status();
-                 absl::StatusOr<v1::League> league = ReadLeague(*league_id);
-                 if (!league.ok()) return league.status();
-                 *response = *std::move(league);
+                 ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->name(), "name"));
+                 ARBITER_ASSIGN_OR_RETURN(v1::League league, ReadLeague(league_id));
+                 *response = std::move(league);
                  return absl::OkStatus();
                });
 }
@@ -235,8 +216,7 @@ grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
                                             const v1::ListLeaguesRequest* request,
                                             v1::ListLeaguesResponse* response) {
   return Serve(context, auth_, "ListLeagues", "", "", [&](const access::Caller&) -> absl::Status {
-    absl::StatusOr<int> size = PageSizeOf(request->page_size(), 100);
-    if (!size.ok()) return size.status();
+    ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size(), 100));
     std::string after;
     if (!request->page_token().empty()) {
       absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kLeague, request->page_token(), "page_token");
@@ -248,21 +228,18 @@ grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
     // One more than the page tells whether another page follows; the store
     // reads at most 1,000, so a page of 1,000 that fills up gets a token
     // (whose page may then be empty).
-    const int fetch = std::min(*size + 1, 1000);
-    absl::StatusOr<std::vector<store::StreamRecord>> streams =
-        streams_.ListStreams(league::kLeagueKind, after, fetch);
-    if (!streams.ok()) return streams.status();
-    for (int i = 0; i < static_cast<int>(streams->size()); ++i) {
-      if (i == *size) {
+    const int fetch = std::min(size + 1, 1000);
+    ARBITER_ASSIGN_OR_RETURN(std::vector<store::StreamRecord> streams, streams_.ListStreams(league::kLeagueKind, after, fetch));
+    for (int i = 0; i < static_cast<int>(streams.size()); ++i) {
+      if (i == size) {
         response->set_next_page_token(response->leagues().rbegin()->name());
         break;
       }
-      const std::string id = (*streams)[i].stream_id.substr(std::string_view("leagues/").size());
-      absl::StatusOr<v1::League> league = ReadLeague(id);
-      if (!league.ok()) return league.status();
-      *response->add_leagues() = *std::move(league);
+      const std::string id = streams[i].stream_id.substr(std::string_view("leagues/").size());
+      ARBITER_ASSIGN_OR_RETURN(v1::League league, ReadLeague(id));
+      *response->add_leagues() = std::move(league);
     }
-    if (fetch == *size && static_cast<int>(streams->size()) == fetch) {
+    if (fetch == size && static_cast<int>(streams.size()) == fetch) {
       response->set_next_page_token(response->leagues().rbegin()->name());
     }
     return absl::OkStatus();
@@ -274,13 +251,11 @@ grpc::Status LeagueServiceImpl::GetLeaderboard(grpc::ServerContext* context,
                                                v1::Leaderboard* response) {
   return Serve(context, auth_, "GetLeaderboard", request->league(), "",
                [&](const access::Caller&) -> absl::Status {
-                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
-                 if (!league_id.ok()) return league_id.status();
-                 absl::StatusOr<int> size = PageSizeOf(request->page_size(), 50);
-                 if (!size.ok()) return size.status();
-                 if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
+                 ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->league(), "league"));
+                 ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size(), 50));
+                 ARBITER_RETURN_IF_ERROR(CheckSeason(league_id, request->season()));
                  absl::StatusOr<league::LeaderboardPage> page = projections_.Leaderboard(
-                     *league_id, request->season(), *size, request->page_token());
+                     league_id, request->season(), size, request->page_token());
                  if (!page.ok()) {
                    if (absl::IsInvalidArgument(page.status())) {
                      return common::WithFieldViolation(page.status(), "page_token",
@@ -303,18 +278,15 @@ grpc::Status LeagueServiceImpl::GetPlayerRating(grpc::ServerContext* context,
                                                 v1::LeaderboardRow* response) {
   return Serve(context, auth_, "GetPlayerRating", request->league(), "",
                [&](const access::Caller&) -> absl::Status {
-                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
-                 if (!league_id.ok()) return league_id.status();
-                 if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
-                 absl::StatusOr<std::optional<league::RatingRow>> row =
-                     projections_.Player(*league_id, request->season(), request->player());
-                 if (!row.ok()) return row.status();
-                 if (!row->has_value()) {
+                 ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->league(), "league"));
+                 ARBITER_RETURN_IF_ERROR(CheckSeason(league_id, request->season()));
+                 ARBITER_ASSIGN_OR_RETURN(std::optional<league::RatingRow> row, projections_.Player(league_id, request->season(), request->player()));
+                 if (!row.has_value()) {
                    return absl::NotFoundError(absl::StrCat(
                        "player \"", request->player().substr(0, 80), "\" has no rated game in league \"",
-                       *league_id, "\"", request->season().empty() ? "" : " this season"));
+                       league_id, "\"", request->season().empty() ? "" : " this season"));
                  }
-                 *response = ToRow(0, **row);
+                 *response = ToRow(0, *row);
                  return absl::OkStatus();
                });
 }
@@ -324,34 +296,29 @@ grpc::Status LeagueServiceImpl::GetRatingHistory(grpc::ServerContext* context,
                                                  v1::RatingHistory* response) {
   return Serve(context, auth_, "GetRatingHistory", request->league(), "",
                [&](const access::Caller&) -> absl::Status {
-                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->league(), "league");
-                 if (!league_id.ok()) return league_id.status();
-                 absl::StatusOr<int> size = PageSizeOf(request->page_size(), 100);
-                 if (!size.ok()) return size.status();
+                 ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->league(), "league"));
+                 ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size(), 100));
                  int64_t after = 0;
                  if (!request->page_token().empty() &&
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
                    return common::FieldError("page_token", "page_token: not a token from a previous page");
                  }
-                 if (absl::Status s = CheckSeason(*league_id, request->season()); !s.ok()) return s;
-                 absl::StatusOr<std::vector<league::HistoryRow>> points =
-                     projections_.History(*league_id, request->season(), request->player(), after,
-                                          *size + 1);
-                 if (!points.ok()) return points.status();
-                 if (points->empty() && after == 0) {
+                 ARBITER_RETURN_IF_ERROR(CheckSeason(league_id, request->season()));
+                 ARBITER_ASSIGN_OR_RETURN(std::vector<league::HistoryRow> points, projections_.History(league_id, request->season(), request->player(), after, size + 1));
+                 if (points.empty() && after == 0) {
                    return absl::NotFoundError(absl::StrCat(
                        "player \"", request->player().substr(0, 80), "\" has no rated game in league \"",
-                       *league_id, "\""));
+                       league_id, "\""));
                  }
                  response->set_league(request->league());
                  response->set_season(request->season());
                  response->set_player(request->player());
-                 for (int i = 0; i < static_cast<int>(points->size()); ++i) {
-                   if (i == *size) {
-                     response->set_next_page_token(absl::StrCat((*points)[i - 1].point.games));
+                 for (int i = 0; i < static_cast<int>(points.size()); ++i) {
+                   if (i == size) {
+                     response->set_next_page_token(absl::StrCat(points[i - 1].point.games));
                      break;
                    }
-                   const league::HistoryRow& h = (*points)[i];
+                   const league::HistoryRow& h = points[i];
                    v1::RatingPoint* point = response->add_points();
                    point->set_game(absl::StrCat("games/", h.point.game_id));
                    point->set_position(h.point.position);
@@ -372,19 +339,16 @@ grpc::Status LeagueServiceImpl::RebuildLeague(grpc::ServerContext* context,
                                               v1::RebuildLeagueResponse* response) {
   return Serve(context, auth_, "RebuildLeague", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
-                 absl::StatusOr<std::string> league_id = LeagueIdOf(request->name(), "name");
-                 if (!league_id.ok()) return league_id.status();
-                 if (absl::Status s = RequireManage(caller, *league_id); !s.ok()) return s;
-                 if (absl::StatusOr<v1::League> league = ReadLeague(*league_id); !league.ok()) {
+                 ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->name(), "name"));
+                 ARBITER_RETURN_IF_ERROR(RequireManage(caller, league_id));
+                 if (absl::StatusOr<v1::League> league = ReadLeague(league_id); !league.ok()) {
                    return league.status();
                  }
-                 absl::StatusOr<league::RebuildSummary> summary =
-                     projector_.Rebuild(*league_id);
-                 if (!summary.ok()) return summary.status();
-                 response->set_rated_games(summary->rated_games);
-                 response->set_players(summary->players);
-                 response->set_projected_position(summary->position);
-                 response->set_digest(summary->digest);
+                 ARBITER_ASSIGN_OR_RETURN(league::RebuildSummary summary, projector_.Rebuild(league_id));
+                 response->set_rated_games(summary.rated_games);
+                 response->set_players(summary.players);
+                 response->set_projected_position(summary.position);
+                 response->set_digest(summary.digest);
                  return absl::OkStatus();
                });
 }

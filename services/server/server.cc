@@ -15,6 +15,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "engine/core/status_macros.h"
 #include "services/league/league_check_impl.h"
 #include "services/server/early_auth.h"
 #include "services/server/request_limits.h"
@@ -84,45 +85,63 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     const ServerOptions& options, store::EventStore& store, store::TokenStore& tokens,
     const engine::RulesetRegistry& registry, const LeagueParts* leagues,
     transparency::TransparencyLog* transparency) {
-  std::shared_ptr<grpc::ServerCredentials> credentials;
-  bool secure = true;  // credentials that take an AuthMetadataProcessor
-  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
-    return absl::InvalidArgumentError("TLS needs both a certificate and a key file");
-  }
-  if (!options.tls_cert_file.empty()) {
-    absl::StatusOr<std::string> cert = ReadFile(options.tls_cert_file, "certificate");
-    if (!cert.ok()) return cert.status();
-    absl::StatusOr<std::string> key = ReadFile(options.tls_key_file, "key");
-    if (!key.ok()) return key.status();
-    grpc::SslServerCredentialsOptions ssl;
-    ssl.pem_key_cert_pairs.push_back({*key, *cert});
-    credentials = grpc::SslServerCredentials(ssl);
-  } else {
-    if (!options.insecure && !IsLoopbackAddress(options.listen)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "refusing to listen on ", options.listen,
-          " without TLS: bearer tokens would cross the network in clear. Give --tls-cert and "
-          "--tls-key, listen on a loopback address, or pass --insecure (e.g. behind a proxy "
-          "that terminates TLS)"));
-    }
-    // Local credentials: plaintext on the wire, but they accept an
-    // AuthMetadataProcessor (and only loopback peers).
-    secure = !options.insecure || IsLoopbackAddress(options.listen);
-    credentials = secure ? grpc::experimental::LocalServerCredentials(
-                               absl::StartsWith(options.listen, "unix") ? UDS : LOCAL_TCP)
-                         : grpc::InsecureServerCredentials();
-  }
-
+  ARBITER_ASSIGN_OR_RETURN(Credentials credentials, CredentialsFor(options));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
       new ArbiterServer(store, tokens, registry, options.limits, leagues, transparency));
-  if (secure) {
+  if (credentials.takes_auth_processor) {
     server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
-    credentials->SetAuthMetadataProcessor(server->early_auth_);
+    credentials.credentials->SetAuthMetadataProcessor(server->early_auth_);
   }
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.listen, credentials, &server->port_);
+  builder.AddListeningPort(options.listen, credentials.credentials, &server->port_);
+  Configure(builder, options);
+  grpc::ResourceQuota quota("arbiterd");
+  quota.Resize(static_cast<std::size_t>(
+      std::max<int64_t>(int64_t{64} << 20, options.memory_quota_bytes)));
+  quota.SetMaxThreads(std::max(options.max_threads, options.idle_threads + 2));
+  builder.SetResourceQuota(quota);
+  server->RegisterServices(builder);
+  server->server_ = builder.BuildAndStart();
+  if (server->server_ == nullptr || server->port_ == 0) {
+    server->shut_down_ = true;
+    return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
+  }
+  server->MarkServing();
+  return server;
+}
+
+absl::StatusOr<ArbiterServer::Credentials> ArbiterServer::CredentialsFor(
+    const ServerOptions& options) {
+  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
+    return absl::InvalidArgumentError("TLS needs both a certificate and a key file");
+  }
+  if (!options.tls_cert_file.empty()) {
+    ARBITER_ASSIGN_OR_RETURN(const std::string cert, ReadFile(options.tls_cert_file, "certificate"));
+    ARBITER_ASSIGN_OR_RETURN(const std::string key, ReadFile(options.tls_key_file, "key"));
+    grpc::SslServerCredentialsOptions ssl;
+    ssl.pem_key_cert_pairs.push_back({key, cert});
+    return Credentials{grpc::SslServerCredentials(ssl), true};
+  }
+  if (!options.insecure && !IsLoopbackAddress(options.listen)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "refusing to listen on ", options.listen,
+        " without TLS: bearer tokens would cross the network in clear. Give --tls-cert and "
+        "--tls-key, listen on a loopback address, or pass --insecure (e.g. behind a proxy "
+        "that terminates TLS)"));
+  }
+  // Local credentials: plaintext on the wire, but they accept an
+  // AuthMetadataProcessor (and only loopback peers).
+  if (!options.insecure || IsLoopbackAddress(options.listen)) {
+    return Credentials{grpc::experimental::LocalServerCredentials(
+                           absl::StartsWith(options.listen, "unix") ? UDS : LOCAL_TCP),
+                       true};
+  }
+  return Credentials{grpc::InsecureServerCredentials(), false};
+}
+
+void ArbiterServer::Configure(grpc::ServerBuilder& builder, const ServerOptions& options) {
   builder.SetMaxReceiveMessageSize(options.max_message_bytes);
   builder.SetMaxSendMessageSize(options.max_message_bytes);
   std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
@@ -130,41 +149,33 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   builder.experimental().SetInterceptorCreators(std::move(interceptors));
   builder.SetSyncServerOption(grpc::ServerBuilder::SyncServerOption::MAX_POLLERS,
                               std::max(1, options.idle_threads));
-  grpc::ResourceQuota quota("arbiterd");
-  quota.Resize(static_cast<std::size_t>(
-      std::max<int64_t>(int64_t{64} << 20, options.memory_quota_bytes)));
-  quota.SetMaxThreads(std::max(options.max_threads, options.idle_threads + 2));
-  builder.SetResourceQuota(quota);
-  builder.RegisterService(&server->arbiter_service_);
-  builder.RegisterService(&server->token_service_);
-  if (server->league_service_ != nullptr) builder.RegisterService(server->league_service_.get());
-  if (server->tournament_service_ != nullptr) {
-    builder.RegisterService(server->tournament_service_.get());
-    builder.RegisterService(server->dispute_service_.get());
+}
+
+void ArbiterServer::RegisterServices(grpc::ServerBuilder& builder) {
+  builder.RegisterService(&arbiter_service_);
+  builder.RegisterService(&token_service_);
+  if (league_service_ != nullptr) builder.RegisterService(league_service_.get());
+  if (tournament_service_ != nullptr) {
+    builder.RegisterService(tournament_service_.get());
+    builder.RegisterService(dispute_service_.get());
   }
-  if (server->transparency_service_ != nullptr) {
-    builder.RegisterService(server->transparency_service_.get());
+  if (transparency_service_ != nullptr) builder.RegisterService(transparency_service_.get());
+}
+
+void ArbiterServer::MarkServing() {
+  grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
+  if (health == nullptr) return;
+  health->SetServingStatus(true);
+  health->SetServingStatus("arbiter.v1.ArbiterService", true);
+  health->SetServingStatus("arbiter.v1.TokenService", true);
+  if (league_service_ != nullptr) {
+    health->SetServingStatus("arbiter.v1.LeagueService", true);
+    health->SetServingStatus("arbiter.v1.TournamentService", true);
+    health->SetServingStatus("arbiter.v1.DisputeService", true);
   }
-  server->server_ = builder.BuildAndStart();
-  if (server->server_ == nullptr || server->port_ == 0) {
-    server->shut_down_ = true;
-    return absl::UnavailableError(absl::StrCat("cannot listen on ", options.listen));
+  if (transparency_service_ != nullptr) {
+    health->SetServingStatus("arbiter.v1.TransparencyService", true);
   }
-  grpc::HealthCheckServiceInterface* health = server->server_->GetHealthCheckService();
-  if (health != nullptr) {
-    health->SetServingStatus(true);
-    health->SetServingStatus("arbiter.v1.ArbiterService", true);
-    health->SetServingStatus("arbiter.v1.TokenService", true);
-    if (server->league_service_ != nullptr) {
-      health->SetServingStatus("arbiter.v1.LeagueService", true);
-      health->SetServingStatus("arbiter.v1.TournamentService", true);
-      health->SetServingStatus("arbiter.v1.DisputeService", true);
-    }
-    if (server->transparency_service_ != nullptr) {
-      health->SetServingStatus("arbiter.v1.TransparencyService", true);
-    }
-  }
-  return server;
 }
 
 std::shared_ptr<grpc::Channel> ArbiterServer::InProcessChannel() {

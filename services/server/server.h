@@ -11,7 +11,9 @@
 #include "services/server/transparency_service_impl.h"
 
 #include <grpcpp/channel.h>
+#include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server.h>
+#include <grpcpp/server_builder.h>
 
 #include <chrono>
 #include <memory>
@@ -92,6 +94,19 @@ class ArbiterServer {
   void Shutdown(std::chrono::system_clock::time_point deadline);
 
  private:
+  // The server's credentials; `takes_auth_processor` if they accept the
+  // early authentication (TLS and local credentials do).
+  struct Credentials {
+    std::shared_ptr<grpc::ServerCredentials> credentials;
+    bool takes_auth_processor = true;
+  };
+  static absl::StatusOr<Credentials> CredentialsFor(const ServerOptions& options);
+  // Message sizes, the request-size interceptor, idle threads.
+  static void Configure(grpc::ServerBuilder& builder, const ServerOptions& options);
+  void RegisterServices(grpc::ServerBuilder& builder);
+  // The health service says every registered service is serving.
+  void MarkServing();
+
   ArbiterServer(store::EventStore& store, store::TokenStore& tokens,
                 const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
                 const LeagueParts* leagues, transparency::TransparencyLog* transparency);

@@ -1,6 +1,8 @@
 #include "services/server/token_service_impl.h"
 
+#include "engine/core/status_macros.h"
 #include "services/access/token_format.h"
+#include "services/common/page.h"
 #include "services/common/resource_names.h"
 
 #include "services/common/proto_time.h"
@@ -18,8 +20,6 @@
 namespace arbiter::server {
 namespace {
 
-constexpr int kDefaultPageSize = 100;
-constexpr int kMaxPageSize = 1000;
 
 v1::Role ToRole(store::Role role) {
   switch (role) {
@@ -60,7 +60,7 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
   return Serve(
       context, auth_, "CreateToken", "", request->request_id(),
       [&](const access::Caller& caller) -> absl::Status {
-        if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
+        ARBITER_RETURN_IF_ERROR(access::RequireAdmin(caller));
         if (request->request_id().empty() ||
             static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
           return common::FieldError("request_id", "request_id is required (1-200 bytes)");
@@ -96,24 +96,23 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
             return common::FieldError("tournaments", "a tournament id is malformed");
           }
         }
-        absl::StatusOr<access::NewToken> token = access::GenerateToken();
-        if (!token.ok()) return token.status();
-        token->record.role = role;
-        token->record.principal = request->principal();
-        token->record.leagues.assign(request->leagues().begin(), request->leagues().end());
-        token->record.tournaments.assign(request->tournaments().begin(),
+        ARBITER_ASSIGN_OR_RETURN(access::NewToken token, access::GenerateToken());
+        token.record.role = role;
+        token.record.principal = request->principal();
+        token.record.leagues.assign(request->leagues().begin(), request->leagues().end());
+        token.record.tournaments.assign(request->tournaments().begin(),
                                          request->tournaments().end());
-        token->record.request_id = request->request_id();
-        token->record.created_by = caller.principal;
+        token.record.request_id = request->request_id();
+        token.record.created_by = caller.principal;
         if (request->has_ttl()) {
           const absl::Duration ttl =
               absl::Seconds(request->ttl().seconds()) + absl::Nanoseconds(request->ttl().nanos());
           if (ttl < absl::Seconds(1) || ttl > absl::Hours(24 * 3660)) {
             return common::FieldError("ttl", "ttl must be 1 second to 10 years");
           }
-          token->record.expires_at = absl::Now() + ttl;
+          token.record.expires_at = absl::Now() + ttl;
         }
-        if (absl::Status s = tokens_.Insert(token->record); !s.ok()) {
+        if (absl::Status s = tokens_.Insert(token.record); !s.ok()) {
           if (s.code() == absl::StatusCode::kAlreadyExists) {
             return absl::AlreadyExistsError(
                 absl::StrCat("a token was already created for request_id \"", request->request_id(),
@@ -121,12 +120,12 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
           }
           return s;
         }
-        response->set_token(token->token);
-        response->set_token_id(token->record.token_id);
+        response->set_token(token.token);
+        response->set_token_id(token.record.token_id);
         response->set_role(request->role());
         response->set_principal(request->principal());
-        if (token->record.expires_at.has_value()) {
-          *response->mutable_expire_time() = common::PreciseTimestampOf(*token->record.expires_at);
+        if (token.record.expires_at.has_value()) {
+          *response->mutable_expire_time() = common::PreciseTimestampOf(*token.record.expires_at);
         }
         return absl::OkStatus();
       });
@@ -137,7 +136,7 @@ grpc::Status TokenServiceImpl::RevokeToken(grpc::ServerContext* context,
                                            v1::TokenInfo* response) {
   return Serve(context, auth_, "RevokeToken", "", request->token_id(),
                [&](const access::Caller& caller) -> absl::Status {
-                 if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
+                 ARBITER_RETURN_IF_ERROR(access::RequireAdmin(caller));
                  if (request->token_id().empty() || request->token_id().size() > 200) {
                    return common::FieldError("token_id", "token_id is required (the part after \"arb_\")");
                  }
@@ -162,18 +161,14 @@ grpc::Status TokenServiceImpl::ListTokens(grpc::ServerContext* context,
                                           const v1::ListTokensRequest* request,
                                           v1::ListTokensResponse* response) {
   return Serve(context, auth_, "ListTokens", "", "", [&](const access::Caller& caller) -> absl::Status {
-    if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
-    int size = request->page_size() == 0 ? kDefaultPageSize : request->page_size();
-    if (size < 1 || size > kMaxPageSize) {
-      return common::FieldError("page_size", absl::StrCat("page_size must be 0-", kMaxPageSize));
+    ARBITER_RETURN_IF_ERROR(access::RequireAdmin(caller));
+    ARBITER_ASSIGN_OR_RETURN(const int size, common::PageSizeOf(request->page_size()));
+    ARBITER_ASSIGN_OR_RETURN(std::vector<store::TokenRecord> tokens, tokens_.List(request->page_token(), size + 1));
+    for (int i = 0; i < static_cast<int>(tokens.size()) && i < size; ++i) {
+      *response->add_tokens() = ToTokenInfo(tokens[i]);
     }
-    absl::StatusOr<std::vector<store::TokenRecord>> tokens = tokens_.List(request->page_token(), size + 1);
-    if (!tokens.ok()) return tokens.status();
-    for (int i = 0; i < static_cast<int>(tokens->size()) && i < size; ++i) {
-      *response->add_tokens() = ToTokenInfo((*tokens)[i]);
-    }
-    if (static_cast<int>(tokens->size()) > size) {
-      response->set_next_page_token((*tokens)[size - 1].token_id);
+    if (static_cast<int>(tokens.size()) > size) {
+      response->set_next_page_token(tokens[size - 1].token_id);
     }
     return absl::OkStatus();
   });

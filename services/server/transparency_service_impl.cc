@@ -1,5 +1,6 @@
 #include "services/server/transparency_service_impl.h"
 
+#include "engine/core/status_macros.h"
 #include "services/common/resource_names.h"
 
 #include <vector>
@@ -35,10 +36,8 @@ grpc::Status TransparencyServiceImpl::GetCheckpoint(grpc::ServerContext* context
                                                     const v1::GetCheckpointRequest* request,
                                                     v1::Checkpoint* response) {
   return Serve(context, auth_, "GetCheckpoint", "", "", [&](const access::Caller&) -> absl::Status {
-    absl::StatusOr<transparency::StoredCheckpoint> checkpoint =
-        transparency::FindCheckpoint(log_, request->tree_size());
-    if (!checkpoint.ok()) return checkpoint.status();
-    *response = transparency::ToCheckpoint(*checkpoint, log_.signer().name());
+    ARBITER_ASSIGN_OR_RETURN(transparency::StoredCheckpoint checkpoint, transparency::FindCheckpoint(log_, request->tree_size()));
+    *response = transparency::ToCheckpoint(checkpoint, log_.signer().name());
     return absl::OkStatus();
   });
 }
@@ -59,11 +58,9 @@ grpc::Status TransparencyServiceImpl::GetInclusionProof(
                    }
                    return record.status();
                  }
-                 if (absl::Status s = access::RequireRead(caller, *record); !s.ok()) return s;
-                 absl::StatusOr<v1::InclusionProof> proof = transparency::ProveGameEvent(
-                     store_, log_, event->first, event->second, request->tree_size());
-                 if (!proof.ok()) return proof.status();
-                 *response = *std::move(proof);
+                 ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, *record));
+                 ARBITER_ASSIGN_OR_RETURN(v1::InclusionProof proof, transparency::ProveGameEvent( store_, log_, event->first, event->second, request->tree_size()));
+                 *response = std::move(proof);
                  return absl::OkStatus();
                });
 }
@@ -110,10 +107,9 @@ grpc::Status TransparencyServiceImpl::PublishCheckpoint(grpc::ServerContext* con
                                                         v1::Checkpoint* response) {
   return Serve(context, auth_, "PublishCheckpoint", "", "",
                [&](const access::Caller& caller) -> absl::Status {
-                 if (absl::Status s = access::RequireAdmin(caller); !s.ok()) return s;
-                 absl::StatusOr<transparency::StoredCheckpoint> checkpoint = log_.Publish();
-                 if (!checkpoint.ok()) return checkpoint.status();
-                 *response = transparency::ToCheckpoint(*checkpoint, log_.signer().name());
+                 ARBITER_RETURN_IF_ERROR(access::RequireAdmin(caller));
+                 ARBITER_ASSIGN_OR_RETURN(transparency::StoredCheckpoint checkpoint, log_.Publish());
+                 *response = transparency::ToCheckpoint(checkpoint, log_.signer().name());
                  return absl::OkStatus();
                });
 }

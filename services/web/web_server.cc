@@ -138,41 +138,52 @@ void WebServer::Stop() {
 }
 
 void WebServer::Route() {
-  httplib::Server& http = *http_;
-  http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+  GuardEveryRequest();
+  RoutePages();
+  RouteStaticFiles();
+  RouteApi();
+}
+
+bool WebServer::Refused(const httplib::Request& req, httplib::Response& res) {
+  absl::Duration wait;
+  if (!limiter_->Allow(req.remote_addr, absl::Now(), &wait)) {
+    res.set_header("Retry-After", std::to_string(std::max<int64_t>(
+                                      1, absl::ToInt64Seconds(absl::Ceil(wait, absl::Seconds(1))))));
+    SetError(res, 429, "Too many requests");
+    return true;
+  }
+  // A body is never read (only GET and HEAD are served): one announced
+  // larger than the gRPC side takes for a read is refused as such.
+  if (uint64_t length = 0;
+      absl::SimpleAtoi(req.get_header_value("Content-Length"), &length) &&
+      length > static_cast<uint64_t>(max_body_bytes_)) {
+    res.set_header("Connection", "close");
+    SetError(res, 413, "Request too large");
+    return true;
+  }
+  if (req.target.size() > kMaxTargetBytes) {
+    SetError(res, 414, "URI too long");
+    return true;
+  }
+  if (req.method != "GET" && req.method != "HEAD") {
+    res.set_header("Allow", "GET, HEAD");
+    res.set_header("Connection", "close");  // its body, if any, is not read
+    SetError(res, 405, "Method not allowed");
+    return true;
+  }
+  return false;
+}
+
+void WebServer::GuardEveryRequest() {
+  http_->set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     res.set_header("Content-Security-Policy", kContentSecurityPolicy);
     res.set_header("X-Content-Type-Options", "nosniff");
     res.set_header("Referrer-Policy", "no-referrer");
     res.set_header("Vary", "Cookie");  // answers depend on who is signed in
-    absl::Duration wait;
-    if (!limiter_->Allow(req.remote_addr, absl::Now(), &wait)) {
-      res.set_header("Retry-After", std::to_string(std::max<int64_t>(1, absl::ToInt64Seconds(
-                                                                             absl::Ceil(wait, absl::Seconds(1))))));
-      SetError(res, 429, "Too many requests");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    // A body is never read (only GET and HEAD are served): one announced
-    // larger than the gRPC side takes for a read is refused as such.
-    if (uint64_t length = 0;
-        absl::SimpleAtoi(req.get_header_value("Content-Length"), &length) &&
-        length > static_cast<uint64_t>(max_body_bytes_)) {
-      res.set_header("Connection", "close");
-      SetError(res, 413, "Request too large");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    if (req.target.size() > kMaxTargetBytes) {
-      SetError(res, 414, "URI too long");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    if (req.method != "GET" && req.method != "HEAD") {
-      res.set_header("Allow", "GET, HEAD");
-      res.set_header("Connection", "close");  // its body, if any, is not read
-      SetError(res, 405, "Method not allowed");
-      return httplib::Server::HandlerResponse::Handled;
-    }
-    return httplib::Server::HandlerResponse::Unhandled;
+    return Refused(req, res) ? httplib::Server::HandlerResponse::Handled
+                             : httplib::Server::HandlerResponse::Unhandled;
   });
-  http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+  http_->set_error_handler([](const httplib::Request&, httplib::Response& res) {
     if (!res.body.empty()) return;
     const int status = res.status;
     SetError(res, status, status == 404   ? "Not found"
@@ -181,61 +192,78 @@ void WebServer::Route() {
                           : status == 400 ? "Bad request"
                                           : "Error");
   });
+}
 
-  auto page = [this](const char* file, const char* exists_api, std::vector<std::string> allowed,
-                     std::vector<std::string> numbers) {
-    return [this, file, exists_api, allowed = std::move(allowed),
-            numbers = std::move(numbers)](const httplib::Request& req, httplib::Response& res) {
-      if (!PageQueryOk(req, allowed, numbers)) {
-        SetError(res, 400, "Bad request: a query parameter is unknown or malformed");
-        return;
-      }
-      absl::StatusOr<std::string> token = SignInToken(req);
-      if (!token.ok()) {
-        SetError(res, 400, "Bad request: the sign-in cookie is malformed; sign out and in again");
-        return;
-      }
-      if (exists_api != nullptr) {
-        // The page exists when its resource does, for the public role.
-        const std::string api_path = absl::StrCat(exists_api, req.matches[1].str());
-        for (const ApiRoute& route : ApiRoutes()) {
-          std::smatch captures;
-          if (!std::regex_match(api_path, captures, std::regex(route.pattern))) continue;
-          JsonAnswer answer = api_->Call(route, {captures.begin(), captures.end()}, {}, *token);
-          if (answer.status != 200) {
-            SetError(res, answer.status,
-                     answer.status == 404   ? "Not found"
-                     : answer.status == 401 ? "Sign-in token not accepted (unknown, expired or "
-                                              "revoked); sign out and in again"
-                                            : "Error");
-            return;
-          }
-          break;
-        }
-      }
-      const StaticFile* html = FindStaticFile(file);
-      res.set_content(std::string(html->content), kHtml);
-      res.set_header("Cache-Control", "no-cache");
-    };
-  };
-  http.Get("/", page("index.html", nullptr, {}, {}));
-  http.Get(absl::StrCat("/games/(", common::kAnyIdPattern, ")"), page("game.html", "/api/games/", {"event"}, {"event"}));
-  http.Get(absl::StrCat("/leagues/(", common::kAnyIdPattern, ")"),
-           page("league.html", "/api/leagues/", {"page", "player"}, {"page"}));
-  http.Get(absl::StrCat("/tournaments/(", common::kAnyIdPattern, ")"),
-           page("tournament.html", "/api/tournaments/", {}, {}));
-  http.Get("/static/([A-Za-z0-9_.-]{1,100})",
-           [](const httplib::Request& req, httplib::Response& res) {
-             const StaticFile* file = FindStaticFile(req.matches[1].str());
-             if (file == nullptr || !req.params.empty()) {
-               SetError(res, file == nullptr ? 404 : 400, file == nullptr ? "Not found" : "Bad request");
-               return;
-             }
-             res.set_content(std::string(file->content), std::string(ContentTypeOf(file->name)));
-             res.set_header("Cache-Control", "max-age=300");
-           });
+bool WebServer::ResourceExists(const std::string& api_path, const std::string& token,
+                               httplib::Response& res) {
   for (const ApiRoute& route : ApiRoutes()) {
-    http.Get(route.pattern, [this, &route](const httplib::Request& req, httplib::Response& res) {
+    std::smatch captures;
+    if (!std::regex_match(api_path, captures, std::regex(route.pattern))) continue;
+    JsonAnswer answer = api_->Call(route, {captures.begin(), captures.end()}, {}, token);
+    if (answer.status == 200) return true;
+    SetError(res, answer.status,
+             answer.status == 404   ? "Not found"
+             : answer.status == 401 ? "Sign-in token not accepted (unknown, expired or "
+                                      "revoked); sign out and in again"
+                                    : "Error");
+    return false;
+  }
+  return true;
+}
+
+void WebServer::ServePage(const PageSpec& spec, const httplib::Request& req,
+                          httplib::Response& res) {
+  if (!PageQueryOk(req, spec.allowed, spec.numbers)) {
+    SetError(res, 400, "Bad request: a query parameter is unknown or malformed");
+    return;
+  }
+  absl::StatusOr<std::string> token = SignInToken(req);
+  if (!token.ok()) {
+    SetError(res, 400, "Bad request: the sign-in cookie is malformed; sign out and in again");
+    return;
+  }
+  // The page exists when its resource does, for the visitor's role.
+  if (spec.exists_api != nullptr &&
+      !ResourceExists(absl::StrCat(spec.exists_api, req.matches[1].str()), *token, res)) {
+    return;
+  }
+  const StaticFile* html = FindStaticFile(spec.file);
+  res.set_content(std::string(html->content), kHtml);
+  res.set_header("Cache-Control", "no-cache");
+}
+
+void WebServer::RoutePages() {
+  const std::string id = absl::StrCat("(", common::kAnyIdPattern, ")");
+  const std::vector<std::pair<std::string, PageSpec>> pages = {
+      {"/", {"index.html", nullptr, {}, {}}},
+      {absl::StrCat("/games/", id), {"game.html", "/api/games/", {"event"}, {"event"}}},
+      {absl::StrCat("/leagues/", id), {"league.html", "/api/leagues/", {"page", "player"}, {"page"}}},
+      {absl::StrCat("/tournaments/", id), {"tournament.html", "/api/tournaments/", {}, {}}},
+  };
+  for (const auto& [pattern, spec] : pages) {
+    http_->Get(pattern, [this, spec = spec](const httplib::Request& req, httplib::Response& res) {
+      ServePage(spec, req, res);
+    });
+  }
+}
+
+void WebServer::RouteStaticFiles() {
+  http_->Get("/static/([A-Za-z0-9_.-]{1,100})",
+             [](const httplib::Request& req, httplib::Response& res) {
+               const StaticFile* file = FindStaticFile(req.matches[1].str());
+               if (file == nullptr || !req.params.empty()) {
+                 SetError(res, file == nullptr ? 404 : 400,
+                          file == nullptr ? "Not found" : "Bad request");
+                 return;
+               }
+               res.set_content(std::string(file->content), std::string(ContentTypeOf(file->name)));
+               res.set_header("Cache-Control", "max-age=300");
+             });
+}
+
+void WebServer::RouteApi() {
+  for (const ApiRoute& route : ApiRoutes()) {
+    http_->Get(route.pattern, [this, &route](const httplib::Request& req, httplib::Response& res) {
       std::vector<std::string> captures(req.matches.begin(), req.matches.end());
       std::multimap<std::string, std::string> query(req.params.begin(), req.params.end());
       absl::StatusOr<std::string> token = SignInToken(req);
@@ -250,7 +278,7 @@ void WebServer::Route() {
       res.set_header("Cache-Control", "no-store");
     });
   }
-  http.Get("/api/.*", [](const httplib::Request&, httplib::Response& res) {
+  http_->Get("/api/.*", [](const httplib::Request&, httplib::Response& res) {
     res.status = 404;
     res.set_content(ErrorJson(404, "not found"), kJson);
   });

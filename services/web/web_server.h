@@ -22,11 +22,14 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
 namespace httplib {
 class Server;
+struct Request;
+struct Response;
 }
 
 namespace arbiter::web {
@@ -65,8 +68,29 @@ class WebServer {
   void Stop();
 
  private:
+  // A page: its static file, the API path whose answer says whether its
+  // resource exists (null: always), and its query parameters.
+  struct PageSpec {
+    const char* file;
+    const char* exists_api;
+    std::vector<std::string> allowed;  // parameter names
+    std::vector<std::string> numbers;  // those of them that are numbers
+  };
+
   WebServer() = default;
   void Route();
+  // Security headers, and the refusals every request passes first.
+  void GuardEveryRequest();
+  // True (and the answer set) if the request is refused: too many from its
+  // address, a body or target too large, a method other than GET or HEAD.
+  bool Refused(const httplib::Request& req, httplib::Response& res);
+  void RoutePages();
+  void RouteStaticFiles();
+  void RouteApi();
+  void ServePage(const PageSpec& spec, const httplib::Request& req, httplib::Response& res);
+  // True if the API answers `api_path` for `token`; otherwise the page's
+  // error is set on `res`.
+  bool ResourceExists(const std::string& api_path, const std::string& token, httplib::Response& res);
 
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<RateLimiter> limiter_;

@@ -1,0 +1,72 @@
+// Arbiterd: every part of a running arbiterd, started in order and stopped
+// in reverse: the database and its stores, the transparency log's builder,
+// the league projector, the reveal sweeper, the gRPC server and the website.
+// The composition root: the only place that knows all of them.
+// Start and Stop from one thread (main's).
+#ifndef ARBITER_SERVICES_ARBITERD_ARBITERD_H_
+#define ARBITER_SERVICES_ARBITERD_ARBITERD_H_
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "engine/core/ruleset_registry.h"
+#include "services/arbiterd/database.h"
+#include "services/arbiterd/flags.h"
+#include "services/games/reveal_sweep.h"
+#include "services/league/league_projector.h"
+#include "services/league/projection_store.h"
+#include "services/server/server.h"
+#include "services/store/postgres_stream_store.h"
+#include "services/transparency/key_file.h"
+#include "services/transparency/transparency_log.h"
+#include "services/web/web_server.h"
+
+namespace arbiter::arbiterd {
+
+class Arbiterd {
+ public:
+  // Opens the database (starting the embedded cluster and migrating it if
+  // need be), writes the bootstrap admin token and the signing key on the
+  // first start, and starts every part. The first failure is returned with
+  // what failed ("database: ...", "transparency key: ..."); the parts
+  // already started are stopped.
+  static absl::StatusOr<std::unique_ptr<Arbiterd>> Start(const Flags& flags);
+  ~Arbiterd() { Stop(); }
+
+  // What a person needs to connect, printed on stdout: first-start files,
+  // the gRPC address and the website's.
+  void PrintBanner() const;
+
+  // Stops taking calls, lets calls in flight finish within the grace
+  // period, stops every part and then the database. Idempotent.
+  void Stop();
+
+ private:
+  explicit Arbiterd(const Flags& flags) : flags_(flags) {}
+  absl::Status OpenDatabase();
+  absl::Status StartTransparency();
+  void StartLeagues();
+  absl::Status StartServer();
+  absl::Status StartWebsite();
+
+  const Flags flags_;
+  std::unique_ptr<engine::RulesetRegistry> registry_;
+  std::optional<Database> db_;
+  std::optional<std::string> admin_token_file_;  // written on this start
+  std::optional<transparency::LoadedKey> key_;
+  std::unique_ptr<transparency::TransparencyLog> transparency_;
+  std::unique_ptr<store::PostgresStreamStore> streams_;
+  std::unique_ptr<league::ProjectionStore> projections_;
+  std::unique_ptr<league::LeagueProjector> projector_;
+  std::optional<server::LeagueParts> leagues_;
+  std::unique_ptr<games::RevealSweeper> sweeper_;
+  std::unique_ptr<server::ArbiterServer> server_;
+  std::unique_ptr<web::WebServer> web_;
+  bool stopped_ = false;
+};
+
+}  // namespace arbiter::arbiterd
+
+#endif  // ARBITER_SERVICES_ARBITERD_ARBITERD_H_

@@ -1,0 +1,94 @@
+#include "services/arbiterd/flags.h"
+
+#include <cstdint>
+
+#include "services/server/request_limits.h"
+
+namespace arbiter::arbiterd {
+
+void AddFlags(CLI::App& app, Flags& flags) {
+  app.add_option("--data-dir", flags.database.data_dir,
+                 "Directory of the embedded PostgreSQL and of admin.token")
+      ->capture_default_str();
+  app.add_option("--database", flags.database.url,
+                 "PostgreSQL connection string or URL (default: the embedded cluster)")
+      ->envname("ARBITER_DATABASE_URL");
+  app.add_option("--db-connections", flags.database.max_connections,
+                 "Connections to PostgreSQL at most; further calls wait for one")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--listen", flags.server.listen, "Address to listen on (host:port)")
+      ->capture_default_str();
+  app.add_option("--tls-cert", flags.server.tls_cert_file, "TLS certificate chain (PEM)")
+      ->check(CLI::ExistingFile);
+  app.add_option("--tls-key", flags.server.tls_key_file, "TLS private key (PEM)")
+      ->check(CLI::ExistingFile);
+  app.add_flag("--insecure", flags.server.insecure,
+               "Allow plaintext on a non-loopback --listen address (only behind a proxy that "
+               "terminates TLS: tokens would otherwise cross the network in clear)");
+  app.add_option("--max-message-bytes", flags.server.max_message_bytes,
+                 "Largest request or answer, in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(1024, 1 << 30));
+  app.add_option("--memory-quota-bytes", flags.server.memory_quota_bytes,
+                 "Memory gRPC may use for calls in flight (a grpc::ResourceQuota)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{64} << 20, int64_t{1} << 40));
+  app.add_option("--max-threads", flags.server.max_threads,
+                 "Threads serving calls at most; further calls are refused (RESOURCE_EXHAUSTED)")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 100'000));
+  app.add_option("--max-events-per-game", flags.server.limits.max_events_per_game,
+                 "Most events one game may hold")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{2}, int64_t{100'000'000}));
+  app.add_flag("--no-json-copy-for-tournament-tables", flags.no_table_json,
+               "Appends to tournament tables' games store no readable JSON copy of their events "
+               "(the payload and its hash are the record either way)");
+  app.add_option("--shutdown-grace", flags.grace_seconds,
+                 "Seconds calls in flight get to finish on SIGTERM")
+      ->capture_default_str();
+  app.add_option("--log-level", flags.log_level, "trace, debug, info, warn, error")
+      ->capture_default_str();
+  app.add_option("--transparency-key", flags.transparency_key,
+                 "Ed25519 key (PEM) that signs the transparency log's checkpoints; created on "
+                 "first start (default: <data dir>/transparency.key; the verifier key is written "
+                 "beside it as .pub)");
+  app.add_option("--log-origin", flags.log_origin,
+                 "Name of the transparency log, written in every checkpoint (docs/transparency.md)")
+      ->capture_default_str();
+  app.add_option("--checkpoint-interval", flags.checkpoint_seconds,
+                 "Seconds between signed checkpoints while the log grows")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 86400.0));
+  app.add_option("--reveal-sweep-seconds", flags.reveal_sweep_seconds,
+                 "Seconds between sweeps that void sealed games whose seed was not revealed by "
+                 "their deadline (0: off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
+  app.add_option("--http-listen", flags.web.listen,
+                 "Address of the read-only website (host:port; empty: no website)")
+      ->capture_default_str();
+  app.add_option("--http-threads", flags.web.threads, "Threads serving web requests")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--http-rate", flags.web.rate,
+                 "Web requests per second per client address, on average (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--http-burst", flags.web.burst,
+                 "Web requests a client address may make at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
+}
+
+void Complete(Flags& flags) {
+  flags.server.limits.max_log_bytes = flags.server.max_message_bytes;
+  flags.server.limits.json_copy_for_tournament_games = !flags.no_table_json;
+  flags.web.max_body_bytes = server::kSmallRequestBytes;
+  if (flags.transparency_key.empty()) {
+    flags.transparency_key = flags.database.data_dir + "/transparency.key";
+  }
+}
+
+}  // namespace arbiter::arbiterd

@@ -1,0 +1,39 @@
+// arbiterd's command line: every flag, its default and its meaning, in one
+// place, filled into one Flags value. Not thread-safe (main's thread only).
+#ifndef ARBITER_SERVICES_ARBITERD_FLAGS_H_
+#define ARBITER_SERVICES_ARBITERD_FLAGS_H_
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "services/arbiterd/database.h"
+#include "services/server/server.h"
+#include "services/web/web_server.h"
+
+namespace arbiter::arbiterd {
+
+struct Flags {
+  DatabaseOptions database;
+  server::ServerOptions server;
+  web::WebOptions web;
+  int grace_seconds = 30;
+  std::string log_level = "info";
+  // The transparency log's signing key (empty: <data dir>/transparency.key)
+  // and its name in every checkpoint.
+  std::string transparency_key;
+  std::string log_origin = "arbiter.local/log";
+  double checkpoint_seconds = 10;
+  double reveal_sweep_seconds = 60;  // 0: no sweeper
+  bool no_table_json = false;
+};
+
+// Declares every flag of arbiterd on `app`, each writing into `flags`.
+void AddFlags(CLI::App& app, Flags& flags);
+
+// What follows from the parsed flags (limits derived from others, defaults
+// that depend on the data directory).
+void Complete(Flags& flags);
+
+}  // namespace arbiter::arbiterd
+
+#endif  // ARBITER_SERVICES_ARBITERD_FLAGS_H_
