@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/seed_derivation.h"
+#include "engine/core/status_macros.h"
 #include "services/games/game_events.h"
 
 namespace arbiter::games {
@@ -90,21 +91,19 @@ store::GameRecord RecordFromChain(const store::GameRecord& row, const v1::GameCr
 
 absl::StatusOr<store::GameRecord> ChainedRecord(store::EventStore& store,
                                                 const std::string& game_id) {
-  absl::StatusOr<store::GameRecord> row = store.GetGame(game_id);
-  if (!row.ok()) return row.status();
-  absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
-  if (!first.ok()) return first.status();
-  if (first->empty()) return row;
-  absl::StatusOr<v1::Event> created = DecodeEvent(first->front());
-  if (!created.ok()) return created.status();
-  if (!created->has_game_created()) {
+  ARBITER_ASSIGN_OR_RETURN(store::GameRecord row, store.GetGame(game_id));
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StoredEvent> first,
+                           store.ReadGameEvents(game_id, 0, 1));
+  if (first.empty()) return row;
+  ARBITER_ASSIGN_OR_RETURN(const v1::Event created, DecodeEvent(first.front()));
+  if (!created.has_game_created()) {
     return absl::DataLossError(
         absl::StrCat("event 1 of game \"", game_id, "\" is not the game's creation"));
   }
-  absl::StatusOr<std::optional<store::StoredEvent>> last = LastStoredEvent(store, *row);
-  if (!last.ok()) return last.status();
-  return RecordFromChain(*row, created->game_created(), first->front(),
-                         last->has_value() ? **last : first->front());
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<store::StoredEvent> last,
+                           LastStoredEvent(store, row));
+  return RecordFromChain(row, created.game_created(), first.front(),
+                         last.has_value() ? *last : first.front());
 }
 
 absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventStore& store,
@@ -112,11 +111,10 @@ absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventSt
   std::optional<store::StoredEvent> last;
   int64_t after = std::max<int64_t>(0, row.last_sequence - 1);
   while (true) {
-    absl::StatusOr<std::vector<store::StoredEvent>> tail =
-        store.ReadGameEvents(row.game_id, after, kTailBatch);
-    if (!tail.ok()) return tail.status();
-    if (!tail->empty()) last = tail->back();
-    if (static_cast<int>(tail->size()) < kTailBatch) break;
+    ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StoredEvent> tail,
+                             store.ReadGameEvents(row.game_id, after, kTailBatch));
+    if (!tail.empty()) last = tail.back();
+    if (static_cast<int>(tail.size()) < kTailBatch) break;
     after = last->sequence;
   }
   if (!last.has_value() && after > 0) {

@@ -1,12 +1,12 @@
 // Reading a stored game back whole: its events decoded, replayed by the
-// referee, judged and stepped through. Writers and disputes use it; the
-// reading RPCs stream instead (game_stream.h).
+// referee and judged. Writers and disputes use it; the reading RPCs stream
+// instead (game_stream.h). The API's views of what is judged are in
+// game_views.h.
 // Pure functions over an EventStore (which is thread-safe).
 #ifndef ARBITER_SERVICES_GAMES_GAME_LOADER_H_
 #define ARBITER_SERVICES_GAMES_GAME_LOADER_H_
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,14 +14,15 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter_service.pb.h"
 #include "engine/core/ruleset_registry.h"
+#include "services/games/cancel_check.h"
+// For callers that view what they judge (ToAdjudication after Judge) and
+// had the views from this header before they moved; new code includes
+// game_views.h itself.
+#include "services/games/game_views.h"
 #include "services/replay/referee.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::games {
-
-// Called between steps of long work; a non-OK answer (the call's deadline
-// passed, the client went away) stops the work with that status.
-using CancelCheck = std::function<absl::Status()>;
 
 // A game's row and decoded events.
 struct LoadedGame {
@@ -65,20 +66,6 @@ v1::LogHeader HeaderOf(const LoadedGame& game);
 absl::StatusOr<replay::Referee> Judge(const LoadedGame& game,
                                       const engine::RulesetRegistry& registry, int64_t until,
                                       const CancelCheck& cancel, int64_t* bad_event = nullptr);
-
-// The API's adjudication of a judged game, through `last_event`.
-v1::Adjudication ToAdjudication(const std::string& game_id, const replay::Referee& referee,
-                                int64_t last_event);
-v1::Verdict ToVerdict(replay::Verdict verdict);
-
-// The API's view of a game row. `show_seed` decides whether the seed is
-// included (see auth.h SeesSeed).
-v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created, bool show_seed);
-v1::GameStatus ToStatus(store::GameStatus status);
-
-// The position after `event` of a judged game.
-v1::GameState ToGameState(const std::string& game_id, const replay::Referee& referee,
-                          int64_t event);
 
 // Checks the hash chain, that the row's head matches it, that every event
 // decodes (every seed_revealed opening event 1's commitment), and replays

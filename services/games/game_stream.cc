@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "services/games/chained_game.h"
 #include "services/games/game_events.h"
+#include "services/games/game_views.h"
 #include "services/store/event_hash.h"
 
 namespace arbiter::games {
@@ -38,10 +40,7 @@ class EventCursor {
         return &event;
       }
       if (!more_ || after_ >= through_) return nullptr;
-      absl::StatusOr<std::vector<store::StoredEvent>> next =
-          store_.ReadGameEvents(game_id_, after_, batch_size_);
-      if (!next.ok()) return next.status();
-      owned_ = *std::move(next);
+      ARBITER_ASSIGN_OR_RETURN(owned_, store_.ReadGameEvents(game_id_, after_, batch_size_));
       batch_ = &owned_;
       index_ = 0;
       more_ = static_cast<int>(owned_.size()) == batch_size_;
@@ -60,35 +59,31 @@ class EventCursor {
   int64_t after_ = 0;
 };
 
-// Decodes a game's events in order, with the checks of game_reader.cc's
+// Decodes a game's events in order, with the checks of game_loader.cc's
 // DecodeAll: event 1 and only event 1 is the creation; at most one
 // seed_revealed, which opens event 1's commitment.
 class EventDecoder {
  public:
   absl::StatusOr<v1::Event> Decode(const store::StoredEvent& stored) {
-    absl::StatusOr<v1::Event> event = DecodeEvent(stored);
-    if (!event.ok()) return event.status();
+    ARBITER_ASSIGN_OR_RETURN(v1::Event event, DecodeEvent(stored));
     const bool first = !seen_first_;
-    if (first != (event->type() == kTypeGameCreated)) {
+    if (first != (event.type() == kTypeGameCreated)) {
       return absl::DataLossError(absl::StrCat("event ", stored.sequence, " of game \"",
-                                              stored.game_id, "\" is a ", event->type(),
+                                              stored.game_id, "\" is a ", event.type(),
                                               first ? ", not the game's creation"
                                                     : " after the game's creation"));
     }
     if (first) {
       seen_first_ = true;
-      created_ = event->game_created();
+      created_ = event.game_created();
     }
-    if (event->has_seed_revealed()) {
+    if (event.has_seed_revealed()) {
       if (seen_reveal_) {
         return absl::DataLossError(absl::StrCat("event ", stored.sequence, " of game \"",
                                                 stored.game_id, "\" reveals a seed unexpectedly"));
       }
-      if (absl::Status s = CheckReveal(stored.game_id, created_, event->seed_revealed(),
-                                       stored.sequence);
-          !s.ok()) {
-        return s;
-      }
+      ARBITER_RETURN_IF_ERROR(
+          CheckReveal(stored.game_id, created_, event.seed_revealed(), stored.sequence));
       seen_reveal_ = true;
     }
     return event;
@@ -119,20 +114,14 @@ absl::StatusOr<std::optional<uint64_t>> SeedAhead(store::EventStore& store,
   }
   const int64_t read = game.first_events.empty() ? 0 : game.first_events.back().sequence;
   if (!found.has_value() && game.last.has_value() && game.last->sequence > read) {
-    absl::StatusOr<std::optional<store::StoredEvent>> ahead =
-        store.FindGameEvent(game_id, kTypeSeedRevealed, read, game.last->sequence);
-    if (!ahead.ok()) return ahead.status();
-    found = *std::move(ahead);
+    ARBITER_ASSIGN_OR_RETURN(
+        found, store.FindGameEvent(game_id, kTypeSeedRevealed, read, game.last->sequence));
   }
   if (!found.has_value()) return std::optional<uint64_t>();
-  absl::StatusOr<v1::Event> revealed = DecodeEvent(*found);
-  if (!revealed.ok()) return revealed.status();
-  if (absl::Status s =
-          CheckReveal(game_id, game.created, revealed->seed_revealed(), found->sequence);
-      !s.ok()) {
-    return s;
-  }
-  return EngineSeed(game_id, game.created, revealed->seed_revealed());
+  ARBITER_ASSIGN_OR_RETURN(const v1::Event revealed, DecodeEvent(*found));
+  ARBITER_RETURN_IF_ERROR(
+      CheckReveal(game_id, game.created, revealed.seed_revealed(), found->sequence));
+  return EngineSeed(game_id, game.created, revealed.seed_revealed());
 }
 
 // The referee for a game with a known seed; DataLoss naming event 1 if its
@@ -168,15 +157,14 @@ absl::StatusOr<bool> ApplyStored(replay::Referee& referee, const std::string& ga
 
 absl::StatusOr<OpenedGame> OpenGame(store::EventStore& store, const std::string& game_id,
                                     int batch) {
-  absl::StatusOr<store::GameHead> head = store.ReadGameHead(game_id, batch);
-  if (!head.ok()) return head.status();
+  ARBITER_ASSIGN_OR_RETURN(store::GameHead head, store.ReadGameHead(game_id, batch));
   OpenedGame game;
   game.batch = batch;
-  game.row = std::move(head->row);
+  game.row = std::move(head.row);
   game.record = game.row;
-  game.first_events = std::move(head->first_events);
-  if (head->last_event.has_value()) {
-    game.last = std::move(head->last_event);
+  game.first_events = std::move(head.first_events);
+  if (head.last_event.has_value()) {
+    game.last = std::move(head.last_event);
   } else if (!game.first_events.empty()) {
     game.last = game.first_events.back();
   }
@@ -206,33 +194,26 @@ absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
         "the creation of game \"", game_id,
         "\" was interrupted; repeat the creating request with the same request_id"));
   }
-  if (!game.creation.ok()) return game.creation;
-  absl::StatusOr<std::optional<uint64_t>> seed = SeedAhead(store, game);
-  if (!seed.ok()) return seed.status();
-  if (!seed->has_value()) {
+  ARBITER_RETURN_IF_ERROR(game.creation);
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<uint64_t> seed, SeedAhead(store, game));
+  if (!seed.has_value()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the seed of game \"", game_id,
                      "\" is still hidden behind its commitment; reveal it with RevealSeed first"));
   }
-  absl::StatusOr<replay::Referee> referee = StartReferee(game, registry, **seed);
-  if (!referee.ok()) return referee.status();
+  ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, StartReferee(game, registry, *seed));
   const int64_t through =
       until > 0 ? std::min(until, game.last->sequence) : game.last->sequence;
   EventCursor cursor(store, game, through);
   EventDecoder decoder;
   while (true) {
-    absl::StatusOr<const store::StoredEvent*> stored = cursor.Next();
-    if (!stored.ok()) return stored.status();
-    if (*stored == nullptr) break;
-    absl::StatusOr<v1::Event> event = decoder.Decode(**stored);
-    if (!event.ok()) return event.status();
-    if (!event->has_action()) continue;
-    if (event->event() % kCancelEvery == 0) {
-      if (absl::Status status = cancel(); !status.ok()) return status;
-    }
-    absl::StatusOr<bool> stopped = ApplyStored(*referee, game_id, *event);
-    if (!stopped.ok()) return stopped.status();
-    if (*stopped) break;
+    ARBITER_ASSIGN_OR_RETURN(const store::StoredEvent* stored, cursor.Next());
+    if (stored == nullptr) break;
+    ARBITER_ASSIGN_OR_RETURN(const v1::Event event, decoder.Decode(*stored));
+    if (!event.has_action()) continue;
+    if (event.event() % kCancelEvery == 0) ARBITER_RETURN_IF_ERROR(cancel());
+    ARBITER_ASSIGN_OR_RETURN(const bool stopped, ApplyStored(referee, game_id, event));
+    if (stopped) break;
   }
   return referee;
 }
@@ -248,16 +229,16 @@ absl::StatusOr<std::optional<std::pair<int64_t, std::string>>> CheckResultRows(
   if (results.empty()) return std::nullopt;
   std::vector<int64_t> positions;
   for (const store::StoredEvent& e : results) positions.push_back(e.position);
-  absl::StatusOr<std::vector<store::ResultEvent>> rows = store.ReadResultRows(positions);
-  if (!rows.ok()) return rows.status();
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<store::ResultEvent> rows,
+                           store.ReadResultRows(positions));
   for (const store::StoredEvent& e : results) {
-    auto row = std::find_if(rows->begin(), rows->end(), [&](const store::ResultEvent& r) {
+    auto row = std::find_if(rows.begin(), rows.end(), [&](const store::ResultEvent& r) {
       return r.event.position == e.position;
     });
     const std::string where = absl::StrCat("the result row of event ", e.sequence,
                                            " (game_results, position ", e.position, ")");
     std::string problem;
-    if (row == rows->end()) {
+    if (row == rows.end()) {
       problem = absl::StrCat("event ", e.sequence, " ends the game but game_results has no row at ",
                              "its position ", e.position, ": no league rates it");
     } else if (row->event.game_id != e.game_id || row->event.sequence != e.sequence) {
@@ -279,127 +260,183 @@ absl::StatusOr<std::optional<std::pair<int64_t, std::string>>> CheckResultRows(
   return std::nullopt;
 }
 
+// The engine's seed for VerifyGame's replay; nullopt while it is hidden,
+// and when the game has no events, a bad event 1 or a reveal that does not
+// decode or open the commitment (the walk finds those again in order and
+// reports them). Errors only from the store.
+absl::StatusOr<std::optional<uint64_t>> SeedToVerify(store::EventStore& store,
+                                                     const OpenedGame& game) {
+  if (!game.last.has_value() || !game.creation.ok()) return std::optional<uint64_t>();
+  absl::StatusOr<std::optional<uint64_t>> ahead = SeedAhead(store, game);
+  if (!ahead.ok() && !absl::IsDataLoss(ahead.status())) return ahead.status();
+  if (!ahead.ok()) return std::optional<uint64_t>();
+  return ahead;
+}
+
+// Where and why a check of VerifyGame failed.
+struct Failure {
+  int64_t event = 0;
+  std::string problem;
+};
+
+// VerifyGame's walk over a game's stored events, one at a time in order:
+// the hash chain, decoding, and the replay, each stopping at its own first
+// failure. Decoding sees only the events the chain vouched for, the replay
+// only those that decoded.
+class ChainWalk {
+ public:
+  // Replays only with a `seed`.
+  ChainWalk(const engine::RulesetRegistry& registry, const OpenedGame& game,
+            std::optional<uint64_t> seed)
+      : registry_(registry), game_(game), seed_(seed), replay_stopped_(!seed.has_value()) {}
+
+  // The `number`-th stored event of the game (1, 2, ...).
+  void Take(const store::StoredEvent& e, int64_t number) {
+    if (chain_failure_.has_value()) return;  // only counted from here on
+    chain_failure_ = CheckLink(e, number);
+    if (chain_failure_.has_value()) return;
+    prev_ = e.hash;
+    if (e.type == store::kGameFinishedType || e.type == store::kGameVoidedType) {
+      results_.push_back(e);
+    }
+    if (decode_failure_.has_value()) return;
+    absl::StatusOr<v1::Event> event = decoder_.Decode(e);
+    if (!event.ok()) {
+      decode_failure_ = Failure{number, std::string(event.status().message())};
+      return;
+    }
+    if (!replay_stopped_) Replay(*event, number);
+  }
+
+  const std::optional<Failure>& chain_failure() const { return chain_failure_; }
+  const std::optional<Failure>& decode_failure() const { return decode_failure_; }
+  const std::optional<Failure>& replay_failure() const { return replay_failure_; }
+  // The hash of the last event the chain vouched for.
+  const std::string& last_hash() const { return prev_; }
+  // The chain's result events ("game_finished", "game_voided": a few at most).
+  const std::vector<store::StoredEvent>& results() const { return results_; }
+  bool replayed() const { return seed_.has_value(); }
+  // The replay's verdict (only when replayed() and no replay failure).
+  replay::Verdict verdict() const { return referee_->verdict(); }
+
+ private:
+  // The chain's failure at the `number`-th event `e`, if any.
+  std::optional<Failure> CheckLink(const store::StoredEvent& e, int64_t number) const {
+    if (e.sequence != number) {
+      return Failure{number, absl::StrCat("event ", number, " is missing (found ", e.sequence, ")")};
+    }
+    if (e.prev_hash != prev_) {
+      return Failure{
+          number,
+          absl::StrCat("event ", number, " does not point at the hash of the event before it")};
+    }
+    if (store::EventHash(e.prev_hash, e.sequence, e.game_id, e.event_id, e.type, e.payload) !=
+        e.hash) {
+      return Failure{number, absl::StrCat("event ", number,
+                                          " does not match its hash: its stored bytes were changed")};
+    }
+    return std::nullopt;
+  }
+
+  // Event 1 starts the referee; actions are applied until it stops.
+  void Replay(const v1::Event& event, int64_t number) {
+    if (number == 1) {
+      absl::StatusOr<replay::Referee> started = StartReferee(game_, registry_, *seed_);
+      if (!started.ok()) {
+        replay_failure_ = Failure{1, std::string(started.status().message())};
+        replay_stopped_ = true;
+        return;
+      }
+      referee_.emplace(*std::move(started));
+      return;
+    }
+    if (!event.has_action()) return;
+    absl::StatusOr<bool> stopped = ApplyStored(*referee_, game_.row.game_id, event);
+    if (!stopped.ok()) {
+      replay_failure_ = Failure{number, std::string(stopped.status().message())};
+      replay_stopped_ = true;
+    } else if (*stopped) {
+      replay_stopped_ = true;
+    }
+  }
+
+  const engine::RulesetRegistry& registry_;
+  const OpenedGame& game_;
+  const std::optional<uint64_t> seed_;
+  EventDecoder decoder_;
+  std::optional<replay::Referee> referee_;
+  bool replay_stopped_;
+  std::optional<Failure> chain_failure_, decode_failure_, replay_failure_;
+  std::vector<store::StoredEvent> results_;
+  std::string prev_ = store::GenesisHash();
+};
+
+v1::VerifyGameResponse Failed(v1::VerifyGameResponse out, const Failure& failure) {
+  out.set_intact(false);
+  out.set_first_bad_event(failure.event);
+  out.set_problem(failure.problem);
+  return out;
+}
+
+// VerifyGame's answer once `walk` has taken all `count` events of `game`:
+// the first failure in order of precedence (the chain; the row's head
+// against it; no events at all; the result rows; decoding; the replay), or
+// intact with the replay's verdict. Errors only from the store.
+absl::StatusOr<v1::VerifyGameResponse> Report(store::EventStore& store, const OpenedGame& game,
+                                              const ChainWalk& walk, int64_t count) {
+  const std::string& game_id = game.row.game_id;
+  v1::VerifyGameResponse out;
+  out.set_events(count);
+  if (walk.chain_failure().has_value()) return Failed(out, *walk.chain_failure());
+  const std::string last_hash = count == 0 ? std::string() : walk.last_hash();
+  out.set_last_event_hash(last_hash);
+  // The row and the last event were read in one snapshot: the event store's
+  // own VerifyGame check (the recorded head against the chain), without
+  // reading the game a second time.
+  if (count != game.row.last_sequence) {
+    return Failed(out, Failure{game.row.last_sequence,
+                               absl::StrCat("game \"", game_id, "\" records ",
+                                            game.row.last_sequence, " events but ", count,
+                                            " are stored")});
+  }
+  if (last_hash != game.row.last_hash) {
+    return Failed(out, Failure{game.row.last_sequence,
+                               absl::StrCat("game \"", game_id,
+                                            "\": the recorded last hash does not match the last "
+                                            "event")});
+  }
+  if (count == 0) {
+    return Failed(out, Failure{1, "the game has no events: its creation was interrupted"});
+  }
+  ARBITER_ASSIGN_OR_RETURN(const auto rows, CheckResultRows(store, walk.results()));
+  if (rows.has_value()) return Failed(out, Failure{rows->first, rows->second});
+  if (walk.decode_failure().has_value()) return Failed(out, *walk.decode_failure());
+  out.set_intact(true);
+  if (walk.replayed()) {
+    if (walk.replay_failure().has_value()) return Failed(out, *walk.replay_failure());
+    out.set_verdict(ToVerdict(walk.verdict()));
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store,
                                                         const engine::RulesetRegistry& registry,
                                                         const OpenedGame& game,
                                                         const CancelCheck& cancel) {
-  const std::string& game_id = game.row.game_id;
-  v1::VerifyGameResponse out;
-  struct Failure {
-    int64_t event = 0;
-    std::string problem;
-  };
-  auto fail = [&out](const Failure& failure) {
-    out.set_intact(false);
-    out.set_first_bad_event(failure.event);
-    out.set_problem(failure.problem);
-    return out;
-  };
-  // A reveal that does not decode or open the commitment is found again in
-  // order by the decoder below; until then there is nothing to replay.
-  std::optional<uint64_t> seed;
-  if (game.last.has_value() && game.creation.ok()) {
-    absl::StatusOr<std::optional<uint64_t>> ahead = SeedAhead(store, game);
-    if (!ahead.ok() && !absl::IsDataLoss(ahead.status())) return ahead.status();
-    if (ahead.ok()) seed = *ahead;
-  }
-  std::optional<replay::Referee> referee;
-  bool replay_stopped = !seed.has_value();
-  std::optional<Failure> chain_failure, decode_failure, replay_failure;
-
-  std::vector<store::StoredEvent> results;  // the chain's result events (a few at most)
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<uint64_t> seed, SeedToVerify(store, game));
+  ChainWalk walk(registry, game, seed);
   EventCursor cursor(store, game, game.last.has_value() ? game.last->sequence : 0);
-  EventDecoder decoder;
-  std::string prev = store::GenesisHash();
   int64_t count = 0;
   while (true) {
-    absl::StatusOr<const store::StoredEvent*> next = cursor.Next();
-    if (!next.ok()) return next.status();
-    if (*next == nullptr) break;
-    const store::StoredEvent& e = **next;
-    const int64_t number = ++count;
-    if (number % kCancelEvery == 0) {
-      if (absl::Status status = cancel(); !status.ok()) return status;
-    }
-    if (chain_failure.has_value()) continue;  // only counted from here on
-    if (e.sequence != number) {
-      chain_failure = Failure{number, absl::StrCat("event ", number, " is missing (found ",
-                                                   e.sequence, ")")};
-      continue;
-    }
-    if (e.prev_hash != prev) {
-      chain_failure = Failure{
-          number,
-          absl::StrCat("event ", number, " does not point at the hash of the event before it")};
-      continue;
-    }
-    if (store::EventHash(e.prev_hash, e.sequence, e.game_id, e.event_id, e.type, e.payload) !=
-        e.hash) {
-      chain_failure = Failure{
-          number,
-          absl::StrCat("event ", number,
-                       " does not match its hash: its stored bytes were changed")};
-      continue;
-    }
-    prev = e.hash;
-    if (e.type == store::kGameFinishedType || e.type == store::kGameVoidedType) results.push_back(e);
-    if (decode_failure.has_value()) continue;
-    absl::StatusOr<v1::Event> event = decoder.Decode(e);
-    if (!event.ok()) {
-      decode_failure = Failure{number, std::string(event.status().message())};
-      continue;
-    }
-    if (replay_stopped) continue;
-    if (number == 1) {
-      absl::StatusOr<replay::Referee> started = StartReferee(game, registry, *seed);
-      if (!started.ok()) {
-        replay_failure = Failure{1, std::string(started.status().message())};
-        replay_stopped = true;
-        continue;
-      }
-      referee.emplace(*std::move(started));
-      continue;
-    }
-    if (!event->has_action()) continue;
-    absl::StatusOr<bool> stopped = ApplyStored(*referee, game_id, *event);
-    if (!stopped.ok()) {
-      replay_failure = Failure{number, std::string(stopped.status().message())};
-      replay_stopped = true;
-    } else if (*stopped) {
-      replay_stopped = true;
-    }
+    ARBITER_ASSIGN_OR_RETURN(const store::StoredEvent* next, cursor.Next());
+    if (next == nullptr) break;
+    ++count;
+    if (count % kCancelEvery == 0) ARBITER_RETURN_IF_ERROR(cancel());
+    walk.Take(*next, count);
   }
-
-  out.set_events(count);
-  if (chain_failure.has_value()) return fail(*chain_failure);
-  out.set_last_event_hash(count == 0 ? "" : prev);
-  // The row and the last event were read in one snapshot: the event store's
-  // own VerifyGame check (the recorded head against the chain), without
-  // reading the game a second time.
-  if (count != game.row.last_sequence) {
-    return fail(Failure{game.row.last_sequence,
-                        absl::StrCat("game \"", game_id, "\" records ", game.row.last_sequence,
-                                     " events but ", count, " are stored")});
-  }
-  if ((count == 0 ? std::string() : prev) != game.row.last_hash) {
-    return fail(Failure{game.row.last_sequence,
-                        absl::StrCat("game \"", game_id,
-                                     "\": the recorded last hash does not match the last event")});
-  }
-  if (count == 0) return fail(Failure{1, "the game has no events: its creation was interrupted"});
-  absl::StatusOr<std::optional<std::pair<int64_t, std::string>>> rows =
-      CheckResultRows(store, results);
-  if (!rows.ok()) return rows.status();
-  if (rows->has_value()) return fail(Failure{(*rows)->first, (*rows)->second});
-  if (decode_failure.has_value()) return fail(*decode_failure);
-  out.set_intact(true);
-  if (seed.has_value()) {
-    if (replay_failure.has_value()) return fail(*replay_failure);
-    out.set_verdict(ToVerdict(referee->verdict()));
-  }
-  return out;
+  return Report(store, game, walk, count);
 }
 
 }  // namespace arbiter::games

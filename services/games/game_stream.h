@@ -1,7 +1,7 @@
 // Streaming reads of a stored game: its events in bounded batches, decoded,
 // checked and fed to the referee one at a time, never the whole game in
 // memory. Used by AdjudicateGame (on a cache miss), GetGameState and
-// VerifyGame; game_reader.h's LoadGame still loads whole games for writers.
+// VerifyGame; game_loader.h's LoadGame still loads whole games for writers.
 //
 // What a read covers: OpenGame reads the game's row, its first kStreamBatch
 // events and its last stored event in one statement (EventStore::
@@ -64,7 +64,7 @@ absl::StatusOr<OpenedGame> OpenGame(store::EventStore& store, const std::string&
 
 // Streams the game's events through event `until` (0: all) into the
 // referee, stopping at the first illegal action or at `until`, as
-// game_reader.h's Judge does for a loaded game. Errors: FailedPrecondition if
+// game_loader.h's Judge does for a loaded game. Errors: FailedPrecondition if
 // the game has no events (its creation was interrupted) or its seed is
 // still hidden; DataLoss (`game.creation`, an event that does not decode, a
 // reveal that does not open the commitment, an event that cannot be

@@ -1,16 +1,28 @@
-// GameWriter: every write of the API (create, append, submit, reveal), with
-// the engine's checks before anything is stored.
+// GameWriter: every write to a game, with the engine's checks before
+// anything is stored. One file per write flow:
+//   Create, CreateMany  create_game.cc      a game from its header, or many
+//                                           (a tournament round's tables)
+//   Append              append_actions.cc   actions to a live game, and the
+//                                           game's result when they end it
+//   Submit              submit_log.cc       a whole game from its log
+//   Reveal              reveal_seed.cc      the seed behind a commitment
+//   Void, RecordCorrection
+//                       void_and_correct.cc a game voided; a result corrected
+// with the checks they share in write_checks.h and the sealed seed's part
+// in sealed_seed.h.
 //
 // Retries: each write is turned into store requests whose ids are derived
 // from (caller, game, client request id) and whose events are derived from
-// the request alone (event_codec.h), so a repeated request reaches the store
-// as the same request and gets the first answer back.
+// the request alone (game_events.h), so a repeated request reaches the
+// store as the same request and gets the first answer back. Where a write
+// stores more than its request says (an append that ends the game adds the
+// result; a sealed creation draws the server's bytes), the retry is
+// recognised and answered as the first time.
 // Thread-safe: writes to one game are serialised by LiveGames.
 #ifndef ARBITER_SERVICES_GAMES_GAME_WRITER_H_
 #define ARBITER_SERVICES_GAMES_GAME_WRITER_H_
 
 #include <cstdint>
-#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -20,6 +32,7 @@
 #include "arbiter/v1/arbiter_service.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/access/permissions.h"
+#include "services/games/cancel_check.h"
 #include "services/games/game_loader.h"
 #include "services/games/league_check.h"
 #include "services/games/live_games.h"
@@ -47,8 +60,10 @@ class GameWriter {
              WriteLimits limits, LeagueCheck* leagues = nullptr)
       : store_(store), registry_(registry), limits_(limits), leagues_(leagues) {}
 
-  // The RPCs of the same names (arbiter_service.proto says what each
-  // answers). Errors carry ErrorInfo/BadRequest details (status_mapping.h).
+  // The RPCs CreateGame, AppendActions, SubmitGame, RevealSeed and VoidGame
+  // (arbiter_service.proto says what each answers and refuses). Errors carry
+  // ErrorInfo/BadRequest details (common/status_details.h); the store's
+  // errors (Unavailable, ...) and the cancel check's pass through.
   absl::StatusOr<v1::Game> Create(const access::Caller& caller, const v1::CreateGameRequest& request);
   absl::StatusOr<v1::AppendActionsResponse> Append(const access::Caller& caller,
                                                    const v1::AppendActionsRequest& request,
@@ -63,7 +78,8 @@ class GameWriter {
   // Many CreateGame requests of one caller at once (a tournament round's
   // tables): each checked as Create checks it, the valid ones written
   // together (EventStore::CreateGames: a few commits instead of one per
-  // game). One answer per request, in their order.
+  // game). One answer per request, in their order: the game, or the error
+  // Create would give.
   std::vector<absl::StatusOr<v1::Game>> CreateMany(const access::Caller& caller,
                                                    const std::vector<v1::CreateGameRequest>& requests);
   // Records a corrected result ruled by an arbiter: one more "game_finished"
@@ -71,7 +87,9 @@ class GameWriter {
   // `correction` saying which ruling), after the game's result or ending an
   // unfinished game. Rankings then count this result in place of the
   // earlier one. A repeat with the same `request_id` is answered again.
-  // FailedPrecondition for a voided game. Returns the event's sequence.
+  // Returns the event's sequence. PERMISSION_DENIED as for any write;
+  // FailedPrecondition for a voided game; InvalidArgument if `request_id`
+  // was used for another correction; DataLoss if event 1 does not decode.
   absl::StatusOr<int64_t> RecordCorrection(const access::Caller& caller, const std::string& game_id,
                                            const v1::Standings& standings,
                                            const std::string& correction,
@@ -82,32 +100,23 @@ class GameWriter {
     store::CreateGameRequest create;  // what the store writes
     v1::GameCreated created;          // event 1's body
   };
-  // Create's checks and the store request; `leagues_checked` (may be null)
-  // remembers the (league, game type) pairs already found valid.
+  // Create's checks and the store request (create_game.cc);
+  // `leagues_checked` (may be null) remembers the (league, game type) pairs
+  // already found valid.
   absl::StatusOr<PreparedGame> PrepareCreate(
       const access::Caller& caller, const v1::CreateGameRequest& request,
       std::set<std::pair<std::string, std::string>>* leagues_checked);
-  // The game `game_id` if the caller may write to it; PERMISSION_DENIED if
-  // not, and for a game that does not exist unless the caller is an admin
-  // (NOT_FOUND then).
+  // The game `game_id` as its chain states it, if the caller may write to
+  // it (void_and_correct.cc); PERMISSION_DENIED if not, and for a game that
+  // does not exist unless the caller is an admin (NOT_FOUND then).
   absl::StatusOr<store::GameRecord> Writable(const access::Caller& caller, const std::string& game_id);
-  // Brings the cached referee of a locked game up to the store's last event.
-  absl::Status Refresh(LiveGame& live, const store::GameRecord& record, const CancelCheck& cancel);
   // Stores the "game_finished" event of a game whose last event is
   // `last_sequence`, recorded by the referee ("arbiter") under a request id
   // derived from the game alone, so that whoever notices first writes it
-  // and a repeat is answered. OK if the game is already finished.
+  // and a repeat is answered (append_actions.cc; Reveal uses it too). OK if
+  // the game is already finished; the store's error otherwise.
   absl::Status RecordFinished(const std::string& game_id, const v1::GameCreated& created,
                               const v1::Adjudication& judged, int64_t last_sequence);
-
-  // The "game_finished" event an append ending at `last_action` stored after
-  // its actions, if the game's stored actions end the game there (nullopt
-  // if they do not, or the seed is hidden): how a retry of that append asks
-  // again exactly as it was first asked.
-  absl::StatusOr<std::optional<store::NewEvent>> EndingEvent(const std::string& game_id,
-                                                             const LoadedGame& game,
-                                                             int64_t last_action,
-                                                             const CancelCheck& cancel);
 
   // LeagueCheck::CheckRates, or OK without `leagues_`.
   absl::Status CheckLeague(const std::string& league_id, const std::string& game_type,

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "services/games/chained_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_loader.h"
@@ -18,11 +19,11 @@ constexpr int kPage = 1000;
 // The deadline of a sealed game from its event 1; nullopt if not sealed.
 absl::StatusOr<std::optional<absl::Time>> DeadlineOf(store::EventStore& store,
                                                      const std::string& game_id) {
-  absl::StatusOr<std::vector<store::StoredEvent>> first = store.ReadGameEvents(game_id, 0, 1);
-  if (!first.ok()) return first.status();
-  if (first->empty()) return std::optional<absl::Time>();
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StoredEvent> first,
+                           store.ReadGameEvents(game_id, 0, 1));
+  if (first.empty()) return std::optional<absl::Time>();
   v1::GameCreated created;
-  if (!created.ParseFromString(first->front().payload)) {
+  if (!created.ParseFromString(first.front().payload)) {
     return absl::DataLossError(absl::StrCat("event 1 of game \"", game_id, "\" does not decode"));
   }
   if (!IsSealed(created) || !created.has_reveal_deadline()) return std::optional<absl::Time>();
@@ -31,24 +32,23 @@ absl::StatusOr<std::optional<absl::Time>> DeadlineOf(store::EventStore& store,
 
 absl::Status VoidIfUnrevealed(store::EventStore& store, const std::string& game_id,
                               absl::Time deadline) {
-  absl::StatusOr<LoadedGame> game = LoadGame(store, game_id, [] { return absl::OkStatus(); });
-  if (!game.ok()) return game.status();
-  if (game->revealed.has_value() || game->record.status != store::GameStatus::kActive) {
+  ARBITER_ASSIGN_OR_RETURN(const LoadedGame game,
+                           LoadGame(store, game_id, [] { return absl::OkStatus(); }));
+  if (game.revealed.has_value() || game.record.status != store::GameStatus::kActive) {
     return absl::OkStatus();
   }
   v1::GameVoided voided;
   voided.set_reason(UnrevealedReason(deadline));
-  voided.set_league(game->created.league());
-  voided.set_tournament(game->created.tournament());
-  absl::StatusOr<store::NewEvent> event =
-      EncodeGameVoided(game_id, game->record.last_sequence + 1, voided);
-  if (!event.ok()) return event.status();
+  voided.set_league(game.created.league());
+  voided.set_tournament(game.created.tournament());
+  ARBITER_ASSIGN_OR_RETURN(store::NewEvent event,
+                           EncodeGameVoided(game_id, game.record.last_sequence + 1, voided));
   store::AppendRequest append;
   append.game_id = game_id;
-  append.expected_sequence = game->record.last_sequence;
+  append.expected_sequence = game.record.last_sequence;
   append.request_id = StoreRequestId("reveal-deadline", game_id, kRefereePrincipal, "");
   append.recorded_by = kRefereePrincipal;
-  append.events.push_back(*std::move(event));
+  append.events.push_back(std::move(event));
   return store.Append(append).status();
 }
 
@@ -66,9 +66,8 @@ absl::StatusOr<std::vector<std::string>> VoidUnrevealedGames(store::EventStore& 
   filter.status = store::GameStatus::kActive;
   std::string token;
   do {
-    absl::StatusOr<store::ListGamesPage> page = store.ListGames(filter, kPage, token);
-    if (!page.ok()) return page.status();
-    for (const store::GameRecord& record : page->games) {
+    ARBITER_ASSIGN_OR_RETURN(const store::ListGamesPage page, store.ListGames(filter, kPage, token));
+    for (const store::GameRecord& record : page.games) {
       if (record.seed_commitment.empty()) continue;  // a listing filter; the chain decides
       absl::StatusOr<std::optional<absl::Time>> deadline = DeadlineOf(store, record.game_id);
       absl::Status status = deadline.status();
@@ -87,7 +86,7 @@ absl::StatusOr<std::vector<std::string>> VoidUnrevealedGames(store::EventStore& 
                      std::string(status.message()));
       }
     }
-    token = page->next_page_token;
+    token = page.next_page_token;
   } while (!token.empty());
   return voided;
 }

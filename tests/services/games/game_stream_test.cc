@@ -1,5 +1,5 @@
-// The streaming reader (services/server/game_stream.h) against the whole-game
-// reader (game_reader.h LoadGame + Judge) on the in-memory store: the same
+// The streaming reader (services/games/game_stream.h) against the whole-game
+// reader (game_loader.h LoadGame + Judge) on the in-memory store: the same
 // judgements and positions whatever the batch size, a changed event found at
 // its number, and a read that covers exactly the prefix it opened.
 #include "services/games/game_stream.h"
@@ -14,9 +14,10 @@
 #include "services/replay/simulate.h"
 #include "services/games/game_events.h"
 #include "services/games/game_loader.h"
+#include "services/games/game_views.h"
 #include "services/store/memory_event_store.h"
 
-namespace arbiter::server {
+namespace arbiter::games {
 namespace {
 
 constexpr char kNonce[] = "00112233445566778899aabbccddeeff";
@@ -250,4 +251,4 @@ TEST_F(GameStreamTest, AReadCoversThePrefixItOpenedWhileTheGameGrows) {
 }
 
 }  // namespace
-}  // namespace arbiter::server
+}  // namespace arbiter::games

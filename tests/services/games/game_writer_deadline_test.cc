@@ -10,7 +10,7 @@
 #include "services/games/game_writer.h"
 #include "services/store/memory_event_store.h"
 
-namespace arbiter::server {
+namespace arbiter::games {
 namespace {
 
 access::Caller Admin() {
@@ -105,4 +105,4 @@ TEST_F(GameWriterDeadlineTest, AnAppendPastItsDeadlineStoresNothing) {
 }
 
 }  // namespace
-}  // namespace arbiter::server
+}  // namespace arbiter::games

@@ -1,6 +1,6 @@
 // The stored byte formats, pinned to fixed values computed outside the C++
 // code: the event hash input and output (services/store/event_hash.h), event
-// ids and event payloads (services/server/event_codec.h). Every expected hex
+// ids and event payloads (services/games/game_events.h). Every expected hex
 // string below is printed by docs/event_hash_reference.py, which encodes the
 // bytes by hand with Python's standard library. If one of these tests fails,
 // a stored format changed: old games would no longer verify.
