@@ -1,5 +1,5 @@
 // AtlanticaState: one game of Atlantica (Fiore & Happel, Piatnik 2018), as
-// the rules engine sees it. Rules: /work/shared/rules/atlantica.md, with the
+// the rules engine sees it. Rules: docs/rules/atlantica.md, with the
 // engine's readings in docs/atlantica.md.
 //
 // One log event is one whole turn (AtlanticaAction: a Turn of up to three

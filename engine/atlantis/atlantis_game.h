@@ -1,6 +1,6 @@
 // Atlantis (Leo Colovini, Amigo 2009): the Game — metadata, built-in ruleset
 // (atlantis_amigo_2009.textproto), ruleset validation, action shape checks and
-// new games. Rules: /work/shared/rules/atlantis.md; docs/atlantis.md.
+// new games. Rules: docs/rules/atlantis.md; docs/atlantis.md.
 //
 // Options (GameSetup::options; Options() gives each with its meaning, the
 // first value being the default):

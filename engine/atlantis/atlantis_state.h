@@ -1,5 +1,5 @@
 // AtlantisState: one game of Atlantis (Leo Colovini, Amigo 2009) in progress.
-// Rules: /work/shared/rules/atlantis.md and docs/atlantis.md.
+// Rules: docs/rules/atlantis.md and docs/atlantis.md.
 //
 // Chance, in this order, all from the game's one Rng (engine/core/rng.h):
 //   1. shuffle the A tiles, expanded in ruleset order (each TileSpec `count`

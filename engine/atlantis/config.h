@@ -2,7 +2,7 @@
 // in the compact form the rules use (config.cc parses and validates it).
 //
 // Items are numbered 0..6 inside the engine (Atlantis.Item value - 1). A path
-// tile is one byte: item * 16 + value. Rules: /work/shared/rules/atlantis.md.
+// tile is one byte: item * 16 + value. Rules: docs/rules/atlantis.md.
 // A Config is immutable and shared by every state made from it.
 #ifndef ARBITER_ENGINE_ATLANTIS_CONFIG_H_
 #define ARBITER_ENGINE_ATLANTIS_CONFIG_H_
