@@ -38,7 +38,7 @@ class AtlantisState final : public State {
   // valid for `num_players`.
   static std::unique_ptr<AtlantisState> NewGame(std::shared_ptr<const Config> config, uint64_t seed,
                                                 int num_players, const Variant& variant);
-  // A position built piece by piece (tests; see testing.h). `deck` lists the
+  // A position built piece by piece (tests/engine/atlantis/position_builder.h). `deck` lists the
   // draw pile from the top.
   static std::unique_ptr<AtlantisState> FromParts(std::shared_ptr<const Config> config, const Board& board,
                                                   const std::vector<uint8_t>& deck,

@@ -1,7 +1,8 @@
 // Atlantis: everything about a position except the card piles — the path,
 // figures, hands, collected tiles, bridges and whose turn it is. Plain data
 // shared by the state, the move rules (moves.h) and the end phase
-// (scoring.h); tests build one directly (testing.h).
+// (scoring.h); tests build one directly
+// (tests/engine/atlantis/position_builder.h).
 #ifndef ARBITER_ENGINE_ATLANTIS_BOARD_H_
 #define ARBITER_ENGINE_ATLANTIS_BOARD_H_
 

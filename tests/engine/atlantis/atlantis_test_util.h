@@ -12,10 +12,10 @@
 
 #include "engine/atlantis/atlantis_game.h"
 #include "engine/atlantis/atlantis_state.h"
-#include "engine/atlantis/testing.h"
+#include "tests/engine/atlantis/position_builder.h"
 #include "engine/core/rng.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 
 inline const v1::Ruleset& DefaultRuleset() {
   static const v1::Ruleset* const ruleset = [] {
@@ -46,6 +46,6 @@ inline std::string ApplyRule(State& state, Seat seat, const v1::Action& action) 
   return v ? v->rule : "";
 }
 
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing
 
 #endif  // ARBITER_TESTS_ENGINE_ATLANTIS_ATLANTIS_TEST_UTIL_H_

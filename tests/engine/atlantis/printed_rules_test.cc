@@ -9,7 +9,7 @@
 
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 Variant With(void (*change)(Variant&)) {
@@ -178,4 +178,4 @@ TEST(AtlantisNames, ViolationsNamePlayersByNameAndId) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

@@ -5,7 +5,7 @@
 #include "engine/core/ruleset_registry.h"
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 TEST(AtlantisSetup, TheBuiltInRulesetIsRegistered) {
@@ -140,4 +140,4 @@ TEST(AtlantisShape, MalformedActionsNameTheField) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

@@ -1,4 +1,4 @@
-#include "engine/atlantis/testing.h"
+#include "tests/engine/atlantis/position_builder.h"
 
 #include <google/protobuf/text_format.h>
 
@@ -7,7 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "engine/atlantis/atlantis_game.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 std::size_t U(int i) { return static_cast<std::size_t>(i); }
@@ -177,4 +177,4 @@ v1::Action PassAction() {
   return action;
 }
 
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing
