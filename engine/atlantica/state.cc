@@ -59,10 +59,6 @@ v1::Action AtlanticaState::Canonical(Seat /*seat*/, const v1::Action& action) co
   return CanonicalTurn(action);
 }
 
-Score AtlanticaState::ScoreOf(Seat seat) const {
-  return ScoreHolding(*rules_, board_.players[seat].ToHolding());
-}
-
 std::optional<v1::Standings> AtlanticaState::Final() const {
   if (!board_.over) return std::nullopt;
   const Rules& r = *rules_;

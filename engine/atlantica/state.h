@@ -41,8 +41,6 @@ class AtlanticaState final : public State {
 
   const Board& board() const { return board_; }
   const Rules& rules() const { return *rules_; }
-  // The best score of `seat` if the game ended now.
-  Score ScoreOf(Seat seat) const;
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;

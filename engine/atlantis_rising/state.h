@@ -107,8 +107,6 @@ class AtlantisRisingState final : public State {
   const Tables& tables() const { return *tables_; }
   // For tests that set up a position directly. The caller keeps it coherent.
   Position& MutablePositionForTest() { return pos_; }
-  // Re-runs the automatic steps (draws, phase ends) after a test edit.
-  void AdvanceForTest() { Advance(); }
   // The next dice (and reshuffles) come from a generator seeded with `seed`.
   void ReseedForTest(uint64_t seed) { rng_ = Rng(seed); }
 

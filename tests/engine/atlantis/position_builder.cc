@@ -100,11 +100,6 @@ PositionBuilder& PositionBuilder::Discard(std::string_view letters) {
   return *this;
 }
 
-PositionBuilder& PositionBuilder::ToAct(int seat) {
-  board_.current = seat;
-  return *this;
-}
-
 PositionBuilder& PositionBuilder::Payment(TollPayment mode) {
   board_.toll_payment = mode;
   return *this;

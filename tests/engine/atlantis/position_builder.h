@@ -43,7 +43,6 @@ class PositionBuilder {
   PositionBuilder& Bridges(int seat, int count);
   PositionBuilder& Deck(std::string_view letters);  // top card first
   PositionBuilder& Discard(std::string_view letters);
-  PositionBuilder& ToAct(int seat);
   PositionBuilder& Payment(TollPayment mode);
   PositionBuilder& Options(const Variant& variant);
 
