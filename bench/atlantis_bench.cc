@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/engine_bench_setup.h"
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 #include "engine/core/rng.h"
 
 namespace arbiter::engine::atlantis {

@@ -1,6 +1,6 @@
 // The list of implemented games. Add a game here and in CMakeLists.txt.
 #include "engine/atlantica/game.h"
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 #include "engine/atlantis_rising/game.h"
 #include "engine/core/game.h"
 

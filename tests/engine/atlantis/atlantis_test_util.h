@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
-#include "engine/atlantis/atlantis_game.h"
-#include "engine/atlantis/atlantis_state.h"
-#include "tests/engine/atlantis/position_builder.h"
+#include "engine/atlantis/game.h"
+#include "engine/atlantis/state.h"
 #include "engine/core/rng.h"
+#include "tests/engine/atlantis/position_builder.h"
 
 namespace arbiter::engine::atlantis::testing {
 

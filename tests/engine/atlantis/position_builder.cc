@@ -5,7 +5,7 @@
 #include <cassert>
 
 #include "absl/strings/str_split.h"
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 
 namespace arbiter::engine::atlantis::testing {
 namespace {

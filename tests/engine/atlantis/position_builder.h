@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "arbiter/v1/action.pb.h"
-#include "engine/atlantis/atlantis_state.h"
+#include "engine/atlantis/state.h"
 
 namespace arbiter::engine::atlantis::testing {
 

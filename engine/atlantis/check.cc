@@ -1,4 +1,4 @@
-#include "engine/atlantis/moves.h"
+#include "engine/atlantis/actions.h"
 
 #include <algorithm>
 

@@ -23,8 +23,8 @@
 // the player holds the bridge, every Move is listed again with its `bridge` on
 // each unbridged gap of the path after the move (first position).
 // Canonical() maps any legal spelling onto these.
-#ifndef ARBITER_ENGINE_ATLANTIS_MOVES_H_
-#define ARBITER_ENGINE_ATLANTIS_MOVES_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_ACTIONS_H_
+#define ARBITER_ENGINE_ATLANTIS_ACTIONS_H_
 
 #include <optional>
 #include <vector>
@@ -62,4 +62,4 @@ v1::Action CanonicalAction(const Board& board, const v1::Action& action);
 
 }  // namespace arbiter::engine::atlantis
 
-#endif  // ARBITER_ENGINE_ATLANTIS_MOVES_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_ACTIONS_H_

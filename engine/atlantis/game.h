@@ -8,8 +8,8 @@
 //   toll_overpay = minimal | only_without_exact
 //   bought_cards_pay_tolls = yes | no
 // Immutable and thread-safe.
-#ifndef ARBITER_ENGINE_ATLANTIS_ATLANTIS_GAME_H_
-#define ARBITER_ENGINE_ATLANTIS_ATLANTIS_GAME_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_GAME_H_
+#define ARBITER_ENGINE_ATLANTIS_GAME_H_
 
 #include "engine/core/game.h"
 
@@ -38,4 +38,4 @@ std::string_view AtlantisAmigo2009Text();
 
 }  // namespace arbiter::engine::atlantis
 
-#endif  // ARBITER_ENGINE_ATLANTIS_ATLANTIS_GAME_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_GAME_H_

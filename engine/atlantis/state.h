@@ -19,14 +19,14 @@
 // stalemate (assumed). Then the end phase scores (scoring.h).
 //
 // Not thread-safe; distinct states are independent.
-#ifndef ARBITER_ENGINE_ATLANTIS_ATLANTIS_STATE_H_
-#define ARBITER_ENGINE_ATLANTIS_ATLANTIS_STATE_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_STATE_H_
+#define ARBITER_ENGINE_ATLANTIS_STATE_H_
 
 #include <memory>
 #include <vector>
 
 #include "engine/atlantis/board.h"
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
 #include "engine/core/rng.h"
 #include "engine/core/state.h"
 
@@ -82,4 +82,4 @@ class AtlantisState final : public State {
 
 }  // namespace arbiter::engine::atlantis
 
-#endif  // ARBITER_ENGINE_ATLANTIS_ATLANTIS_STATE_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_STATE_H_

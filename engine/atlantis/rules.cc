@@ -1,4 +1,4 @@
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "engine/atlantis/atlantis_state.h"
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
+#include "engine/atlantis/state.h"
 
 namespace arbiter::engine::atlantis {
 namespace {

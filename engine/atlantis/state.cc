@@ -1,7 +1,7 @@
-#include "engine/atlantis/atlantis_state.h"
+#include "engine/atlantis/state.h"
 
 #include "absl/strings/str_cat.h"
-#include "engine/atlantis/moves.h"
+#include "engine/atlantis/actions.h"
 #include "engine/atlantis/render.h"
 #include "engine/atlantis/scoring.h"
 
