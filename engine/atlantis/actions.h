@@ -1,16 +1,6 @@
 // Atlantis: the rules of each action of a turn — which Buy, Bridge, Move and
-// Pass are legal (with the rule id of each refusal), the route a Move's cards
-// take, its toll, and the list of legal actions.
-//
-// Rule ids (docs/atlantis.md has one line each):
-//   Buy:    buy_not_first, buy_tile_not_held
-//   Bridge: no_bridge_left, bridge_not_on_water, gap_already_bridged
-//   Move:   unknown_figure, figure_on_mainland, no_card_played, unknown_item,
-//           card_not_in_hand, extra_card, must_keep_moving,
-//           toll_tile_not_held, toll_card_not_held, toll_mixed_payment,
-//           toll_not_covered, toll_overpaid, toll_not_exact; and for its
-//           `bridge` (laid after the move) the Bridge ids
-//   Pass:   pass_not_allowed
+// Pass are legal (with the rule id of each refusal, rule_ids.h), the route a
+// Move's cards take, its toll, and the list of legal actions.
 //
 // LegalActions lists, for a Move, every figure position (the lowest-numbered
 // figure of the player on that position: figures on one position are

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "engine/atlantis/rule_ids.h"
 #include "engine/atlantis/tile_sums.h"
 
 namespace arbiter::engine::atlantis {
@@ -59,14 +60,14 @@ Path PathAfter(const Board& b, const Route& route) {
 
 std::optional<Violation> CheckBridgeOn(const Board& b, const Path& path, int p, const char* when) {
   if (b.bridges_left[U(b.current)] == 0) {
-    return Illegal("no_bridge_left", "the player has already laid their bridge");
+    return Illegal(kRuleNoBridgeLeft, "the player has already laid their bridge");
   }
   if (p < 1 || p > path.positions() || !path.is_water(p)) {
-    return Illegal("bridge_not_on_water", absl::StrCat("position ", p, " is not water", when,
+    return Illegal(kRuleBridgeNotOnWater, absl::StrCat("position ", p, " is not water", when,
                                                        "; a bridge is laid over a gap in the path"));
   }
   if (path.GapBridged(p)) {
-    return Illegal("gap_already_bridged", absl::StrCat("the gap at position ", p, " already has a bridge"));
+    return Illegal(kRuleGapAlreadyBridged, absl::StrCat("the gap at position ", p, " already has a bridge"));
   }
   return std::nullopt;
 }
@@ -80,13 +81,13 @@ std::optional<Violation> CheckPayment(const Board& b, const v1::AtlantisPayment&
   for (const v1::AtlantisTile& t : pay.tiles()) {
     const int item = ItemIndex(t.item());
     if (item < 0 || t.value() < 1 || t.value() > kMaxValue) {
-      return Illegal("toll_tile_not_held", absl::StrCat("the toll names a tile (item ", t.item(), ", value ",
+      return Illegal(kRuleTollTileNotHeld, absl::StrCat("the toll names a tile (item ", t.item(), ", value ",
                                                          t.value(), ") that does not exist"));
     }
     const uint8_t code = TileCode(item, t.value());
     uint8_t& n = tiles[U(item)][U(t.value())];
     if (++n > h.TileCount(code)) {
-      return Illegal("toll_tile_not_held", absl::StrCat("the toll uses ", static_cast<int>(n), " ",
+      return Illegal(kRuleTollTileNotHeld, absl::StrCat("the toll uses ", static_cast<int>(n), " ",
                                                          TileName(code), " tile(s); the player holds ",
                                                          h.TileCount(code)));
     }
@@ -96,10 +97,10 @@ std::optional<Violation> CheckPayment(const Board& b, const v1::AtlantisPayment&
   ItemCounts cards{};
   for (int raw : pay.cards()) {
     const int item = ItemIndex(raw);
-    if (item < 0) return Illegal("unknown_item", absl::StrCat("toll card item ", raw, " is not an item"));
+    if (item < 0) return Illegal(kRuleUnknownItem, absl::StrCat("toll card item ", raw, " is not an item"));
     const int free = b.TollCards(item, used[U(item)]);
     if (++cards[U(item)] > free) {
-      return Illegal("toll_card_not_held",
+      return Illegal(kRuleTollCardNotHeld,
                      absl::StrCat("the toll uses ", static_cast<int>(cards[U(item)]), " ", ItemName(item),
                                   " card(s); the hand holds ", free, " besides the movement cards",
                                   b.bought_cards_pay_tolls ? "" : " and the cards bought this turn",
@@ -110,21 +111,21 @@ std::optional<Violation> CheckPayment(const Board& b, const v1::AtlantisPayment&
     smallest = 1;
   }
   if (b.toll_payment == TollPayment::kTilesOrCards && pay.tiles_size() > 0 && pay.cards_size() > 0) {
-    return Illegal("toll_mixed_payment", "this game pays a toll with tiles or with cards, not both");
+    return Illegal(kRuleTollMixedPayment, "this game pays a toll with tiles or with cards, not both");
   }
   if (sum < toll) {
-    return Illegal("toll_not_covered",
+    return Illegal(kRuleTollNotCovered,
                    absl::StrCat("the gaps crossed cost ", toll, "; the payment is worth ", sum));
   }
   if (sum > 0 && sum - smallest >= toll) {
-    return Illegal("toll_overpaid",
+    return Illegal(kRuleTollOverpaid,
                    toll == 0 ? std::string("no toll is due on this move; pay nothing")
                              : absl::StrCat("the gaps crossed cost ", toll, "; the payment is worth ", sum,
                                             " and would still cover it without its smallest part (",
                                             smallest, ")"));
   }
   if (b.exact_toll_if_possible && sum > toll && ExactPayable(b, toll, FreeTollCards(b, used))) {
-    return Illegal("toll_not_exact",
+    return Illegal(kRuleTollNotExact,
                    absl::StrCat("the gaps crossed cost ", toll, " and the player can pay exactly ", toll,
                                 "; the payment is worth ", sum,
                                 " (this game pays more only when the exact amount cannot be paid)"));
@@ -311,12 +312,12 @@ class MoveSearch {
 
 std::optional<Violation> CheckBuy(const Board& b, const v1::AtlantisAction::Buy& buy) {
   if (b.turn_started) {
-    return Illegal("buy_not_first", "cards may be bought only as the first action of a turn, once");
+    return Illegal(kRuleBuyNotFirst, "cards may be bought only as the first action of a turn, once");
   }
   const int item = ItemIndex(buy.tile().item());
   const int value = buy.tile().value();
   if (item < 0 || value < 1 || value > kMaxValue || b.me().TileCount(TileCode(item, value)) == 0) {
-    return Illegal("buy_tile_not_held", absl::StrCat("the player holds no ", ItemName(item), " ", value,
+    return Illegal(kRuleBuyTileNotHeld, absl::StrCat("the player holds no ", ItemName(item), " ", value,
                                                      " tile to give up"));
   }
   return std::nullopt;
@@ -329,39 +330,39 @@ std::optional<Violation> CheckBridge(const Board& b, const v1::AtlantisAction::B
 std::optional<Violation> CheckMove(const Board& b, const v1::AtlantisAction::Move& move, Route& route) {
   const int f = move.figure() - 1;
   if (f < 0 || f >= b.config->figures) {
-    return Illegal("unknown_figure", absl::StrCat("figure ", move.figure(), " does not exist; figures are 1-",
-                                                  b.config->figures));
+    return Illegal(kRuleUnknownFigure, absl::StrCat("figure ", move.figure(), " does not exist; figures are 1-",
+                                                    b.config->figures));
   }
   const Path& path = b.path;
   const int start = b.figure(b.current, f);
   if (start == path.mainland()) {
-    return Illegal("figure_on_mainland", absl::StrCat("figure ", f + 1, " is already on the Mainland"));
+    return Illegal(kRuleFigureOnMainland, absl::StrCat("figure ", f + 1, " is already on the Mainland"));
   }
-  if (move.cards_size() == 0) return Illegal("no_card_played", "a move plays at least one card");
+  if (move.cards_size() == 0) return Illegal(kRuleNoCardPlayed, "a move plays at least one card");
   const Holdings& h = b.me();
   ItemCounts used{};
   int pos = start;
   const int n = move.cards_size();
   for (int i = 0; i < n; ++i) {
     const int item = ItemIndex(move.cards(i));
-    if (item < 0) return Illegal("unknown_item", absl::StrCat("card ", i + 1, " is not an item"));
+    if (item < 0) return Illegal(kRuleUnknownItem, absl::StrCat("card ", i + 1, " is not an item"));
     if (++used[U(item)] > h.cards[U(item)]) {
-      return Illegal("card_not_in_hand", absl::StrCat("the move plays ", static_cast<int>(used[U(item)]), " ",
+      return Illegal(kRuleCardNotInHand, absl::StrCat("the move plays ", static_cast<int>(used[U(item)]), " ",
                                                       ItemName(item), " card(s); the hand holds ",
                                                       static_cast<int>(h.cards[U(item)])));
     }
     const int dest = path.NextWithItem(pos, item);
     const bool occupied = dest != path.mainland() && path.occupied(dest) > 0;
     if (i + 1 < n && !occupied) {
-      return Illegal("extra_card", absl::StrCat("card ", i + 1, " (", ItemName(item), ") brings the figure to ",
-                                                PositionName(path, dest),
-                                                ", where no figure stands; a further card may be played "
-                                                "only from an occupied tile"));
+      return Illegal(kRuleExtraCard, absl::StrCat("card ", i + 1, " (", ItemName(item), ") brings the figure to ",
+                                                  PositionName(path, dest),
+                                                  ", where no figure stands; a further card may be played "
+                                                  "only from an occupied tile"));
     }
     if (i + 1 == n && occupied) {
-      return Illegal("must_keep_moving", absl::StrCat("card ", i + 1, " (", ItemName(item), ") brings the figure to ",
-                                                      PositionName(path, dest),
-                                                      ", where a figure stands; another card must be played"));
+      return Illegal(kRuleMustKeepMoving, absl::StrCat("card ", i + 1, " (", ItemName(item), ") brings the figure to ",
+                                                       PositionName(path, dest),
+                                                       ", where a figure stands; another card must be played"));
     }
     pos = dest;
   }
@@ -377,10 +378,10 @@ std::optional<Violation> CheckMove(const Board& b, const v1::AtlantisAction::Mov
 std::optional<Violation> CheckPass(const Board& b) {
   const bool bridge = b.bridges_left[U(b.current)] > 0;
   if (AnyMove(b, bridge)) {
-    return Illegal("pass_not_allowed", bridge ? "a figure can still move (laying the bridge if needed); "
-                                                "a player may pass only when no move is possible"
-                                              : "a figure can still move; a player may pass only when no "
-                                                "move is possible");
+    return Illegal(kRulePassNotAllowed, bridge ? "a figure can still move (laying the bridge if needed); "
+                                                 "a player may pass only when no move is possible"
+                                               : "a figure can still move; a player may pass only when no "
+                                                 "move is possible");
   }
   return std::nullopt;
 }
