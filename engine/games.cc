@@ -8,7 +8,7 @@ namespace arbiter::engine {
 
 const std::vector<const Game*>& AllGames() {
   static const auto* const games = new std::vector<const Game*>{
-      &atlantis::AtlantisGameInstance(),
+      &atlantis::AtlantisGame(),
       &atlantica::AtlanticaGame(),
       &atlantis_rising::AtlantisRisingGame(),
   };

@@ -34,12 +34,23 @@ struct Route {
   Toll toll;
 };
 
+// check.cc: nullopt if the action is legal for the player to act, otherwise
+// the rule it breaks.
 std::optional<Violation> CheckBuy(const Board& board, const v1::AtlantisAction::Buy& buy);
 std::optional<Violation> CheckBridge(const Board& board, const v1::AtlantisAction::Bridge& bridge);
 // nullopt and `route` filled if the Move is legal for the player to act.
 std::optional<Violation> CheckMove(const Board& board, const v1::AtlantisAction::Move& move, Route& route);
 std::optional<Violation> CheckPass(const Board& board);
 
+// Whether the player to act can pay exactly `toll` (toll > 0) with their
+// tiles and `cards` cards that may pay (check.cc).
+bool ExactPayable(const Board& board, int toll, int cards);
+
+// The path as it is after `route`'s figure has moved and taken its tile
+// (check.cc).
+Path PathAfter(const Board& board, const Route& route);
+
+// legal_actions.cc:
 // Whether the player to act has any legal Move; with_bridge: also counting
 // Moves that become payable when one crossed gap is bridged first.
 bool AnyMove(const Board& board, bool with_bridge);

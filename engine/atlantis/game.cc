@@ -39,15 +39,22 @@ absl::Status CheckLength(const std::string& field, int size) {
   return absl::OkStatus();
 }
 
-}  // namespace
+class Atlantis final : public Game {
+ public:
+  std::string_view name() const override { return "atlantis"; }
+  std::string_view title() const override { return "Atlantis (Colovini, Amigo 2009)"; }
+  v1::Action::GameCase action_case() const override { return v1::Action::kAtlantis; }
+  v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantis; }
+  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }
+  absl::Status ValidateRuleset(const v1::Ruleset& ruleset) const override { return ParseConfig(ruleset).status(); }
+  int MinPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis().min_players(); }
+  int MaxPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis().max_players(); }
+  absl::Status CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const override;
+  std::vector<OptionSpec> Options(const v1::Ruleset& ruleset) const override;
+  absl::StatusOr<std::unique_ptr<State>> NewInitialState(const GameSetup& setup) const override;
+};
 
-std::vector<std::string_view> AtlantisGame::BuiltinRulesets() const { return {AtlantisAmigo2009Text()}; }
-
-absl::Status AtlantisGame::ValidateRuleset(const v1::Ruleset& ruleset) const {
-  return ParseConfig(ruleset).status();
-}
-
-absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const {
+absl::Status Atlantis::CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const {
   if (action.game_case() != v1::Action::kAtlantis) {
     return absl::InvalidArgumentError("action: not an Atlantis action (field atlantis is not set)");
   }
@@ -106,7 +113,7 @@ absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Rulese
   return Bad("kind", "unknown action kind");
 }
 
-absl::StatusOr<std::unique_ptr<State>> AtlantisGame::NewInitialState(const GameSetup& setup) const {
+absl::StatusOr<std::unique_ptr<State>> Atlantis::NewInitialState(const GameSetup& setup) const {
   if (setup.ruleset == nullptr) return absl::InvalidArgumentError("no ruleset");
   absl::StatusOr<Config> config = ParseConfig(*setup.ruleset);
   if (!config.ok()) return config.status();
@@ -127,7 +134,7 @@ absl::StatusOr<std::unique_ptr<State>> AtlantisGame::NewInitialState(const GameS
   return state;
 }
 
-std::vector<OptionSpec> AtlantisGame::Options(const v1::Ruleset& /*ruleset*/) const {
+std::vector<OptionSpec> Atlantis::Options(const v1::Ruleset& /*ruleset*/) const {
   return {
       {"toll_payment",
        "what a toll may be paid with",
@@ -148,8 +155,10 @@ std::vector<OptionSpec> AtlantisGame::Options(const v1::Ruleset& /*ruleset*/) co
   };
 }
 
-const Game& AtlantisGameInstance() {
-  static const AtlantisGame* const game = new AtlantisGame();
+}  // namespace
+
+const Game& AtlantisGame() {
+  static const Atlantis* const game = new Atlantis();
   return *game;
 }
 

@@ -50,7 +50,7 @@ inline v1::Atlantis::Item ProtoItem(int item) { return static_cast<v1::Atlantis:
 enum class TollPayment { kTilesAndCards, kTilesOrCards };
 
 // The readings the log header's options choose where the rulebooks disagree
-// or are unclear (AtlantisGame::Options lists them for people).
+// or are unclear (the Game's Options, game.cc, list them for people).
 struct Variant {
   TollPayment toll_payment = TollPayment::kTilesAndCards;
   // "toll_overpay": false = any minimal payment; true = more than the toll

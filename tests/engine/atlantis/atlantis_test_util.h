@@ -20,7 +20,7 @@ namespace arbiter::engine::atlantis::testing {
 inline const v1::Ruleset& DefaultRuleset() {
   static const v1::Ruleset* const ruleset = [] {
     auto* r = new v1::Ruleset();
-    google::protobuf::TextFormat::ParseFromString(std::string(AtlantisAmigo2009Text()), r);
+    google::protobuf::TextFormat::ParseFromString(std::string(DefaultRulesetText()), r);
     return r;
   }();
   return *ruleset;
@@ -33,7 +33,7 @@ inline std::unique_ptr<State> NewGame(int players, uint64_t seed,
   setup.seed = seed;
   setup.num_players = players;
   setup.options = std::move(options);
-  auto state = AtlantisGameInstance().NewInitialState(setup);
+  auto state = AtlantisGame().NewInitialState(setup);
   EXPECT_TRUE(state.ok()) << state.status();
   return state.ok() ? *std::move(state) : nullptr;
 }

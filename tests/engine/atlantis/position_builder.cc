@@ -26,7 +26,7 @@ std::vector<std::string> Tokens(std::string_view spec) {
 std::shared_ptr<const Config> DefaultConfig() {
   static const std::shared_ptr<const Config> config = [] {
     v1::Ruleset ruleset;
-    const bool parsed = google::protobuf::TextFormat::ParseFromString(std::string(AtlantisAmigo2009Text()), &ruleset);
+    const bool parsed = google::protobuf::TextFormat::ParseFromString(std::string(DefaultRulesetText()), &ruleset);
     assert(parsed);
     (void)parsed;
     return std::make_shared<const Config>(*ParseConfig(ruleset));
