@@ -1,7 +1,7 @@
-// ListTurns and CanonicalTurn (declared in turn.h).
+// ListTurns and CanonicalTurn (declared in actions.h).
 #include <algorithm>
 
-#include "engine/atlantica/turn.h"
+#include "engine/atlantica/actions.h"
 
 namespace arbiter::engine::atlantica {
 namespace {

@@ -2,7 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "engine/atlantica/turn.h"
+#include "engine/atlantica/actions.h"
 #include "engine/core/standings.h"
 
 namespace arbiter::engine::atlantica {

@@ -4,11 +4,11 @@
 //
 // One log event is one whole turn (AtlanticaAction: a Turn of up to three
 // place actions, or DrawBreath), so a turn is judged atomically. Turn rules
-// are in turn.h, the setup order and end-of-turn refills in board.h, the
+// are in actions.h, the setup order and end-of-turn refills in board.h, the
 // final scoring (exact best discard and research choices) in scoring.h.
 //
 // LegalActions lists Draw breath and every legal turn in one spelling per
-// distinct choice of divers and cards (turn.h: actions in place order, divers
+// distinct choice of divers and cards (actions.h: actions in place order, divers
 // in colour order, areas ascending); Canonical() maps any other spelling of a
 // legal turn to it. Not thread-safe; clones are independent.
 #ifndef ARBITER_ENGINE_ATLANTICA_STATE_H_

@@ -10,8 +10,8 @@
 //
 // Rule ids (stable, part of the API; docs/atlantica.md lists them all) are
 // the kRule* constants below.
-#ifndef ARBITER_ENGINE_ATLANTICA_TURN_H_
-#define ARBITER_ENGINE_ATLANTICA_TURN_H_
+#ifndef ARBITER_ENGINE_ATLANTICA_ACTIONS_H_
+#define ARBITER_ENGINE_ATLANTICA_ACTIONS_H_
 
 #include <optional>
 #include <vector>
@@ -69,4 +69,4 @@ v1::Action CanonicalTurn(const v1::Action& action);
 
 }  // namespace arbiter::engine::atlantica
 
-#endif  // ARBITER_ENGINE_ATLANTICA_TURN_H_
+#endif  // ARBITER_ENGINE_ATLANTICA_ACTIONS_H_

@@ -1,4 +1,4 @@
-#include "engine/atlantica/turn.h"
+#include "engine/atlantica/actions.h"
 
 #include <string>
 
