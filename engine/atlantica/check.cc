@@ -1,9 +1,12 @@
-#include "engine/atlantica/actions.h"
-
+// Atlantica: whether a turn is legal for the seat to play, and if not, the
+// rule it breaks (rule_ids.h); AtlanticaState::Check.
 #include <string>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/atlantica/actions.h"
+#include "engine/atlantica/rule_ids.h"
+#include "engine/atlantica/state.h"
 
 namespace arbiter::engine::atlantica {
 namespace {
@@ -291,63 +294,23 @@ std::optional<Violation> CheckTurn(const Rules& rules, const Board& board, int s
   return std::nullopt;
 }
 
-void ApplyTurn(const Rules& rules, Board& board, Rng& rng, int seat, const v1::AtlanticaAction::Turn& turn) {
-  PlayerBoard& me = board.players[seat];
-  int pending = 0;
-  auto take_treasure = [&](int area) {
-    ++me.treasures[board.treasure_areas[area - 1]];
-    board.treasure_areas[area - 1] = kEmpty;
-  };
-  auto take_research = [&](int area) {
-    ++me.research[board.research_areas[area - 1]];
-    board.research_areas[area - 1] = kEmpty;
-  };
-  auto take_ship = [&](int stack) {
-    me.ships.push_back(board.ship_stacks[stack].back());
-    board.ship_stacks[stack].pop_back();
-  };
-  for (const PlaceAction& a : turn.actions()) {
-    for (int c : a.divers()) {
-      const int colour = ColourIndex(static_cast<Atlantica::Colour>(c));
-      --me.hand[colour];
-      ++board.discard[colour];
-    }
-    for (int c : a.joker()) {
-      const int colour = ColourIndex(static_cast<Atlantica::Colour>(c));
-      --me.hand[colour];
-      ++board.discard[colour];
-    }
-    const int place = PlaceIndex(a.place());
-    const TierRules& tier = rules.places[place].tiers[a.tier() - 1];
-    switch (a.place()) {
-      case Atlantica::DIVING_BOAT:
-        for (int area : a.areas()) take_treasure(area);
-        break;
-      case Atlantica::RESEARCH_STATION:
-        for (int area : a.areas()) take_research(area);
-        break;
-      case Atlantica::HARBOUR:
-        take_ship(tier.stack);
-        break;
-      case Atlantica::PUB:
-        pending += tier.draw;
-        for (const auto& pick : a.picks()) {
-          if (pick.place() == Atlantica::DIVING_BOAT) take_treasure(pick.area());
-          if (pick.place() == Atlantica::RESEARCH_STATION) take_research(pick.area());
-          if (pick.place() == Atlantica::HARBOUR) take_ship(pick.area() - 1);
-        }
-        break;
-      default:
-        break;
-    }
+std::optional<Violation> AtlanticaState::Check(Seat seat, const v1::Action& action) const {
+  if (action.game_case() != v1::Action::kAtlantica) {
+    return Illegal(kRuleWrongGame, "this is a game of Atlantica; the action is for another game");
   }
-  if (pending > 0) DrawDivers(board, pending, me.hand, rng);
-  EndTurn(rules, board, seat);
-}
-
-void ApplyDrawBreath(const Rules& rules, Board& board, Rng& rng, int seat) {
-  DrawDivers(board, rules.draw_breath_cards, board.players[seat].hand, rng);
-  EndTurn(rules, board, seat);
+  if (board_.over) return Illegal(kRuleGameOver, "the game is already over; no further action is allowed");
+  if (seat != board_.to_move) {
+    return Illegal(kRuleNotYourTurn, absl::StrCat("it is ", players().Whose(board_.to_move), " turn, not ", players().Whose(seat)));
+  }
+  const auto& a = action.atlantica();
+  switch (a.kind_case()) {
+    case v1::AtlanticaAction::kDrawBreath:
+      return std::nullopt;
+    case v1::AtlanticaAction::kTurn:
+      return CheckTurn(*rules_, board_, seat, a.turn());
+    default:
+      return Illegal(kRuleEmptyAction, "the action is neither a turn nor draw breath");
+  }
 }
 
 }  // namespace arbiter::engine::atlantica

@@ -5,8 +5,6 @@
 
 namespace arbiter::engine::atlantica {
 
-std::string_view DefaultRulesetTextEmbedded();
-
 namespace {
 
 using v1::Atlantica;
@@ -58,7 +56,7 @@ class Game final : public engine::Game {
   std::string_view title() const override { return "Atlantica (Fiore & Happel, Piatnik 2018)"; }
   v1::Action::GameCase action_case() const override { return v1::Action::kAtlantica; }
   v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantica; }
-  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetTextEmbedded()}; }
+  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }
 
   absl::Status ValidateRuleset(const v1::Ruleset& ruleset) const override {
     if (ruleset.data_case() != v1::Ruleset::kAtlantica) return absl::InvalidArgumentError("atlantica: data is not set");
@@ -116,7 +114,5 @@ const engine::Game& AtlanticaGame() {
   static const Game* const game = new Game();
   return *game;
 }
-
-std::string_view DefaultRulesetText() { return DefaultRulesetTextEmbedded(); }
 
 }  // namespace arbiter::engine::atlantica
