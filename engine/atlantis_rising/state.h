@@ -43,7 +43,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/atlantis_rising/position.h"
+#include "engine/atlantis_rising/board.h"
 #include "engine/atlantis_rising/rules.h"
 #include "engine/core/rng.h"
 #include "engine/core/state.h"
@@ -88,7 +88,7 @@ SpotRef SpotOf(const M& m) {
 
 class AtlantisRisingState final : public State {
  public:
-  // A new game (setup.cc documents the order of the seeded draws).
+  // A new game (state.cc; the order of the seeded draws is above).
   // `difficulty` and `blueprint` index the ruleset's lists; they must be valid.
   AtlantisRisingState(std::shared_ptr<const Tables> tables, int num_players, uint64_t seed,
                       int difficulty, int blueprint);
@@ -101,7 +101,7 @@ class AtlantisRisingState final : public State {
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;
   std::optional<v1::Standings> Final() const override;
   std::string ToString() const override;
-  v1::PositionView View() const override;  // in final.cc
+  v1::PositionView View() const override;  // in scoring.cc
 
   const Position& position() const { return pos_; }
   const Tables& tables() const { return *tables_; }
@@ -184,7 +184,7 @@ class AtlantisRisingState final : public State {
   void ClearSite(int site0, bool return_pledges);
   void RemoveFromHand(Seat seat, int card);
 
-  // legal.cc
+  // legal_actions.cc
   void AddCardMoves(Seat seat, std::vector<Move>& moves) const;
   bool HasPlayableCard(Seat seat) const;
 

@@ -2,8 +2,8 @@
 // are under water, which decision is pending). The state (state.h) owns one
 // and changes it only through legal actions; tests may build one directly
 // (tests/engine/atlantis_rising/position_builder.h).
-#ifndef ARBITER_ENGINE_ATLANTIS_RISING_POSITION_H_
-#define ARBITER_ENGINE_ATLANTIS_RISING_POSITION_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_RISING_BOARD_H_
+#define ARBITER_ENGINE_ATLANTIS_RISING_BOARD_H_
 
 #include <array>
 #include <cstdint>
@@ -99,4 +99,4 @@ struct Position {
 
 }  // namespace arbiter::engine::atlantis_rising
 
-#endif  // ARBITER_ENGINE_ATLANTIS_RISING_POSITION_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_RISING_BOARD_H_
