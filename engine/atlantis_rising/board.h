@@ -21,6 +21,10 @@ enum class Phase {
   kOver,
 };
 
+// "place Atlanteans", "misfortunes", "actions", "Wrath of the Gods", "game
+// over": the phase as ToString and View name it (text.cc).
+const char* PhaseText(Phase phase);
+
 // A decision the next action must make.
 enum class Decision {
   kNone,

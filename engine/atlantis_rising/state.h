@@ -101,7 +101,7 @@ class AtlantisRisingState final : public State {
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;
   std::optional<v1::Standings> Final() const override;
   std::string ToString() const override;
-  v1::PositionView View() const override;  // in scoring.cc
+  v1::PositionView View() const override;  // view.cc
 
   const Position& position() const { return pos_; }
   const Tables& tables() const { return *tables_; }
