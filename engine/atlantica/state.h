@@ -31,19 +31,19 @@ class AtlanticaState final : public State {
 
   std::unique_ptr<State> Clone() const override;
   bool IsTerminal() const override { return board_.over; }
-  std::vector<Seat> SeatsToAct() const override;
-  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;
-  std::vector<Move> LegalActions() const override;
-  v1::Action Canonical(Seat seat, const v1::Action& action) const override;
-  std::optional<v1::Standings> Final() const override;
-  std::string ToString() const override;
+  std::vector<Seat> SeatsToAct() const override;  // state.cc
+  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
+  std::vector<Move> LegalActions() const override;  // legal_actions.cc
+  v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::optional<v1::Standings> Final() const override;  // scoring.cc
+  std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
 
   const Board& board() const { return board_; }
   const Rules& rules() const { return *rules_; }
 
  protected:
-  void DoApply(Seat seat, const v1::Action& action) override;
+  void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
 
  private:
   std::shared_ptr<const Rules> rules_;

@@ -46,12 +46,12 @@ class AtlantisState final : public State {
 
   std::unique_ptr<State> Clone() const override { return std::make_unique<AtlantisState>(*this); }
   bool IsTerminal() const override { return board_.over; }
-  std::vector<Seat> SeatsToAct() const override;
-  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;
-  std::vector<Move> LegalActions() const override;
-  v1::Action Canonical(Seat seat, const v1::Action& action) const override;
-  std::optional<v1::Standings> Final() const override;
-  std::string ToString() const override;
+  std::vector<Seat> SeatsToAct() const override;  // state.cc
+  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
+  std::vector<Move> LegalActions() const override;  // legal_actions.cc
+  v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::optional<v1::Standings> Final() const override;  // scoring.cc
+  std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
 
   const Board& board() const { return board_; }
@@ -62,7 +62,7 @@ class AtlantisState final : public State {
   AtlantisState(std::shared_ptr<const Config> config, int num_players, uint64_t seed);
 
  protected:
-  void DoApply(Seat seat, const v1::Action& action) override;
+  void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
 
  private:
   // Draws up to n cards for the player to act; returns how many were drawn.

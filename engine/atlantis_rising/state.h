@@ -95,12 +95,12 @@ class AtlantisRisingState final : public State {
 
   std::unique_ptr<State> Clone() const override;
   bool IsTerminal() const override { return pos_.phase == Phase::kOver; }
-  std::vector<Seat> SeatsToAct() const override;
-  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;
-  std::vector<Move> LegalActions() const override;
-  v1::Action Canonical(Seat seat, const v1::Action& action) const override;
-  std::optional<v1::Standings> Final() const override;
-  std::string ToString() const override;
+  std::vector<Seat> SeatsToAct() const override;  // legal_actions.cc
+  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
+  std::vector<Move> LegalActions() const override;  // legal_actions.cc
+  v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::optional<v1::Standings> Final() const override;  // scoring.cc
+  std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
 
   const Position& position() const { return pos_; }
@@ -110,7 +110,7 @@ class AtlantisRisingState final : public State {
   // The next dice (and reshuffles) come from a generator seeded with `seed`.
   void ReseedForTest(uint64_t seed) { rng_ = Rng(seed); }
 
-  // Spot numbers (see Position).
+  // Spot numbers (see Position in board.h).
   static constexpr int kCentre = 0;
   int TileSpot(int peninsula_index, int position0) const {
     return tile_base_[static_cast<std::size_t>(peninsula_index)] + position0;
@@ -126,7 +126,7 @@ class AtlantisRisingState final : public State {
   int OverLimitSeat() const;
 
  protected:
-  void DoApply(Seat seat, const v1::Action& action) override;
+  void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
 
  private:
   struct SpotInfo {
@@ -135,6 +135,7 @@ class AtlantisRisingState final : public State {
     int position0 = -1;  // kTile
     int index = -1;      // kSite: site0; kComponent: Blueprint index
   };
+  // spots.cc
   SpotInfo Describe(int spot) const;
   // The spot an action names, or the violation if there is no such spot.
   std::optional<Violation> Locate(const SpotRef& spot, int* index) const;
@@ -160,7 +161,7 @@ class AtlantisRisingState final : public State {
   std::optional<Violation> CheckDecision(Seat seat, const v1::AtlantisRisingAction& action) const;
 
   // What is left in the supplies: the supply less what the players hold
-  // (pledges included).
+  // (pledges included). spots.cc
   int ResourceLeft(int resource_index) const;
   int EnergyLeft() const;
 
