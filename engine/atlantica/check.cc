@@ -168,6 +168,161 @@ std::optional<Violation> CheckTake(const Rules& rules, const Board& board, const
   }
 }
 
+// What the actions of a turn judged so far lay and take.
+struct Laid {
+  unsigned places = 0;    // bit p: place p visited
+  int joker_action = -1;  // the action laying the joker pair, or -1
+  int cards = 0;
+  ColourCounts regular{};  // diver cards, the joker pair not counted
+  ColourCounts pair{};     // the joker pair's two cards
+  // Accepts-masks of the slots the joker pair may stand for.
+  std::array<uint8_t, kMaxSlots> joker_options{};
+  int joker_option_count = 0;
+  Taken taken;
+};
+
+std::string ActionName(int i) { return absl::StrCat("action ", i + 1); }
+
+// The place and tier action i names: a place not visited yet this turn and a
+// tier it has. Sets `place` (0-based) and `tier`.
+std::optional<Violation> CheckPlaceAndTier(const Rules& rules, const PlaceAction& a, int i, Laid& laid,
+                                           int& place, const TierRules*& tier) {
+  if (a.place() == Atlantica::PLACE_UNSPECIFIED || !Atlantica::Place_IsValid(a.place())) {
+    return Illegal(kRuleNoSuchPlace, absl::StrCat(ActionName(i), " names no place; choose the diving boat, the "
+                                                                 "harbour, the pub or the research station"));
+  }
+  place = PlaceIndex(a.place());
+  if (laid.places & (1u << place)) {
+    return Illegal(kRuleSamePlaceTwice, absl::StrCat("the ", PlaceName(place), " is visited twice this turn; "
+                                                     "each place allows one action per turn"));
+  }
+  laid.places |= 1u << place;
+  const PlaceRules& pr = rules.places[place];
+  if (a.tier() < 1 || a.tier() > pr.num_tiers) {
+    return Illegal(kRuleNoSuchTier, absl::StrCat("the ", PlaceName(place), " has tiers 1-", pr.num_tiers, "; ",
+                                                 ActionName(i), " asks for tier ", a.tier()));
+  }
+  tier = &pr.tiers[a.tier() - 1];
+  return std::nullopt;
+}
+
+// Every card of action i has a known colour; a joker is a pair of one colour,
+// used by one action of the turn.
+std::optional<Violation> CheckCards(const PlaceAction& a, int i, Laid& laid) {
+  for (int c : a.divers()) {
+    if (!ValidColour(c)) {
+      return Illegal(kRuleNoSuchColour, absl::StrCat(ActionName(i), " lays a diver of no known colour"));
+    }
+  }
+  for (int c : a.joker()) {
+    if (!ValidColour(c)) {
+      return Illegal(kRuleNoSuchColour, absl::StrCat(ActionName(i), " lays a joker card of no known colour"));
+    }
+  }
+  if (a.joker_size() == 0) return std::nullopt;
+  if (a.joker_size() != 2) {
+    return Illegal(kRuleJokerPairSize, absl::StrCat("the joker is exactly two cards of one colour; ", ActionName(i),
+                                                    " lays ", a.joker_size()));
+  }
+  if (laid.joker_action >= 0) {
+    return Illegal(kRuleJokerTwice, absl::StrCat("the joker may be used once per turn; actions ", laid.joker_action + 1,
+                                                 " and ", i + 1, " both use it"));
+  }
+  if (a.joker(0) != a.joker(1)) {
+    return Illegal(kRuleJokerPairMixed, absl::StrCat("the joker's two cards must be of one colour; ", ActionName(i),
+                                                     " lays ", ColoursText(a.joker())));
+  }
+  laid.joker_action = i;
+  return std::nullopt;
+}
+
+// The divers of action i fill the tier's slots, the joker pair (if any)
+// filling one of them; counts the cards laid.
+std::optional<Violation> CheckDivers(const PlaceAction& a, int i, int place, const TierRules& tier, Laid& laid) {
+  const bool joker = a.joker_size() > 0;
+  const int expected = tier.num_slots - (joker ? 1 : 0);
+  if (a.divers_size() != expected) {
+    return Illegal(kRuleWrongNumberOfDivers,
+                   absl::StrCat("tier ", a.tier(), " of the ", PlaceName(place), " needs ", tier.num_slots,
+                                " diver", tier.num_slots == 1 ? "" : "s", " (", TierText(tier), ")",
+                                joker ? ", one slot filled by the joker pair" : "", "; ", ActionName(i), " lays ",
+                                a.divers_size(), joker ? " besides the pair" : ""));
+  }
+  std::array<int, kMaxSlots> divers{};
+  for (int d = 0; d < expected; ++d) divers[d] = ColourIndex(a.divers(d));
+  const unsigned all = (1u << tier.num_slots) - 1;
+  bool fits = false;
+  if (!joker) {
+    fits = Match(tier, divers.data(), expected, all);
+  } else {
+    for (int s = 0; s < tier.num_slots; ++s) {
+      if (Match(tier, divers.data(), expected, all & ~(1u << s))) {
+        laid.joker_options[laid.joker_option_count++] = tier.accepts[s];
+        fits = true;
+      }
+    }
+  }
+  if (!fits) {
+    return Illegal(kRuleDiversDoNotMatch,
+                   absl::StrCat("tier ", a.tier(), " of the ", PlaceName(place), " needs ", TierText(tier),
+                                "; ", ActionName(i), " lays ", ColoursText(a.divers()),
+                                joker ? " besides the joker pair" : ""));
+  }
+  for (int d = 0; d < expected; ++d) ++laid.regular[divers[d]];
+  if (joker) laid.pair[ColourIndex(a.joker(0))] += 2;
+  laid.cards += expected + (joker ? 2 : 0);
+  return std::nullopt;
+}
+
+// Action i on its own: the place and tier, the cards laid, the cards taken.
+std::optional<Violation> CheckAction(const Rules& rules, const Board& board, const PlaceAction& a, int i,
+                                     Laid& laid) {
+  int place = 0;
+  const TierRules* tier = nullptr;
+  if (auto v = CheckPlaceAndTier(rules, a, i, laid, place, tier)) return v;
+  if (auto v = CheckCards(a, i, laid)) return v;
+  if (auto v = CheckDivers(a, i, place, *tier, laid)) return v;
+  return CheckTake(rules, board, a, place, *tier, laid.taken);
+}
+
+// The cards of the whole turn: within the limit and in the hand.
+std::optional<Violation> CheckCardsHeld(const Rules& rules, const ColourCounts& hand, const Laid& laid) {
+  const int limit = laid.joker_action >= 0 ? rules.cards_per_turn_with_joker : rules.cards_per_turn;
+  if (laid.cards > limit) {
+    return Illegal(kRuleTooManyCards,
+                   absl::StrCat("at most ", rules.cards_per_turn, " diver cards may be laid per turn (",
+                                rules.cards_per_turn_with_joker, " with the joker); this turn lays ", laid.cards));
+  }
+  for (int c = 0; c < kColours; ++c) {
+    if (laid.regular[c] + laid.pair[c] > hand[c]) {
+      return Illegal(kRuleCardsNotHeld, absl::StrCat("you hold ", hand[c], " ", ColourName(c), " diver",
+                                                     hand[c] == 1 ? "" : "s", "; this turn lays ",
+                                                     laid.regular[c] + laid.pair[c]));
+    }
+  }
+  return std::nullopt;
+}
+
+// The joker pair stands for a slot whose colours the player no longer holds
+// once every other card of the turn is laid.
+std::optional<Violation> CheckJokerAllowed(const ColourCounts& hand, const Laid& laid) {
+  if (laid.joker_action < 0) return std::nullopt;
+  unsigned left = 0;  // colours still in hand once every other card is laid
+  for (int c = 0; c < kColours; ++c) {
+    if (hand[c] - laid.regular[c] > 0) left |= 1u << c;
+  }
+  bool allowed = false;
+  for (int o = 0; o < laid.joker_option_count; ++o) allowed = allowed || (laid.joker_options[o] & left) == 0;
+  if (allowed) return std::nullopt;
+  const uint8_t mask = laid.joker_options[0];
+  int held = 0;
+  while (!((mask & left) & (1u << held))) ++held;
+  return Illegal(kRuleJokerNotAllowed,
+                 absl::StrCat("the joker replaces a card of a colour you do not hold, but you still hold a ",
+                              ColourName(held), " diver, which the slot of action ", laid.joker_action + 1,
+                              " accepts (", SlotText(mask), ")"));
+}
+
 }  // namespace
 
 std::optional<Violation> CheckTurn(const Rules& rules, const Board& board, int seat,
@@ -180,118 +335,13 @@ std::optional<Violation> CheckTurn(const Rules& rules, const Board& board, int s
     return Illegal(kRuleTooManyActions, absl::StrCat("a turn allows at most ", rules.actions_per_turn,
                                                      " actions; this turn has ", n));
   }
-  unsigned used = 0;
-  int joker_action = -1, cards = 0;
-  ColourCounts regular{}, pair{};
-  std::array<uint8_t, kMaxSlots> joker_options{};
-  int joker_option_count = 0;
-  Taken taken;
+  Laid laid;
   for (int i = 0; i < n; ++i) {
-    const PlaceAction& a = turn.actions(i);
-    auto which = [i] { return absl::StrCat("action ", i + 1); };
-    if (a.place() == Atlantica::PLACE_UNSPECIFIED || !Atlantica::Place_IsValid(a.place())) {
-      return Illegal(kRuleNoSuchPlace, absl::StrCat(which(), " names no place; choose the diving boat, the harbour, "
-                                                           "the pub or the research station"));
-    }
-    const int place = PlaceIndex(a.place());
-    if (used & (1u << place)) {
-      return Illegal(kRuleSamePlaceTwice, absl::StrCat("the ", PlaceName(place), " is visited twice this turn; "
-                                                       "each place allows one action per turn"));
-    }
-    used |= 1u << place;
-    const PlaceRules& pr = rules.places[place];
-    if (a.tier() < 1 || a.tier() > pr.num_tiers) {
-      return Illegal(kRuleNoSuchTier, absl::StrCat("the ", PlaceName(place), " has tiers 1-", pr.num_tiers, "; ",
-                                                   which(), " asks for tier ", a.tier()));
-    }
-    const TierRules& tier = pr.tiers[a.tier() - 1];
-    for (int c : a.divers()) {
-      if (!ValidColour(c)) return Illegal(kRuleNoSuchColour, absl::StrCat(which(), " lays a diver of no known colour"));
-    }
-    for (int c : a.joker()) {
-      if (!ValidColour(c)) return Illegal(kRuleNoSuchColour, absl::StrCat(which(), " lays a joker card of no known colour"));
-    }
-    const bool joker = a.joker_size() > 0;
-    if (joker) {
-      if (a.joker_size() != 2) {
-        return Illegal(kRuleJokerPairSize, absl::StrCat("the joker is exactly two cards of one colour; ", which(),
-                                                        " lays ", a.joker_size()));
-      }
-      if (joker_action >= 0) {
-        return Illegal(kRuleJokerTwice, absl::StrCat("the joker may be used once per turn; actions ", joker_action + 1,
-                                                     " and ", i + 1, " both use it"));
-      }
-      if (a.joker(0) != a.joker(1)) {
-        return Illegal(kRuleJokerPairMixed, absl::StrCat("the joker's two cards must be of one colour; ", which(),
-                                                         " lays ", ColoursText(a.joker())));
-      }
-      joker_action = i;
-    }
-    const int expected = tier.num_slots - (joker ? 1 : 0);
-    if (a.divers_size() != expected) {
-      return Illegal(kRuleWrongNumberOfDivers,
-                     absl::StrCat("tier ", a.tier(), " of the ", PlaceName(place), " needs ", tier.num_slots,
-                                  " diver", tier.num_slots == 1 ? "" : "s", " (", TierText(tier), ")",
-                                  joker ? ", one slot filled by the joker pair" : "", "; ", which(), " lays ",
-                                  a.divers_size(), joker ? " besides the pair" : ""));
-    }
-    std::array<int, kMaxSlots> divers{};
-    for (int d = 0; d < expected; ++d) divers[d] = ColourIndex(a.divers(d));
-    const unsigned all = (1u << tier.num_slots) - 1;
-    bool fits = false;
-    if (!joker) {
-      fits = Match(tier, divers.data(), expected, all);
-    } else {
-      for (int s = 0; s < tier.num_slots; ++s) {
-        if (Match(tier, divers.data(), expected, all & ~(1u << s))) {
-          joker_options[joker_option_count++] = tier.accepts[s];
-          fits = true;
-        }
-      }
-    }
-    if (!fits) {
-      return Illegal(kRuleDiversDoNotMatch,
-                     absl::StrCat("tier ", a.tier(), " of the ", PlaceName(place), " needs ", TierText(tier),
-                                  "; ", which(), " lays ", ColoursText(a.divers()),
-                                  joker ? " besides the joker pair" : ""));
-    }
-    for (int d = 0; d < expected; ++d) ++regular[divers[d]];
-    if (joker) pair[ColourIndex(a.joker(0))] += 2;
-    cards += expected + (joker ? 2 : 0);
-    if (auto v = CheckTake(rules, board, a, place, tier, taken)) return v;
-  }
-  const int limit = joker_action >= 0 ? rules.cards_per_turn_with_joker : rules.cards_per_turn;
-  if (cards > limit) {
-    return Illegal(kRuleTooManyCards, absl::StrCat("at most ", rules.cards_per_turn, " diver cards may be laid per turn (",
-                                                   rules.cards_per_turn_with_joker, " with the joker); this turn lays ",
-                                                   cards));
+    if (auto v = CheckAction(rules, board, turn.actions(i), i, laid)) return v;
   }
   const ColourCounts& hand = board.players[seat].hand;
-  for (int c = 0; c < kColours; ++c) {
-    if (regular[c] + pair[c] > hand[c]) {
-      return Illegal(kRuleCardsNotHeld, absl::StrCat("you hold ", hand[c], " ", ColourName(c), " diver",
-                                                     hand[c] == 1 ? "" : "s", "; this turn lays ",
-                                                     regular[c] + pair[c]));
-    }
-  }
-  if (joker_action >= 0) {
-    unsigned left = 0;  // colours still in hand once every other card is laid
-    for (int c = 0; c < kColours; ++c) {
-      if (hand[c] - regular[c] > 0) left |= 1u << c;
-    }
-    bool allowed = false;
-    for (int o = 0; o < joker_option_count; ++o) allowed = allowed || (joker_options[o] & left) == 0;
-    if (!allowed) {
-      const uint8_t mask = joker_options[0];
-      int held = 0;
-      while (!((mask & left) & (1u << held))) ++held;
-      return Illegal(kRuleJokerNotAllowed,
-                     absl::StrCat("the joker replaces a card of a colour you do not hold, but you still hold a ",
-                                  ColourName(held), " diver, which the slot of action ", joker_action + 1,
-                                  " accepts (", SlotText(mask), ")"));
-    }
-  }
-  return std::nullopt;
+  if (auto v = CheckCardsHeld(rules, hand, laid)) return v;
+  return CheckJokerAllowed(hand, laid);
 }
 
 std::optional<Violation> AtlanticaState::Check(Seat seat, const v1::Action& action) const {
