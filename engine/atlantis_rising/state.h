@@ -185,9 +185,21 @@ class AtlantisRisingState final : public State {
   void ClearSite(int site0, bool return_pledges);
   void RemoveFromHand(Seat seat, int card);
 
-  // legal_actions.cc
+  // legal_actions.cc: LegalActions in parts, each appending to `moves`.
+  void AddDecisionMoves(std::vector<Move>& moves) const;  // the pending decision
+  void AddKeepMoves(std::vector<Move>& moves) const;
+  void AddPlacementMoves(std::vector<Move>& moves) const;
+  void AddActMoves(Seat seat, int spot, std::vector<Move>& moves) const;  // an Atlantean waiting on `spot`
+  void AddSiteMoves(Seat seat, int site0, std::vector<Move>& moves) const;
   void AddCardMoves(Seat seat, std::vector<Move>& moves) const;
   bool HasPlayableCard(Seat seat) const;
+
+  // view.cc: View in parts.
+  void AddPieces(int spot, v1::BoardSpace& space) const;  // the Atlanteans on `spot`
+  void AddIslandRows(v1::PositionView& view) const;
+  void AddCentreRow(v1::PositionView& view) const;
+  void AddBlueprintRow(v1::PositionView& view) const;
+  void AddHoldings(v1::PositionView& view) const;
 
   std::shared_ptr<const Tables> tables_;
   std::array<int, kNumPeninsulas> tile_base_{};

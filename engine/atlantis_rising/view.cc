@@ -10,6 +10,12 @@ namespace {
 
 std::size_t At(int i) { return static_cast<std::size_t>(i); }
 
+void AddPile(v1::PositionView& view, const std::string& name, int64_t count) {
+  v1::Counter* counter = view.add_piles();
+  counter->set_name(name);
+  counter->set_count(count);
+}
+
 }  // namespace
 
 v1::PositionView AtlantisRisingState::View() const {
@@ -18,16 +24,30 @@ v1::PositionView AtlantisRisingState::View() const {
   view.set_headline(absl::StrCat("Round ", pos_.round, ", ", PhaseText(pos_.phase), ", Wrath level ",
                                  pos_.wrath_level,
                                  IsTerminal() ? (pos_.won ? ": the players won" : ": the players lost") : ""));
-  auto occupy = [&](int spot, v1::BoardSpace& space) {
-    const SpotState& here = pos_.spots[At(spot)];
-    for (int s = 0; s < num_players(); ++s) {
-      if (here.placed[At(s)] == 0) continue;
-      v1::Piece* piece = space.add_pieces();
-      piece->set_seat(s);
-      piece->set_label(absl::StrCat("s", s + 1, here.placed[At(s)] > 1 ? absl::StrCat("x", here.placed[At(s)]) : "",
-                                    here.waiting[At(s)] < here.placed[At(s)] ? "*" : ""));
-    }
-  };
+  AddIslandRows(view);
+  AddCentreRow(view);
+  AddBlueprintRow(view);
+  AddHoldings(view);
+  AddPile(view, "library deck", static_cast<int64_t>(pos_.library_deck.size()));
+  AddPile(view, "library discards", static_cast<int64_t>(pos_.library_discard.size()));
+  AddPile(view, "misfortune deck", static_cast<int64_t>(pos_.misfortune_deck.size()));
+  AddPile(view, "misfortune discards", static_cast<int64_t>(pos_.misfortune_discard.size()));
+  AddPile(view, "Wrath level", pos_.wrath_level);
+  return view;
+}
+
+void AtlantisRisingState::AddPieces(int spot, v1::BoardSpace& space) const {
+  const SpotState& here = pos_.spots[At(spot)];
+  for (int s = 0; s < num_players(); ++s) {
+    if (here.placed[At(s)] == 0) continue;
+    v1::Piece* piece = space.add_pieces();
+    piece->set_seat(s);
+    piece->set_label(absl::StrCat("s", s + 1, here.placed[At(s)] > 1 ? absl::StrCat("x", here.placed[At(s)]) : "",
+                                  here.waiting[At(s)] < here.placed[At(s)] ? "*" : ""));
+  }
+}
+
+void AtlantisRisingState::AddIslandRows(v1::PositionView& view) const {
   for (int p = 0; p < kNumPeninsulas; ++p) {
     v1::BoardRow* row = view.add_rows();
     row->set_name(PeninsulaWord(PeninsulaAt(p)));
@@ -40,24 +60,30 @@ v1::PositionView AtlantisRisingState::View() const {
       } else {
         space->set_content(absl::StrCat(tables_->peninsula(p).tiles(t).value()));
         space->set_kind("tile");
-        occupy(TileSpot(p, t), *space);
+        AddPieces(TileSpot(p, t), *space);
       }
     }
   }
+}
+
+void AtlantisRisingState::AddCentreRow(v1::PositionView& view) const {
   v1::BoardRow* centre = view.add_rows();
   centre->set_name("centre and build sites");
   v1::BoardSpace* middle = centre->add_spaces();
   middle->set_label("centre");
   middle->set_content(pos_.centre_flooded ? "flooded" : "dry");
   middle->set_kind(pos_.centre_flooded ? "flooded" : "land");
-  occupy(kCentre, *middle);
+  AddPieces(kCentre, *middle);
   for (int site = 0; site < build_sites(); ++site) {
     v1::BoardSpace* space = centre->add_spaces();
     space->set_label(absl::StrCat("build site ", site + 1));
     space->set_content(absl::StrCat("pledged ", ResourcesText(SitePool(site))));
     space->set_kind("land");
-    occupy(SiteSpot(site), *space);
+    AddPieces(SiteSpot(site), *space);
   }
+}
+
+void AtlantisRisingState::AddBlueprintRow(v1::PositionView& view) const {
   v1::BoardRow* blueprint = view.add_rows();
   blueprint->set_name("blueprint");
   for (std::size_t b = 0; b < pos_.blueprint.size(); ++b) {
@@ -66,8 +92,11 @@ v1::PositionView AtlantisRisingState::View() const {
     space->set_label(tables_->component(c).name());
     space->set_content(absl::StrCat(pos_.built[b] ? "built; " : "", "costs ", ResourcesText(tables_->cost(c))));
     space->set_kind(pos_.built[b] ? "built" : "card");
-    occupy(ComponentSpot(static_cast<int>(b)), *space);
+    AddPieces(ComponentSpot(static_cast<int>(b)), *space);
   }
+}
+
+void AtlantisRisingState::AddHoldings(v1::PositionView& view) const {
   for (int s = 0; s < num_players(); ++s) {
     const PlayerState& player = pos_.players[At(s)];
     v1::PlayerHoldings* holdings = view.add_players();
@@ -89,17 +118,6 @@ v1::PositionView AtlantisRisingState::View() const {
     item("cards", static_cast<int64_t>(player.hand.size()), absl::StrJoin(hand, ", "));
     item("Atlanteans", player.atlanteans, absl::StrCat("pool ", player.pool, ", reserve ", player.reserve));
   }
-  auto pile = [&view](const std::string& name, int64_t count) {
-    v1::Counter* counter = view.add_piles();
-    counter->set_name(name);
-    counter->set_count(count);
-  };
-  pile("library deck", static_cast<int64_t>(pos_.library_deck.size()));
-  pile("library discards", static_cast<int64_t>(pos_.library_discard.size()));
-  pile("misfortune deck", static_cast<int64_t>(pos_.misfortune_deck.size()));
-  pile("misfortune discards", static_cast<int64_t>(pos_.misfortune_discard.size()));
-  pile("Wrath level", pos_.wrath_level);
-  return view;
 }
 
 }  // namespace arbiter::engine::atlantis_rising
