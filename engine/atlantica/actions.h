@@ -10,7 +10,8 @@
 // the order of its actions, of their divers or of their areas.
 //
 // Rule ids: rule_ids.h. Defined in check.cc: CheckTurn; apply.cc: ApplyTurn,
-// ApplyDrawBreath; legal_actions.cc: ListTurns, CanonicalTurn.
+// ApplyDrawBreath; legal_actions.cc: ListTurns, CanonicalTurn. Functions of
+// their arguments only: calls on distinct boards may run on any threads.
 #ifndef ARBITER_ENGINE_ATLANTICA_ACTIONS_H_
 #define ARBITER_ENGINE_ATLANTICA_ACTIONS_H_
 

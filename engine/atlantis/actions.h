@@ -13,6 +13,9 @@
 // the player holds the bridge, every Move is listed again with its `bridge` on
 // each unbridged gap of the path after the move (first position).
 // Canonical() maps any legal spelling onto these.
+//
+// Functions of the board only: calls on one board from several threads are
+// safe as long as nothing changes it.
 #ifndef ARBITER_ENGINE_ATLANTIS_ACTIONS_H_
 #define ARBITER_ENGINE_ATLANTIS_ACTIONS_H_
 
