@@ -71,20 +71,67 @@ struct SearchState {
   int chosen = 0;      // 1 once the chosen kind is taken
 };
 
-// The dynamic programme over treasure kinds. States are numbered in the
-// order (crates used, jokers used, kinds kept, chosen kind taken), so that
-// walking the numbers in order walks the states in that order.
+// The states of the search, numbered in the order (crates used, jokers used,
+// kinds kept, chosen kind taken): walking the numbers in order walks the
+// states in that order.
+struct StateSpace {
+  int crates = 0;  // crates usable: no more than the treasures held
+  int joker_states = 1;
+  int kind_states = 1;
+  int chosen_states = 1;
+
+  int size() const { return (crates + 1) * joker_states * kind_states * chosen_states; }
+  // The states with at most `crates_used` crates used are the first
+  // Below(crates_used) numbers.
+  int Below(int crates_used) const { return (crates_used + 1) * joker_states * kind_states * chosen_states; }
+  int Index(const SearchState& s) const {
+    return ((s.crates_used * joker_states + s.jokers_used) * kind_states + s.kinds_kept) * chosen_states + s.chosen;
+  }
+  SearchState Decode(int index) const {
+    SearchState s;
+    s.chosen = index % chosen_states;
+    index /= chosen_states;
+    s.kinds_kept = index % kind_states;
+    index /= kind_states;
+    s.jokers_used = index % joker_states;
+    s.crates_used = index / joker_states;
+    return s;
+  }
+  // The state numbered one more than `s`.
+  void Advance(SearchState& s) const {
+    if (++s.chosen < chosen_states) return;
+    s.chosen = 0;
+    if (++s.kinds_kept < kind_states) return;
+    s.kinds_kept = 0;
+    if (++s.jokers_used < joker_states) return;
+    s.jokers_used = 0;
+    ++s.crates_used;
+  }
+};
+
+// Keeps `value` for state `to`, reached from state `from` by keeping `keep`
+// cards and laying `jokers` jokers (`chosen`: as the chosen kind), if it is
+// better than what the kind has reached there so far.
+void Offer(int to, int value, int from, int keep, int jokers, bool chosen, int* next, Choice* choice) {
+  if (value > next[to]) {
+    next[to] = value;
+    choice[to] = Choice{from, static_cast<int8_t>(keep), static_cast<int8_t>(jokers), chosen};
+  }
+}
+
+// The dynamic programme over treasure kinds: the best value of every state
+// after each kind, and how it was reached.
 class TreasureSearch {
  public:
   TreasureSearch(const Rules& rules, const Holding& holding, const ResearchHeld& research)
       : rules_(rules), holding_(holding), research_(research) {
     int held = 0;
     for (int k = 0; k < rules.num_kinds; ++k) held += holding.treasures[k];
-    crates_ = std::min(holding.crates, held);
-    joker_states_ = research.jokers + 1;
-    kind_states_ = research.kinds_cap + 1;
-    chosen_states_ = research.chosen_points > 0 ? 2 : 1;
-    size_ = (crates_ + 1) * joker_states_ * kind_states_ * chosen_states_;
+    space_.crates = std::min(holding.crates, held);
+    space_.joker_states = research.jokers + 1;
+    space_.kind_states = research.kinds_cap + 1;
+    space_.chosen_states = research.chosen_points > 0 ? 2 : 1;
+    size_ = space_.size();
     best_.assign(size_, -1);
     next_.resize(size_);
     choices_.resize(static_cast<std::size_t>(rules.num_kinds) * size_);
@@ -93,11 +140,11 @@ class TreasureSearch {
   // Decides every kind in ruleset order; returns the number of the best end
   // state, its value (with the kinds bonus) in `value`.
   int Run(int& value) {
-    best_[Index(SearchState{})] = 0;
+    best_[space_.Index(SearchState{})] = 0;
     int reach = 0;  // crates usable so far
     for (int k = 0; k < rules_.num_kinds; ++k) {
       DecideKind(k, reach);
-      reach = std::min(crates_, reach + holding_.treasures[k]);
+      reach = std::min(space_.crates, reach + holding_.treasures[k]);
     }
     return BestEnd(value);
   }
@@ -115,70 +162,51 @@ class TreasureSearch {
     }
   }
 
-  int KindsKept(int state) const { return Decode(state).kinds_kept; }
+  int KindsKept(int state) const { return space_.Decode(state).kinds_kept; }
 
  private:
-  int Index(const SearchState& s) const {
-    return ((s.crates_used * joker_states_ + s.jokers_used) * kind_states_ + s.kinds_kept) * chosen_states_ +
-           s.chosen;
-  }
-  SearchState Decode(int index) const {
-    SearchState s;
-    s.chosen = index % chosen_states_;
-    index /= chosen_states_;
-    s.kinds_kept = index % kind_states_;
-    index /= kind_states_;
-    s.jokers_used = index % joker_states_;
-    s.crates_used = index / joker_states_;
-    return s;
-  }
-
   // Every state reachable before kind k (at most `reach` crates used)
   // extended by every choice for kind k.
   void DecideKind(int k, int reach) {
     std::fill(next_.begin(), next_.end(), -1);
     Choice* choice = &choices_[static_cast<std::size_t>(k) * size_];
-    const int reachable = (reach + 1) * joker_states_ * kind_states_ * chosen_states_;
-    for (int from = 0; from < reachable; ++from) {
-      if (best_[from] >= 0) Extend(k, from, choice);
+    const int reachable = space_.Below(reach);
+    SearchState s;
+    for (int from = 0; from < reachable; ++from, space_.Advance(s)) {
+      if (best_[from] >= 0) Extend(k, from, s, next_.data(), choice);
     }
     best_.swap(next_);
   }
 
   // Keeping `keep` cards of kind k (one crate each) and laying `jokers`
-  // jokers with them, counted for the chosen kind or not.
-  void Extend(int k, int from, Choice* choice) {
-    const SearchState s = Decode(from);
+  // jokers with them, counted for the chosen kind or not. The values are
+  // copied to locals so that the stores into `next` and `choice` do not
+  // make the compiler read them again.
+  void Extend(int k, int from, const SearchState& s, int* next, Choice* choice) const {
+    const StateSpace space = space_;
     const int value = best_[from];
     const auto& score = rules_.kind_score[k];
-    const int max_keep = std::min(holding_.treasures[k], crates_ - s.crates_used);
+    const int fixed_points = research_.fixed_points[k];
+    const int chosen_points = research_.chosen_points;
+    const int kinds_cap = research_.kinds_cap;
+    const int max_keep = std::min(holding_.treasures[k], space.crates - s.crates_used);
+    const int max_jokers_kept = research_.jokers - s.jokers_used;
     for (int keep = 0; keep <= max_keep; ++keep) {
       SearchState to = s;
       to.crates_used += keep;
-      to.kinds_kept = std::min(research_.kinds_cap, s.kinds_kept + (keep > 0 ? 1 : 0));
-      const int max_jokers = keep > 0 ? research_.jokers - s.jokers_used : 0;
+      to.kinds_kept = std::min(kinds_cap, s.kinds_kept + (keep > 0 ? 1 : 0));
+      const int max_jokers = keep > 0 ? max_jokers_kept : 0;
       for (int jokers = 0; jokers <= max_jokers; ++jokers) {
         const int count = keep + jokers;
-        const int base = value + (score[count] + research_.fixed_points[k] * count) * kScale + keep;
+        const int base = value + (score[count] + fixed_points * count) * kScale + keep;
         to.jokers_used = s.jokers_used + jokers;
-        const Choice plain{from, static_cast<int8_t>(keep), static_cast<int8_t>(jokers), false};
-        Offer(Index(to), base, plain, choice);
-        if (s.chosen == 0 && chosen_states_ == 2 && count > 0) {
+        Offer(space.Index(to), base, from, keep, jokers, false, next, choice);
+        if (s.chosen == 0 && space.chosen_states == 2 && count > 0) {
           SearchState chosen = to;
           chosen.chosen = 1;
-          const Choice taken{from, static_cast<int8_t>(keep), static_cast<int8_t>(jokers), true};
-          Offer(Index(chosen), base + research_.chosen_points * count * kScale, taken, choice);
+          Offer(space.Index(chosen), base + chosen_points * count * kScale, from, keep, jokers, true, next, choice);
         }
       }
-    }
-  }
-
-  // Keeps `value` for state `to` if it is better than what the kind has
-  // reached there so far.
-  void Offer(int to, int value, const Choice& how, Choice* choice) {
-    if (value > next_[to]) {
-      next_[to] = value;
-      choice[to] = how;
     }
   }
 
@@ -186,9 +214,10 @@ class TreasureSearch {
   int BestEnd(int& value) const {
     int best = -1;
     int best_state = -1;
-    for (int s = 0; s < size_; ++s) {
+    SearchState state;
+    for (int s = 0; s < size_; ++s, space_.Advance(state)) {
       if (best_[s] < 0) continue;
-      const int v = best_[s] + research_.kinds_bonus[Decode(s).kinds_kept] * kScale;
+      const int v = best_[s] + research_.kinds_bonus[state.kinds_kept] * kScale;
       if (v > best) {
         best = v;
         best_state = s;
@@ -202,10 +231,7 @@ class TreasureSearch {
   const Rules& rules_;
   const Holding& holding_;
   const ResearchHeld& research_;
-  int crates_ = 0;  // crates usable: no more than the treasures held
-  int joker_states_ = 1;
-  int kind_states_ = 1;
-  int chosen_states_ = 1;
+  StateSpace space_;
   int size_ = 0;
   std::vector<int> best_;  // best value of each state after the kinds decided; -1 unreachable
   std::vector<int> next_;
