@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/engine_bench_setup.h"
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 #include "engine/core/rng.h"
 
 namespace arbiter::engine::atlantis {
@@ -20,12 +20,12 @@ constexpr int kGamesPerCount = 64;
 constexpr int kSampleEvery = 7;
 
 const v1::Ruleset& Ruleset() {
-  static const v1::Ruleset* const ruleset = bench::ParseRulesetOrDie(AtlantisAmigo2009Text());
+  static const v1::Ruleset* const ruleset = bench::ParseRulesetOrDie(DefaultRulesetText());
   return *ruleset;
 }
 
 std::unique_ptr<State> NewGame(int players, uint64_t seed) {
-  return bench::NewGameOrDie(AtlantisGameInstance(), Ruleset(), players, seed);
+  return bench::NewGameOrDie(AtlantisGame(), Ruleset(), players, seed);
 }
 
 struct Recorded {

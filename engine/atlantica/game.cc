@@ -2,10 +2,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/atlantica/state.h"
+#include "engine/core/status_macros.h"
 
 namespace arbiter::engine::atlantica {
-
-std::string_view DefaultRulesetTextEmbedded();
 
 namespace {
 
@@ -58,7 +57,7 @@ class Game final : public engine::Game {
   std::string_view title() const override { return "Atlantica (Fiore & Happel, Piatnik 2018)"; }
   v1::Action::GameCase action_case() const override { return v1::Action::kAtlantica; }
   v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantica; }
-  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetTextEmbedded()}; }
+  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }
 
   absl::Status ValidateRuleset(const v1::Ruleset& ruleset) const override {
     if (ruleset.data_case() != v1::Ruleset::kAtlantica) return absl::InvalidArgumentError("atlantica: data is not set");
@@ -77,9 +76,8 @@ class Game final : public engine::Game {
         const auto& actions = a.turn().actions();
         if (actions.size() > kMaxListed) return Bad("turn.actions", absl::StrCat("lists ", actions.size(), " actions"));
         for (int i = 0; i < actions.size(); ++i) {
-          if (auto s = CheckPlaceAction(actions[i], absl::StrCat("turn.actions[", i, "]"), ruleset.atlantica()); !s.ok()) {
-            return s;
-          }
+          ARBITER_RETURN_IF_ERROR(
+              CheckPlaceAction(actions[i], absl::StrCat("turn.actions[", i, "]"), ruleset.atlantica()));
         }
         return absl::OkStatus();
       }
@@ -92,16 +90,13 @@ class Game final : public engine::Game {
     if (setup.ruleset == nullptr || setup.ruleset->data_case() != v1::Ruleset::kAtlantica) {
       return absl::InvalidArgumentError("atlantica: no Atlantica ruleset given");
     }
-    auto rules = CompileRules(setup.ruleset->atlantica());
-    if (!rules.ok()) return rules.status();
-    if (setup.num_players < rules->min_players || setup.num_players > rules->max_players) {
+    ARBITER_ASSIGN_OR_RETURN(Rules rules, CompileRules(setup.ruleset->atlantica()));
+    if (setup.num_players < rules.min_players || setup.num_players > rules.max_players) {
       return absl::InvalidArgumentError(absl::StrCat("atlantica: ", setup.num_players, " players; the ruleset allows ",
-                                                     rules->min_players, "-", rules->max_players));
+                                                     rules.min_players, "-", rules.max_players));
     }
-    if (auto options = ResolveOptions("Atlantica", Options(*setup.ruleset), setup.options); !options.ok()) {
-      return options.status();
-    }
-    auto shared = std::make_shared<const Rules>(*std::move(rules));
+    ARBITER_RETURN_IF_ERROR(ResolveOptions("Atlantica", Options(*setup.ruleset), setup.options).status());
+    auto shared = std::make_shared<const Rules>(std::move(rules));
     Rng rng(setup.seed);
     Board board = NewBoard(*shared, setup.num_players, rng);
     auto state = std::make_unique<AtlanticaState>(std::move(shared), std::move(board), rng);
@@ -116,7 +111,5 @@ const engine::Game& AtlanticaGame() {
   static const Game* const game = new Game();
   return *game;
 }
-
-std::string_view DefaultRulesetText() { return DefaultRulesetTextEmbedded(); }
 
 }  // namespace arbiter::engine::atlantica

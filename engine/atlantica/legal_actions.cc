@@ -1,7 +1,10 @@
-// ListTurns and CanonicalTurn (declared in turn.h).
+// Atlantica: every legal turn and the canonical spelling of a turn
+// (actions.h: ListTurns, CanonicalTurn); AtlanticaState::LegalActions and
+// Canonical.
 #include <algorithm>
 
-#include "engine/atlantica/turn.h"
+#include "engine/atlantica/actions.h"
+#include "engine/atlantica/state.h"
 
 namespace arbiter::engine::atlantica {
 namespace {
@@ -335,6 +338,20 @@ v1::Action CanonicalTurn(const v1::Action& action) {
   std::sort(actions->begin(), actions->end(),
             [](const auto& x, const auto& y) { return x.place() < y.place(); });
   return canonical;
+}
+
+std::vector<Move> AtlanticaState::LegalActions() const {
+  std::vector<Move> moves;
+  if (board_.over) return moves;
+  Move& breath = moves.emplace_back();
+  breath.seat = board_.to_move;
+  breath.action.mutable_atlantica()->mutable_draw_breath();
+  ListTurns(*rules_, board_, board_.to_move, moves);
+  return moves;
+}
+
+v1::Action AtlanticaState::Canonical(Seat /*seat*/, const v1::Action& action) const {
+  return CanonicalTurn(action);
 }
 
 }  // namespace arbiter::engine::atlantica

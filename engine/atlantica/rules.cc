@@ -1,6 +1,7 @@
 #include "engine/atlantica/rules.h"
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 
 namespace arbiter::engine::atlantica {
 namespace {
@@ -40,7 +41,7 @@ absl::Status ValidateTier(const AtlanticaRules& data, int place, int t, const At
     case Atlantica::RESEARCH_STATION: {
       const int areas = data.places(place).place() == Atlantica::DIVING_BOAT ? data.treasure_areas()
                                                                              : data.research_areas();
-      if (auto s = CheckCount(field + ".reach", tier.reach(), 1, areas); !s.ok()) return s;
+      ARBITER_RETURN_IF_ERROR(CheckCount(field + ".reach", tier.reach(), 1, areas));
       return CheckCount(field + ".take", tier.take(), 1, tier.reach());
     }
     case Atlantica::HARBOUR:
@@ -51,6 +52,120 @@ absl::Status ValidateTier(const AtlanticaRules& data, int place, int t, const At
     default:
       return Bad(field, "unknown place");
   }
+}
+
+absl::Status ValidateDivers(const AtlanticaRules& d) {
+  ARBITER_RETURN_IF_ERROR(CheckCount("min_players", d.min_players(), 1, 8));
+  ARBITER_RETURN_IF_ERROR(CheckCount("max_players", d.max_players(), d.min_players(), 8));
+  ColourCounts seen{};
+  int total_divers = 0;
+  for (int i = 0; i < d.divers_size(); ++i) {
+    const std::string field = absl::StrCat("divers[", i, "]");
+    if (!ValidColour(d.divers(i).colour())) return Bad(field + ".colour", "unknown colour");
+    if (seen[ColourIndex(d.divers(i).colour())]++ > 0) return Bad(field + ".colour", "listed twice");
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + ".count", d.divers(i).count(), 0, 100));
+    total_divers += d.divers(i).count();
+  }
+  ARBITER_RETURN_IF_ERROR(CheckCount("hand_size", d.hand_size(), 0, 20));
+  if (d.hand_size() * d.max_players() > total_divers) return Bad("hand_size", "more divers dealt than exist");
+  ARBITER_RETURN_IF_ERROR(CheckCount("draw_breath_cards", d.draw_breath_cards(), 0, 20));
+  ARBITER_RETURN_IF_ERROR(CheckCount("cards_per_turn", d.cards_per_turn(), 1, 8));
+  ARBITER_RETURN_IF_ERROR(
+      CheckCount("cards_per_turn_with_joker", d.cards_per_turn_with_joker(), d.cards_per_turn(), 8));
+  return CheckCount("actions_per_turn", d.actions_per_turn(), 1, kPlaces);
+}
+
+absl::Status ValidateTreasures(const AtlanticaRules& d) {
+  ARBITER_RETURN_IF_ERROR(CheckCount("treasures (number of kinds)", d.treasures_size(), 1, kMaxKinds));
+  int total_treasures = 0;
+  for (int k = 0; k < d.treasures_size(); ++k) {
+    const auto& kind = d.treasures(k);
+    const std::string field = absl::StrCat("treasures[", k, "]");
+    if (kind.name().empty()) return Bad(field + ".name", "is empty");
+    for (int j = 0; j < k; ++j) {
+      if (d.treasures(j).name() == kind.name()) return Bad(field + ".name", "repeats an earlier kind");
+    }
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + ".cards", kind.cards(), 1, kMaxKindCards));
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + ".row (length)", kind.row_size(), 1, 20));
+    for (int v : kind.row()) {
+      if (v < 0 || v > 1000) return Bad(field + ".row", absl::StrCat("value ", v, " is outside 0-1000"));
+    }
+    total_treasures += kind.cards();
+  }
+  ARBITER_RETURN_IF_ERROR(CheckCount("treasure_areas", d.treasure_areas(), 1, kMaxAreas));
+  ARBITER_RETURN_IF_ERROR(CheckCount("research_areas", d.research_areas(), 1, kMaxAreas));
+  ARBITER_RETURN_IF_ERROR(
+      CheckCount("hurricane_stack_treasures", d.hurricane_stack_treasures(), 0, total_treasures));
+  for (int p = d.min_players(); p <= d.max_players(); ++p) {
+    int removed = -1;
+    for (const auto& r : d.removed_treasures()) {
+      if (r.players() == p) removed = r.removed();
+    }
+    if (removed < 0) return Bad("removed_treasures", absl::StrCat("has no entry for ", p, " players"));
+    if (total_treasures - removed - d.hurricane_stack_treasures() < d.treasure_areas()) {
+      return Bad("removed_treasures", absl::StrCat("leaves too few treasures to fill the areas with ", p, " players"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateShips(const AtlanticaRules& d) {
+  ARBITER_RETURN_IF_ERROR(CheckCount("ships (number of stacks)", d.ships_size(), 1, kMaxStacks));
+  for (int i = 0; i < d.ships_size(); ++i) {
+    const std::string field = absl::StrCat("ships[", i, "].crates");
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + " (cards)", d.ships(i).crates_size(), 0, 60));
+    for (int c : d.ships(i).crates()) ARBITER_RETURN_IF_ERROR(CheckCount(field, c, 0, 20));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateEffect(const AtlanticaRules& d, const std::string& field, const AtlanticaRules::Effect& e) {
+  if (e.kind() == Atlantica::EFFECT_UNSPECIFIED || !Atlantica::Effect_IsValid(e.kind())) {
+    return Bad(field + ".effect.kind", "unknown effect");
+  }
+  ARBITER_RETURN_IF_ERROR(CheckCount(field + ".effect.points", e.points(), 0, 100));
+  if (e.kind() == Atlantica::KINDS_AT_LEAST) {
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + ".effect.threshold", e.threshold(), 1, d.treasures_size()));
+  }
+  if (e.kind() == Atlantica::CRATES_AT_LEAST) {
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + ".effect.threshold", e.threshold(), 0, 1000));
+  }
+  if (e.kind() == Atlantica::PER_FIXED_KIND) {
+    bool found = false;
+    for (const auto& kind : d.treasures()) found = found || kind.name() == e.kind_name();
+    if (!found) return Bad(field + ".effect.kind_name", absl::StrCat("'", e.kind_name(), "' is not a treasure kind"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateResearch(const AtlanticaRules& d) {
+  ARBITER_RETURN_IF_ERROR(CheckCount("research (number of types)", d.research_size(), 1, kMaxResearchTypes));
+  int jokers = 0;
+  for (int i = 0; i < d.research_size(); ++i) {
+    const auto& type = d.research(i);
+    const std::string field = absl::StrCat("research[", i, "]");
+    if (type.name().empty()) return Bad(field + ".name", "is empty");
+    ARBITER_RETURN_IF_ERROR(CheckCount(field + ".copies", type.copies(), 0, 20));
+    ARBITER_RETURN_IF_ERROR(ValidateEffect(d, field, type.effect()));
+    if (type.effect().kind() == Atlantica::JOKER_TREASURE) jokers += type.copies();
+  }
+  if (jokers > 8) return Bad("research", "more than 8 joker treasure cards");
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePlaces(const AtlanticaRules& d) {
+  if (d.places_size() != kPlaces) return Bad("places", "must list the four places");
+  for (int p = 0; p < kPlaces; ++p) {
+    if (d.places(p).place() != PlaceOf(p)) {
+      return Bad(absl::StrCat("places[", p, "].place"),
+                 "places must be listed in order diving boat, harbour, pub, research station");
+    }
+    ARBITER_RETURN_IF_ERROR(CheckCount(absl::StrCat("places[", p, "].tiers"), d.places(p).tiers_size(), 1, kMaxTiers));
+    for (int t = 0; t < d.places(p).tiers_size(); ++t) {
+      ARBITER_RETURN_IF_ERROR(ValidateTier(d, p, t, d.places(p).tiers(t)));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -73,105 +188,15 @@ const char* ColourName(int colour) {
 }
 
 absl::Status ValidateRules(const AtlanticaRules& d) {
-  if (auto s = CheckCount("min_players", d.min_players(), 1, 8); !s.ok()) return s;
-  if (auto s = CheckCount("max_players", d.max_players(), d.min_players(), 8); !s.ok()) return s;
-  ColourCounts seen{};
-  int total_divers = 0;
-  for (int i = 0; i < d.divers_size(); ++i) {
-    const std::string field = absl::StrCat("divers[", i, "]");
-    if (!ValidColour(d.divers(i).colour())) return Bad(field + ".colour", "unknown colour");
-    if (seen[ColourIndex(d.divers(i).colour())]++ > 0) return Bad(field + ".colour", "listed twice");
-    if (auto s = CheckCount(field + ".count", d.divers(i).count(), 0, 100); !s.ok()) return s;
-    total_divers += d.divers(i).count();
-  }
-  if (auto s = CheckCount("hand_size", d.hand_size(), 0, 20); !s.ok()) return s;
-  if (d.hand_size() * d.max_players() > total_divers) return Bad("hand_size", "more divers dealt than exist");
-  if (auto s = CheckCount("draw_breath_cards", d.draw_breath_cards(), 0, 20); !s.ok()) return s;
-  if (auto s = CheckCount("cards_per_turn", d.cards_per_turn(), 1, 8); !s.ok()) return s;
-  if (auto s = CheckCount("cards_per_turn_with_joker", d.cards_per_turn_with_joker(), d.cards_per_turn(), 8); !s.ok()) return s;
-  if (auto s = CheckCount("actions_per_turn", d.actions_per_turn(), 1, kPlaces); !s.ok()) return s;
-
-  if (auto s = CheckCount("treasures (number of kinds)", d.treasures_size(), 1, kMaxKinds); !s.ok()) return s;
-  int total_treasures = 0;
-  for (int k = 0; k < d.treasures_size(); ++k) {
-    const auto& kind = d.treasures(k);
-    const std::string field = absl::StrCat("treasures[", k, "]");
-    if (kind.name().empty()) return Bad(field + ".name", "is empty");
-    for (int j = 0; j < k; ++j) {
-      if (d.treasures(j).name() == kind.name()) return Bad(field + ".name", "repeats an earlier kind");
-    }
-    if (auto s = CheckCount(field + ".cards", kind.cards(), 1, kMaxKindCards); !s.ok()) return s;
-    if (auto s = CheckCount(field + ".row (length)", kind.row_size(), 1, 20); !s.ok()) return s;
-    for (int v : kind.row()) {
-      if (v < 0 || v > 1000) return Bad(field + ".row", absl::StrCat("value ", v, " is outside 0-1000"));
-    }
-    total_treasures += kind.cards();
-  }
-  if (auto s = CheckCount("treasure_areas", d.treasure_areas(), 1, kMaxAreas); !s.ok()) return s;
-  if (auto s = CheckCount("research_areas", d.research_areas(), 1, kMaxAreas); !s.ok()) return s;
-  if (auto s = CheckCount("hurricane_stack_treasures", d.hurricane_stack_treasures(), 0, total_treasures); !s.ok()) return s;
-  for (int p = d.min_players(); p <= d.max_players(); ++p) {
-    int removed = -1;
-    for (const auto& r : d.removed_treasures()) {
-      if (r.players() == p) removed = r.removed();
-    }
-    if (removed < 0) return Bad("removed_treasures", absl::StrCat("has no entry for ", p, " players"));
-    if (total_treasures - removed - d.hurricane_stack_treasures() < d.treasure_areas()) {
-      return Bad("removed_treasures", absl::StrCat("leaves too few treasures to fill the areas with ", p, " players"));
-    }
-  }
-
-  if (auto s = CheckCount("ships (number of stacks)", d.ships_size(), 1, kMaxStacks); !s.ok()) return s;
-  for (int i = 0; i < d.ships_size(); ++i) {
-    const std::string field = absl::StrCat("ships[", i, "].crates");
-    if (auto s = CheckCount(field + " (cards)", d.ships(i).crates_size(), 0, 60); !s.ok()) return s;
-    for (int c : d.ships(i).crates()) {
-      if (auto s = CheckCount(field, c, 0, 20); !s.ok()) return s;
-    }
-  }
-
-  if (auto s = CheckCount("research (number of types)", d.research_size(), 1, kMaxResearchTypes); !s.ok()) return s;
-  int jokers = 0;
-  for (int i = 0; i < d.research_size(); ++i) {
-    const auto& type = d.research(i);
-    const std::string field = absl::StrCat("research[", i, "]");
-    if (type.name().empty()) return Bad(field + ".name", "is empty");
-    if (auto s = CheckCount(field + ".copies", type.copies(), 0, 20); !s.ok()) return s;
-    const auto& e = type.effect();
-    if (e.kind() == Atlantica::EFFECT_UNSPECIFIED || !Atlantica::Effect_IsValid(e.kind())) {
-      return Bad(field + ".effect.kind", "unknown effect");
-    }
-    if (auto s = CheckCount(field + ".effect.points", e.points(), 0, 100); !s.ok()) return s;
-    if (e.kind() == Atlantica::KINDS_AT_LEAST) {
-      if (auto s = CheckCount(field + ".effect.threshold", e.threshold(), 1, d.treasures_size()); !s.ok()) return s;
-    }
-    if (e.kind() == Atlantica::CRATES_AT_LEAST) {
-      if (auto s = CheckCount(field + ".effect.threshold", e.threshold(), 0, 1000); !s.ok()) return s;
-    }
-    if (e.kind() == Atlantica::PER_FIXED_KIND) {
-      bool found = false;
-      for (const auto& kind : d.treasures()) found = found || kind.name() == e.kind_name();
-      if (!found) return Bad(field + ".effect.kind_name", absl::StrCat("'", e.kind_name(), "' is not a treasure kind"));
-    }
-    if (e.kind() == Atlantica::JOKER_TREASURE) jokers += type.copies();
-  }
-  if (jokers > 8) return Bad("research", "more than 8 joker treasure cards");
-
-  if (d.places_size() != kPlaces) return Bad("places", "must list the four places");
-  for (int p = 0; p < kPlaces; ++p) {
-    if (d.places(p).place() != PlaceOf(p)) {
-      return Bad(absl::StrCat("places[", p, "].place"), "places must be listed in order diving boat, harbour, pub, research station");
-    }
-    if (auto s = CheckCount(absl::StrCat("places[", p, "].tiers"), d.places(p).tiers_size(), 1, kMaxTiers); !s.ok()) return s;
-    for (int t = 0; t < d.places(p).tiers_size(); ++t) {
-      if (auto s = ValidateTier(d, p, t, d.places(p).tiers(t)); !s.ok()) return s;
-    }
-  }
-  return absl::OkStatus();
+  ARBITER_RETURN_IF_ERROR(ValidateDivers(d));
+  ARBITER_RETURN_IF_ERROR(ValidateTreasures(d));
+  ARBITER_RETURN_IF_ERROR(ValidateShips(d));
+  ARBITER_RETURN_IF_ERROR(ValidateResearch(d));
+  return ValidatePlaces(d);
 }
 
 absl::StatusOr<Rules> CompileRules(const AtlanticaRules& d) {
-  if (absl::Status s = ValidateRules(d); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(ValidateRules(d));
   Rules r;
   r.min_players = d.min_players();
   r.max_players = d.max_players();

@@ -1,14 +1,14 @@
 // AtlanticaState: one game of Atlantica (Fiore & Happel, Piatnik 2018), as
-// the rules engine sees it. Rules: /work/shared/rules/atlantica.md, with the
+// the rules engine sees it. Rules: docs/rules/atlantica.md, with the
 // engine's readings in docs/atlantica.md.
 //
 // One log event is one whole turn (AtlanticaAction: a Turn of up to three
 // place actions, or DrawBreath), so a turn is judged atomically. Turn rules
-// are in turn.h, the setup order and end-of-turn refills in board.h, the
+// are in actions.h, the setup order and end-of-turn refills in board.h, the
 // final scoring (exact best discard and research choices) in scoring.h.
 //
 // LegalActions lists Draw breath and every legal turn in one spelling per
-// distinct choice of divers and cards (turn.h: actions in place order, divers
+// distinct choice of divers and cards (actions.h: actions in place order, divers
 // in colour order, areas ascending); Canonical() maps any other spelling of a
 // legal turn to it. Not thread-safe; clones are independent.
 #ifndef ARBITER_ENGINE_ATLANTICA_STATE_H_
@@ -31,21 +31,19 @@ class AtlanticaState final : public State {
 
   std::unique_ptr<State> Clone() const override;
   bool IsTerminal() const override { return board_.over; }
-  std::vector<Seat> SeatsToAct() const override;
-  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;
-  std::vector<Move> LegalActions() const override;
-  v1::Action Canonical(Seat seat, const v1::Action& action) const override;
-  std::optional<v1::Standings> Final() const override;
-  std::string ToString() const override;
+  std::vector<Seat> SeatsToAct() const override;  // state.cc
+  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
+  std::vector<Move> LegalActions() const override;  // legal_actions.cc
+  v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::optional<v1::Standings> Final() const override;  // scoring.cc
+  std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
 
   const Board& board() const { return board_; }
   const Rules& rules() const { return *rules_; }
-  // The best score of `seat` if the game ended now.
-  Score ScoreOf(Seat seat) const;
 
  protected:
-  void DoApply(Seat seat, const v1::Action& action) override;
+  void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
 
  private:
   std::shared_ptr<const Rules> rules_;

@@ -1,7 +1,8 @@
 // Atlantis: everything about a position except the card piles — the path,
 // figures, hands, collected tiles, bridges and whose turn it is. Plain data
-// shared by the state, the move rules (moves.h) and the end phase
-// (scoring.h); tests build one directly (testing.h).
+// shared by the state, the action rules (actions.h) and the end phase
+// (scoring.h); tests build one directly
+// (tests/engine/atlantis/position_builder.h).
 #ifndef ARBITER_ENGINE_ATLANTIS_BOARD_H_
 #define ARBITER_ENGINE_ATLANTIS_BOARD_H_
 
@@ -9,8 +10,8 @@
 #include <array>
 #include <cstdint>
 
-#include "engine/atlantis/config.h"
 #include "engine/atlantis/path.h"
+#include "engine/atlantis/rules.h"
 
 namespace arbiter::engine::atlantis {
 

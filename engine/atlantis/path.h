@@ -16,7 +16,7 @@
 #include <bit>
 #include <cstdint>
 
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
 
 namespace arbiter::engine::atlantis {
 

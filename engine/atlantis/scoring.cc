@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/atlantis/state.h"
 #include "engine/atlantis/tile_sums.h"
 #include "engine/core/standings.h"
 
@@ -117,6 +118,11 @@ v1::Standings FinalStandings(const Board& b) {
   }
   AssignPlaces(standings);
   return standings;
+}
+
+std::optional<v1::Standings> AtlantisState::Final() const {
+  if (!board_.over) return std::nullopt;
+  return FinalStandings(board_);
 }
 
 }  // namespace arbiter::engine::atlantis

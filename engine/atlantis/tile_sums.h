@@ -8,7 +8,7 @@
 #include <array>
 #include <vector>
 
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
 
 namespace arbiter::engine::atlantis {
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "engine/atlantis/atlantis_state.h"
+#include "engine/atlantis/state.h"
 
 namespace arbiter::engine::atlantis {
 namespace {

@@ -6,7 +6,8 @@
 //                 first, "introductory": 9 Calm Seas, 3 Controlled Floods).
 //   "blueprint":  a name from the ruleset's `blueprints` (default: the first,
 //                 "introductory").
-// Rules: docs/atlantis-rising.md. Thread-safe (immutable).
+// Rules: docs/rules/atlantis-rising.md; docs/atlantis-rising.md. Thread-safe
+// (immutable).
 #ifndef ARBITER_ENGINE_ATLANTIS_RISING_GAME_H_
 #define ARBITER_ENGINE_ATLANTIS_RISING_GAME_H_
 

@@ -1,8 +1,8 @@
 // Atlantis Rising: the ruleset data (AtlantisRisingRules) as the engine reads
 // it, its validation, and lookup tables built once per game.
 //
-// Rules followed: docs/atlantis-rising.md (after the project's rules file for
-// Atlantis Rising and the Spanish rulebook). Every number printed on a tile or
+// Rules followed: docs/atlantis-rising.md (after docs/rules/atlantis-rising.md
+// and the Spanish rulebook). Every number printed on a tile or
 // card comes from the ruleset; nothing printed lives in C++. Immutable after
 // construction, so safe to share between states and threads.
 #ifndef ARBITER_ENGINE_ATLANTIS_RISING_RULES_H_

@@ -43,7 +43,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/atlantis_rising/position.h"
+#include "engine/atlantis_rising/board.h"
 #include "engine/atlantis_rising/rules.h"
 #include "engine/core/rng.h"
 #include "engine/core/state.h"
@@ -88,31 +88,29 @@ SpotRef SpotOf(const M& m) {
 
 class AtlantisRisingState final : public State {
  public:
-  // A new game (setup.cc documents the order of the seeded draws).
+  // A new game (state.cc; the order of the seeded draws is above).
   // `difficulty` and `blueprint` index the ruleset's lists; they must be valid.
   AtlantisRisingState(std::shared_ptr<const Tables> tables, int num_players, uint64_t seed,
                       int difficulty, int blueprint);
 
   std::unique_ptr<State> Clone() const override;
   bool IsTerminal() const override { return pos_.phase == Phase::kOver; }
-  std::vector<Seat> SeatsToAct() const override;
-  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;
-  std::vector<Move> LegalActions() const override;
-  v1::Action Canonical(Seat seat, const v1::Action& action) const override;
-  std::optional<v1::Standings> Final() const override;
-  std::string ToString() const override;
-  v1::PositionView View() const override;  // in final.cc
+  std::vector<Seat> SeatsToAct() const override;  // legal_actions.cc
+  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
+  std::vector<Move> LegalActions() const override;  // legal_actions.cc
+  v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::optional<v1::Standings> Final() const override;  // scoring.cc
+  std::string ToString() const override;  // text.cc
+  v1::PositionView View() const override;  // view.cc
 
   const Position& position() const { return pos_; }
   const Tables& tables() const { return *tables_; }
   // For tests that set up a position directly. The caller keeps it coherent.
   Position& MutablePositionForTest() { return pos_; }
-  // Re-runs the automatic steps (draws, phase ends) after a test edit.
-  void AdvanceForTest() { Advance(); }
   // The next dice (and reshuffles) come from a generator seeded with `seed`.
   void ReseedForTest(uint64_t seed) { rng_ = Rng(seed); }
 
-  // Spot numbers (see Position).
+  // Spot numbers (see Position in board.h).
   static constexpr int kCentre = 0;
   int TileSpot(int peninsula_index, int position0) const {
     return tile_base_[static_cast<std::size_t>(peninsula_index)] + position0;
@@ -128,7 +126,7 @@ class AtlantisRisingState final : public State {
   int OverLimitSeat() const;
 
  protected:
-  void DoApply(Seat seat, const v1::Action& action) override;
+  void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
 
  private:
   struct SpotInfo {
@@ -137,6 +135,7 @@ class AtlantisRisingState final : public State {
     int position0 = -1;  // kTile
     int index = -1;      // kSite: site0; kComponent: Blueprint index
   };
+  // spots.cc
   SpotInfo Describe(int spot) const;
   // The spot an action names, or the violation if there is no such spot.
   std::optional<Violation> Locate(const SpotRef& spot, int* index) const;
@@ -162,7 +161,7 @@ class AtlantisRisingState final : public State {
   std::optional<Violation> CheckDecision(Seat seat, const v1::AtlantisRisingAction& action) const;
 
   // What is left in the supplies: the supply less what the players hold
-  // (pledges included).
+  // (pledges included). spots.cc
   int ResourceLeft(int resource_index) const;
   int EnergyLeft() const;
 
@@ -186,9 +185,21 @@ class AtlantisRisingState final : public State {
   void ClearSite(int site0, bool return_pledges);
   void RemoveFromHand(Seat seat, int card);
 
-  // legal.cc
+  // legal_actions.cc: LegalActions in parts, each appending to `moves`.
+  void AddDecisionMoves(std::vector<Move>& moves) const;  // the pending decision
+  void AddKeepMoves(std::vector<Move>& moves) const;
+  void AddPlacementMoves(std::vector<Move>& moves) const;
+  void AddActMoves(Seat seat, int spot, std::vector<Move>& moves) const;  // an Atlantean waiting on `spot`
+  void AddSiteMoves(Seat seat, int site0, std::vector<Move>& moves) const;
   void AddCardMoves(Seat seat, std::vector<Move>& moves) const;
   bool HasPlayableCard(Seat seat) const;
+
+  // view.cc: View in parts.
+  void AddPieces(int spot, v1::BoardSpace& space) const;  // the Atlanteans on `spot`
+  void AddIslandRows(v1::PositionView& view) const;
+  void AddCentreRow(v1::PositionView& view) const;
+  void AddBlueprintRow(v1::PositionView& view) const;
+  void AddHoldings(v1::PositionView& view) const;
 
   std::shared_ptr<const Tables> tables_;
   std::array<int, kNumPeninsulas> tile_base_{};

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/rng.h"
+#include "engine/core/status_macros.h"
 #include "engine/tournament/standings.h"
 #include "engine/tournament/table_plan.h"
 
@@ -164,6 +165,120 @@ void AvoidRepeats(const Mates& mates, const std::vector<int>& rank,
   }
 }
 
+using PlayerIndex = absl::flat_hash_map<std::string, int>;
+
+// FailedPrecondition when every round is played or an earlier round still
+// has a table without a result; the errors of ValidateSettings and
+// ValidatePlayers.
+absl::Status CheckRoundMayStart(const TournamentSettings& settings, const std::vector<std::string>& players,
+                                const std::vector<Round>& earlier) {
+  ARBITER_RETURN_IF_ERROR(ValidateSettings(settings));
+  ARBITER_RETURN_IF_ERROR(ValidatePlayers(players));
+  const int number = static_cast<int>(earlier.size()) + 1;
+  if (number > settings.rounds) {
+    return absl::FailedPreconditionError(absl::StrCat("all ", settings.rounds, " rounds have been played"));
+  }
+  for (const Round& round : earlier) {
+    for (const Table& table : round.tables) {
+      if (table.result.kind == TableResult::Kind::kPending) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("round ", round.number, " is still open: table ", table.number, " has no result"));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The players from the top of the standings down (the first round: drawn by
+// lot from the seed).
+absl::StatusOr<std::vector<std::string>> StandingOrder(const TournamentSettings& settings,
+                                                       const std::vector<std::string>& players,
+                                                       const std::vector<Round>& earlier) {
+  if (earlier.empty()) return FirstRoundOrder(settings.seed, players);
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<StandingRow> standings, ComputeStandings(settings, players, earlier));
+  std::vector<std::string> order;
+  for (const StandingRow& row : standings) order.push_back(row.player);
+  return order;
+}
+
+// Per player (registration index): byes so far, games in seat 1, and the seat
+// of the last game (0 for none).
+struct SeatHistory {
+  std::vector<int> byes;
+  std::vector<int> seat_ones;
+  std::vector<int> last_seat;
+};
+
+SeatHistory CountSeats(const std::vector<Round>& earlier, const PlayerIndex& index, size_t players) {
+  SeatHistory history{std::vector<int>(players, 0), std::vector<int>(players, 0), std::vector<int>(players, 0)};
+  for (const Round& round : earlier) {
+    for (const std::string& p : round.byes) ++history.byes[index.at(p)];
+    for (const Table& table : round.tables) {
+      for (size_t s = 0; s < table.players.size(); ++s) {
+        const int i = index.at(table.players[s]);
+        if (s == 0) ++history.seat_ones[i];
+        history.last_seat[i] = static_cast<int>(s) + 1;
+      }
+    }
+  }
+  return history;
+}
+
+// Who sits out: the fewest byes so far, then the lowest standing.
+std::vector<bool> ChooseByes(const std::vector<std::string>& order, const PlayerIndex& index,
+                             const std::vector<int>& rank, const SeatHistory& history, int byes) {
+  std::vector<int> by_bye(order.size());
+  for (size_t i = 0; i < order.size(); ++i) by_bye[i] = index.at(order[i]);
+  std::stable_sort(by_bye.begin(), by_bye.end(), [&](int a, int b) {
+    if (history.byes[a] != history.byes[b]) return history.byes[a] < history.byes[b];
+    return rank[a] > rank[b];
+  });
+  std::vector<bool> has_bye(order.size(), false);
+  for (int i = 0; i < byes; ++i) has_bye[by_bye[i]] = true;
+  return has_bye;
+}
+
+// The tables of the plan filled in standing order, skipping the byes.
+std::vector<std::vector<int>> FillTables(const std::vector<int>& sizes, const std::vector<std::string>& order,
+                                         const PlayerIndex& index, const std::vector<bool>& has_bye) {
+  std::vector<std::vector<int>> tables;
+  size_t next = 0;
+  for (int size : sizes) {
+    std::vector<int>& table = tables.emplace_back();
+    while (static_cast<int>(table.size()) < size) {
+      const int i = index.at(order[next++]);
+      if (!has_bye[i]) table.push_back(i);
+    }
+  }
+  return tables;
+}
+
+// Round `number` with its byes in standing order and each table's players
+// in seat order: fewest games in seat 1 first, then the latest seat last
+// time, then the standing; each table with its game seed.
+Round SeatRound(const TournamentSettings& settings, int number, const std::vector<std::string>& players,
+                const std::vector<std::string>& order, const PlayerIndex& index, const std::vector<int>& rank,
+                const SeatHistory& history, const std::vector<bool>& has_bye,
+                const std::vector<std::vector<int>>& tables) {
+  Round round;
+  round.number = number;
+  for (const std::string& p : order) {
+    if (has_bye[index.at(p)]) round.byes.push_back(p);
+  }
+  for (size_t t = 0; t < tables.size(); ++t) {
+    std::vector<int> seats = tables[t];
+    std::sort(seats.begin(), seats.end(), [&](int a, int b) {
+      return std::make_tuple(history.seat_ones[a], -history.last_seat[a], rank[a]) <
+             std::make_tuple(history.seat_ones[b], -history.last_seat[b], rank[b]);
+    });
+    Table& table = round.tables.emplace_back();
+    table.number = static_cast<int>(t) + 1;
+    for (int i : seats) table.players.push_back(players[i]);
+    table.game_seed = TableSeed(settings.seed, number, table.number);
+  }
+  return round;
+}
+
 }  // namespace
 
 int64_t RepeatCount(const std::vector<Round>& earlier, const Round& round) {
@@ -202,90 +317,21 @@ std::vector<std::string> FirstRoundOrder(uint64_t seed, const std::vector<std::s
 absl::StatusOr<Round> AssignRound(const TournamentSettings& settings,
                                   const std::vector<std::string>& players,
                                   const std::vector<Round>& earlier) {
-  if (absl::Status s = ValidateSettings(settings); !s.ok()) return s;
-  if (absl::Status s = ValidatePlayers(players); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(CheckRoundMayStart(settings, players, earlier));
   const int number = static_cast<int>(earlier.size()) + 1;
-  if (number > settings.rounds) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("all ", settings.rounds, " rounds have been played"));
-  }
-  for (const Round& round : earlier) {
-    for (const Table& table : round.tables) {
-      if (table.result.kind == TableResult::Kind::kPending) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "round ", round.number, " is still open: table ", table.number, " has no result"));
-      }
-    }
-  }
-  std::vector<std::string> order;
-  if (number == 1) {
-    order = FirstRoundOrder(settings.seed, players);
-  } else {
-    absl::StatusOr<std::vector<StandingRow>> standings =
-        ComputeStandings(settings, players, earlier);
-    if (!standings.ok()) return standings.status();
-    for (const StandingRow& row : *standings) order.push_back(row.player);
-  }
-  absl::StatusOr<TablePlan> plan = PlanTables(settings, static_cast<int>(players.size()));
-  if (!plan.ok()) return plan.status();
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<std::string> order, StandingOrder(settings, players, earlier));
+  ARBITER_ASSIGN_OR_RETURN(const TablePlan plan, PlanTables(settings, static_cast<int>(players.size())));
 
-  absl::flat_hash_map<std::string, int> index;
+  PlayerIndex index;
   for (size_t i = 0; i < players.size(); ++i) index[players[i]] = static_cast<int>(i);
   std::vector<int> rank(players.size());  // registration index -> position in order
   for (size_t i = 0; i < order.size(); ++i) rank[index.at(order[i])] = static_cast<int>(i);
-  std::vector<int> byes_so_far(players.size(), 0);
-  std::vector<int> seat_ones(players.size(), 0);
-  std::vector<int> last_seat(players.size(), 0);
-  for (const Round& round : earlier) {
-    for (const std::string& p : round.byes) ++byes_so_far[index.at(p)];
-    for (const Table& table : round.tables) {
-      for (size_t s = 0; s < table.players.size(); ++s) {
-        const int i = index.at(table.players[s]);
-        if (s == 0) ++seat_ones[i];
-        last_seat[i] = static_cast<int>(s) + 1;
-      }
-    }
-  }
-
-  // Byes: the fewest byes so far, then the lowest standing.
-  std::vector<int> by_bye(players.size());
-  for (size_t i = 0; i < order.size(); ++i) by_bye[i] = index.at(order[i]);
-  std::stable_sort(by_bye.begin(), by_bye.end(), [&](int a, int b) {
-    if (byes_so_far[a] != byes_so_far[b]) return byes_so_far[a] < byes_so_far[b];
-    return rank[a] > rank[b];
-  });
-  std::vector<bool> has_bye(players.size(), false);
-  for (int i = 0; i < plan->byes; ++i) has_bye[by_bye[i]] = true;
-
-  std::vector<std::vector<int>> tables;
-  size_t next = 0;
-  for (int size : plan->sizes) {
-    std::vector<int>& table = tables.emplace_back();
-    while (static_cast<int>(table.size()) < size) {
-      const int i = index.at(order[next++]);
-      if (!has_bye[i]) table.push_back(i);
-    }
-  }
+  const SeatHistory history = CountSeats(earlier, index, players.size());
+  const std::vector<bool> has_bye = ChooseByes(order, index, rank, history, plan.byes);
+  std::vector<std::vector<int>> tables = FillTables(plan.sizes, order, index, has_bye);
   Mates mates(players.size(), earlier, index);
   AvoidRepeats(mates, rank, tables);
-
-  Round round;
-  round.number = number;
-  for (const std::string& p : order) {
-    if (has_bye[index.at(p)]) round.byes.push_back(p);
-  }
-  for (size_t t = 0; t < tables.size(); ++t) {
-    std::vector<int> seats = tables[t];
-    std::sort(seats.begin(), seats.end(), [&](int a, int b) {
-      return std::make_tuple(seat_ones[a], -last_seat[a], rank[a]) <
-             std::make_tuple(seat_ones[b], -last_seat[b], rank[b]);
-    });
-    Table& table = round.tables.emplace_back();
-    table.number = static_cast<int>(t) + 1;
-    for (int i : seats) table.players.push_back(players[i]);
-    table.game_seed = TableSeed(settings.seed, number, table.number);
-  }
-  return round;
+  return SeatRound(settings, number, players, order, index, rank, history, has_bye, tables);
 }
 
 }  // namespace arbiter::engine::tournament

@@ -28,9 +28,6 @@ inline constexpr int kMaxRounds = 100;
 // "3", "2.5", "3.25", "2.333": at most three decimals (truncated), no
 // trailing zeros.
 std::string FormatPoints(Points points);
-inline double PointsToDouble(Points points) {
-  return static_cast<double>(points) / static_cast<double>(kPointUnit);
-}
 
 enum class Scoring {
   kPlaces,      // place_points[place - 1]; shared places split their points

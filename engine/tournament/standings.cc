@@ -7,6 +7,7 @@
 #include "absl/numeric/int128.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/rng.h"
+#include "engine/core/status_macros.h"
 #include "engine/tournament/scoring.h"
 
 namespace arbiter::engine::tournament {
@@ -109,6 +110,114 @@ class Ranker {
   const std::vector<Meeting>& meetings_;
 };
 
+// Reads the rounds into one row per player (the round entries, points, game
+// points, wins and opponents) and the meetings of counted games.
+class RoundReader {
+ public:
+  RoundReader(const TournamentSettings& settings, const std::vector<std::string>& players)
+      : settings_(settings), rows_(players.size()), opponents_(players.size()) {
+    const std::map<std::string, int> lots = LotNumbers(settings.seed, players);
+    for (size_t i = 0; i < players.size(); ++i) {
+      index_[players[i]] = static_cast<int>(i);
+      rows_[i].player = players[i];
+      rows_[i].lot = lots.at(players[i]);
+    }
+  }
+
+  // InvalidArgument naming the round (and table) for an unregistered player,
+  // a player seated twice or a result that does not score.
+  absl::Status Add(const Round& round) {
+    for (StandingRow& row : rows_) row.rounds.push_back(RoundEntry{round.number});
+    std::vector<bool> seated(rows_.size(), false);
+    for (const std::string& player : round.byes) {
+      ARBITER_ASSIGN_OR_RETURN(const int i, Seat(round, player, seated));
+      RoundEntry& entry = rows_[i].rounds.back();
+      entry.kind = RoundEntry::Kind::kBye;
+      entry.points = settings_.bye_points * kPointUnit;
+      rows_[i].points += entry.points;
+    }
+    for (const Table& table : round.tables) ARBITER_RETURN_IF_ERROR(AddTable(round, table, seated));
+    return absl::OkStatus();
+  }
+
+  // The rows with their opponents' points, once every round is added.
+  std::vector<StandingRow>& Finish() {
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      for (int opponent : opponents_[i]) rows_[i].opponents_points += rows_[opponent].points;
+      rows_[i].opponents_met = static_cast<int64_t>(opponents_[i].size());
+    }
+    return rows_;
+  }
+
+  const std::vector<Meeting>& meetings() const { return meetings_; }
+
+ private:
+  absl::StatusOr<int> Seat(const Round& round, const std::string& player, std::vector<bool>& seated) const {
+    auto it = index_.find(player);
+    if (it == index_.end()) {
+      return absl::InvalidArgumentError(absl::StrCat("round ", round.number, ": \"", player.substr(0, 80),
+                                                     "\" is not registered"));
+    }
+    if (seated[it->second]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", round.number, ": \"", player.substr(0, 80), "\" is seated twice"));
+    }
+    seated[it->second] = true;
+    return it->second;
+  }
+
+  absl::Status AddTable(const Round& round, const Table& table, std::vector<bool>& seated) {
+    absl::StatusOr<std::vector<Points>> points = ScoreTable(settings_, table);
+    if (!points.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("round ", round.number, " table ", table.number, ": ", points.status().message()));
+    }
+    const TableResult& result = table.result;
+    Meeting meeting;
+    for (size_t s = 0; s < table.players.size(); ++s) {
+      ARBITER_ASSIGN_OR_RETURN(const int i, Seat(round, table.players[s], seated));
+      meeting.players.push_back(i);
+      RoundEntry& entry = rows_[i].rounds.back();
+      entry.table = table.number;
+      entry.seat = static_cast<int>(s) + 1;
+      switch (result.kind) {
+        case TableResult::Kind::kPending:
+          entry.kind = RoundEntry::Kind::kPending;
+          continue;
+        case TableResult::Kind::kVoid:
+          entry.kind = RoundEntry::Kind::kVoid;
+          continue;
+        case TableResult::Kind::kPlayed:
+          break;
+      }
+      entry.kind = RoundEntry::Kind::kPlayed;
+      entry.points = (*points)[s];
+      entry.game_points = result.game_points[s];
+      if (!result.cooperative) entry.place = result.places[s];
+      StandingRow& row = rows_[i];
+      row.points += entry.points;
+      row.game_points += entry.game_points;
+      if (IsWin(result, s)) ++row.wins;
+    }
+    if (result.kind != TableResult::Kind::kPlayed) return absl::OkStatus();
+    for (int a : meeting.players) {
+      for (int b : meeting.players) {
+        if (a != b) opponents_[a].push_back(b);
+      }
+    }
+    if (!result.cooperative) meeting.places = result.places;
+    meetings_.push_back(std::move(meeting));
+    return absl::OkStatus();
+  }
+
+  const TournamentSettings& settings_;
+  Index index_;
+  std::vector<StandingRow> rows_;
+  std::vector<Meeting> meetings_;
+  // Per player: the opponents met in counted games (with repetition).
+  std::vector<std::vector<int>> opponents_;
+};
+
 }  // namespace
 
 Points StrengthOfSchedule(const StandingRow& row) {
@@ -130,91 +239,10 @@ std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::stri
 absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
     const TournamentSettings& settings, const std::vector<std::string>& players,
     const std::vector<Round>& rounds) {
-  Index index;
-  std::vector<StandingRow> rows(players.size());
-  const std::map<std::string, int> lots = LotNumbers(settings.seed, players);
-  for (size_t i = 0; i < players.size(); ++i) {
-    index[players[i]] = static_cast<int>(i);
-    rows[i].player = players[i];
-    rows[i].lot = lots.at(players[i]);
-  }
-  std::vector<Meeting> meetings;
-  // Per player: the opponents met in counted games (with repetition).
-  std::vector<std::vector<int>> opponents(players.size());
-  for (const Round& round : rounds) {
-    for (StandingRow& row : rows) row.rounds.push_back(RoundEntry{round.number});
-    std::vector<bool> seated(players.size(), false);
-    auto seat = [&](const std::string& player) -> absl::StatusOr<int> {
-      auto it = index.find(player);
-      if (it == index.end()) {
-        return absl::InvalidArgumentError(absl::StrCat("round ", round.number, ": \"",
-                                                       player.substr(0, 80),
-                                                       "\" is not registered"));
-      }
-      if (seated[it->second]) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "round ", round.number, ": \"", player.substr(0, 80), "\" is seated twice"));
-      }
-      seated[it->second] = true;
-      return it->second;
-    };
-    for (const std::string& player : round.byes) {
-      absl::StatusOr<int> i = seat(player);
-      if (!i.ok()) return i.status();
-      RoundEntry& entry = rows[*i].rounds.back();
-      entry.kind = RoundEntry::Kind::kBye;
-      entry.points = settings.bye_points * kPointUnit;
-      rows[*i].points += entry.points;
-    }
-    for (const Table& table : round.tables) {
-      absl::StatusOr<std::vector<Points>> points = ScoreTable(settings, table);
-      if (!points.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("round ", round.number, " table ",
-                                                       table.number, ": ",
-                                                       points.status().message()));
-      }
-      const TableResult& result = table.result;
-      Meeting meeting;
-      for (size_t s = 0; s < table.players.size(); ++s) {
-        absl::StatusOr<int> i = seat(table.players[s]);
-        if (!i.ok()) return i.status();
-        meeting.players.push_back(*i);
-        RoundEntry& entry = rows[*i].rounds.back();
-        entry.table = table.number;
-        entry.seat = static_cast<int>(s) + 1;
-        switch (result.kind) {
-          case TableResult::Kind::kPending:
-            entry.kind = RoundEntry::Kind::kPending;
-            continue;
-          case TableResult::Kind::kVoid:
-            entry.kind = RoundEntry::Kind::kVoid;
-            continue;
-          case TableResult::Kind::kPlayed:
-            break;
-        }
-        entry.kind = RoundEntry::Kind::kPlayed;
-        entry.points = (*points)[s];
-        entry.game_points = result.game_points[s];
-        if (!result.cooperative) entry.place = result.places[s];
-        StandingRow& row = rows[*i];
-        row.points += entry.points;
-        row.game_points += entry.game_points;
-        if (IsWin(result, s)) ++row.wins;
-      }
-      if (result.kind != TableResult::Kind::kPlayed) continue;
-      for (int a : meeting.players) {
-        for (int b : meeting.players) {
-          if (a != b) opponents[a].push_back(b);
-        }
-      }
-      if (!result.cooperative) meeting.places = result.places;
-      meetings.push_back(std::move(meeting));
-    }
-  }
-  for (size_t i = 0; i < rows.size(); ++i) {
-    for (int opponent : opponents[i]) rows[i].opponents_points += rows[opponent].points;
-    rows[i].opponents_met = static_cast<int64_t>(opponents[i].size());
-  }
+  RoundReader reader(settings, players);
+  for (const Round& round : rounds) ARBITER_RETURN_IF_ERROR(reader.Add(round));
+  std::vector<StandingRow>& rows = reader.Finish();
+  const std::vector<Meeting>& meetings = reader.meetings();
 
   std::vector<int> order(rows.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);

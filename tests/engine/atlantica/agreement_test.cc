@@ -6,7 +6,7 @@
 #include <set>
 
 #include "engine/atlantica/game.h"
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

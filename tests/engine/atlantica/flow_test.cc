@@ -2,7 +2,7 @@
 // the divers, the end and the standings.
 #include <gtest/gtest.h>
 
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

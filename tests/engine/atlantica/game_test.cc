@@ -8,7 +8,7 @@
 
 #include "engine/atlantica/game.h"
 #include "engine/core/ruleset_registry.h"
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

@@ -1,7 +1,7 @@
 // Every tier of every place: what it costs and what it gives.
 #include <gtest/gtest.h>
 
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "engine/atlantica/game.h"
 #include "engine/atlantica/scoring.h"
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "engine/atlantica/scoring.h"
 #include "engine/core/rng.h"
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

@@ -9,7 +9,7 @@
 #include "engine/atlantica/game.h"
 #include "engine/atlantica/state.h"
 #include "engine/core/rng.h"
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

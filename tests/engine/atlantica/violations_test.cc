@@ -4,7 +4,7 @@
 
 #include <limits>
 
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
 namespace {

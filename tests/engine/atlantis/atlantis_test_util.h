@@ -10,17 +10,17 @@
 #include <memory>
 #include <string>
 
-#include "engine/atlantis/atlantis_game.h"
-#include "engine/atlantis/atlantis_state.h"
-#include "engine/atlantis/testing.h"
+#include "engine/atlantis/game.h"
+#include "engine/atlantis/state.h"
 #include "engine/core/rng.h"
+#include "tests/engine/atlantis/position_builder.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 
 inline const v1::Ruleset& DefaultRuleset() {
   static const v1::Ruleset* const ruleset = [] {
     auto* r = new v1::Ruleset();
-    google::protobuf::TextFormat::ParseFromString(std::string(AtlantisAmigo2009Text()), r);
+    google::protobuf::TextFormat::ParseFromString(std::string(DefaultRulesetText()), r);
     return r;
   }();
   return *ruleset;
@@ -33,7 +33,7 @@ inline std::unique_ptr<State> NewGame(int players, uint64_t seed,
   setup.seed = seed;
   setup.num_players = players;
   setup.options = std::move(options);
-  auto state = AtlantisGameInstance().NewInitialState(setup);
+  auto state = AtlantisGame().NewInitialState(setup);
   EXPECT_TRUE(state.ok()) << state.status();
   return state.ok() ? *std::move(state) : nullptr;
 }
@@ -46,6 +46,6 @@ inline std::string ApplyRule(State& state, Seat seat, const v1::Action& action) 
   return v ? v->rule : "";
 }
 
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing
 
 #endif  // ARBITER_TESTS_ENGINE_ATLANTIS_ATLANTIS_TEST_UTIL_H_

@@ -8,7 +8,7 @@
 #include "engine/atlantis/scoring.h"
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 // Seat 1's figure 1 on `position`, every other figure home; the game over.
@@ -67,4 +67,4 @@ TEST(AtlantisEndPhase, TilesOrCardsFallbackPaysTilesWhenBothAreWorthTheSame) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

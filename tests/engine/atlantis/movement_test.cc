@@ -4,7 +4,7 @@
 
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 uint8_t T(std::string_view tile) { return TileCode(ItemOfLetter(tile[0]), tile[1] - '0'); }
@@ -174,4 +174,4 @@ TEST(AtlantisMovement, RulebookExampleOne) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

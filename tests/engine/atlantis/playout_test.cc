@@ -4,7 +4,7 @@
 
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 struct Playout {
@@ -67,4 +67,4 @@ TEST(AtlantisPlayout, CloneIsIndependent) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

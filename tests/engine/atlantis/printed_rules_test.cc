@@ -9,7 +9,7 @@
 
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 Variant With(void (*change)(Variant&)) {
@@ -125,7 +125,7 @@ TEST(AtlantisOptions, CardsBoughtThisTurnBothWays) {
 }
 
 TEST(AtlantisOptions, EveryOptionIsListedWithItsDefaultFirst) {
-  const std::vector<OptionSpec> options = AtlantisGameInstance().Options(DefaultRuleset());
+  const std::vector<OptionSpec> options = AtlantisGame().Options(DefaultRuleset());
   ASSERT_EQ(options.size(), 3u);
   EXPECT_EQ(options[0].key, "toll_payment");
   EXPECT_EQ(options[0].values.front().value, "tiles_and_cards");
@@ -153,11 +153,11 @@ TEST(AtlantisOptions, UnknownOptionsAndValuesAreRefused) {
   setup.ruleset = &DefaultRuleset();
   setup.num_players = 2;
   setup.options = {{"toll_overpay", "sometimes"}};
-  absl::StatusOr<std::unique_ptr<State>> bad = AtlantisGameInstance().NewInitialState(setup);
+  absl::StatusOr<std::unique_ptr<State>> bad = AtlantisGame().NewInitialState(setup);
   EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(bad.status().message(), "option toll_overpay: 'sometimes' is not one of minimal, only_without_exact");
   setup.options = {{"bridges", "two"}};
-  bad = AtlantisGameInstance().NewInitialState(setup);
+  bad = AtlantisGame().NewInitialState(setup);
   EXPECT_EQ(bad.status().message(),
             "unknown Atlantis option 'bridges'; the options are toll_payment, toll_overpay, bought_cards_pay_tolls");
 }
@@ -167,15 +167,15 @@ TEST(AtlantisNames, ViolationsNamePlayersByNameAndId) {
   setup.ruleset = &DefaultRuleset();
   setup.num_players = 2;
   setup.players = {{"ann", "Ann"}, {"bob", "Bob"}};
-  auto s = *AtlantisGameInstance().NewInitialState(setup);
+  auto s = *AtlantisGame().NewInitialState(setup);
   const std::optional<Violation> v = s->Check(1, PassAction());
   ASSERT_TRUE(v.has_value());
   EXPECT_EQ(v->rule, kRuleNotYourTurn);
   EXPECT_EQ(v->detail, "it is Ann's (ann) turn, not Bob's (bob)");
   setup.players = {{"ann", ""}, {"bob", ""}};
-  EXPECT_EQ((*AtlantisGameInstance().NewInitialState(setup))->Check(1, PassAction())->detail,
+  EXPECT_EQ((*AtlantisGame().NewInitialState(setup))->Check(1, PassAction())->detail,
             "it is ann's turn, not bob's");
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

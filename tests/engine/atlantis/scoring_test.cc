@@ -4,7 +4,7 @@
 #include "engine/atlantis/scoring.h"
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 const v1::ScoreItem* Item(const v1::PlayerStanding& p, const std::string& label) {
@@ -167,4 +167,4 @@ TEST(AtlantisScoring, EqualScoresShareAPlace) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

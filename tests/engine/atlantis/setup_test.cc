@@ -5,7 +5,7 @@
 #include "engine/core/ruleset_registry.h"
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 TEST(AtlantisSetup, TheBuiltInRulesetIsRegistered) {
@@ -14,7 +14,7 @@ TEST(AtlantisSetup, TheBuiltInRulesetIsRegistered) {
   const RegisteredRuleset* r = registry->DefaultFor("atlantis");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->ruleset.id(), "atlantis-amigo-2009");
-  EXPECT_EQ(FindGame("atlantis"), &AtlantisGameInstance());
+  EXPECT_EQ(FindGame("atlantis"), &AtlantisGame());
 }
 
 TEST(AtlantisSetup, ThePathIsLaidAsTheRulebookSays) {
@@ -77,15 +77,15 @@ TEST(AtlantisSetup, OptionsAndPlayerCountsAreChecked) {
   setup.ruleset = &DefaultRuleset();
   setup.num_players = 2;
   setup.options = {{"toll_payment", "tiles_or_cards"}};
-  EXPECT_TRUE(AtlantisGameInstance().NewInitialState(setup).ok());
+  EXPECT_TRUE(AtlantisGame().NewInitialState(setup).ok());
   setup.options = {{"toll_payment", "gold"}};
-  EXPECT_EQ(AtlantisGameInstance().NewInitialState(setup).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AtlantisGame().NewInitialState(setup).status().code(), absl::StatusCode::kInvalidArgument);
   setup.options = {{"tolls", "tiles_or_cards"}};
-  EXPECT_EQ(AtlantisGameInstance().NewInitialState(setup).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(AtlantisGame().NewInitialState(setup).status().code(), absl::StatusCode::kInvalidArgument);
   setup.options.clear();
   for (int players : {1, 5}) {
     setup.num_players = players;
-    EXPECT_EQ(AtlantisGameInstance().NewInitialState(setup).status().code(),
+    EXPECT_EQ(AtlantisGame().NewInitialState(setup).status().code(),
               absl::StatusCode::kInvalidArgument);
   }
 }
@@ -93,24 +93,24 @@ TEST(AtlantisSetup, OptionsAndPlayerCountsAreChecked) {
 TEST(AtlantisSetup, BrokenRulesetsNameTheField) {
   v1::Ruleset r = DefaultRuleset();
   r.mutable_atlantis()->mutable_layout_a(0)->set_stacks(9);
-  absl::Status s = AtlantisGameInstance().ValidateRuleset(r);
+  absl::Status s = AtlantisGame().ValidateRuleset(r);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(std::string(s.message()).find("layout_a"), std::string::npos) << s;
   r = DefaultRuleset();
   r.mutable_atlantis()->clear_hand_sizes();
-  s = AtlantisGameInstance().ValidateRuleset(r);
+  s = AtlantisGame().ValidateRuleset(r);
   EXPECT_NE(std::string(s.message()).find("hand_sizes"), std::string::npos) << s;
   r = DefaultRuleset();
   r.mutable_atlantis()->mutable_tiles_b(3)->set_value(12);
-  s = AtlantisGameInstance().ValidateRuleset(r);
+  s = AtlantisGame().ValidateRuleset(r);
   EXPECT_NE(std::string(s.message()).find("tiles_b[3].value"), std::string::npos) << s;
   r = DefaultRuleset();
   r.mutable_atlantis()->set_figures_per_player(0);
-  EXPECT_FALSE(AtlantisGameInstance().ValidateRuleset(r).ok());
+  EXPECT_FALSE(AtlantisGame().ValidateRuleset(r).ok());
 }
 
 std::string ShapeError(const v1::Action& action) {
-  absl::Status s = AtlantisGameInstance().CheckShape(action, DefaultRuleset());
+  absl::Status s = AtlantisGame().CheckShape(action, DefaultRuleset());
   EXPECT_TRUE(s.ok() || s.code() == absl::StatusCode::kInvalidArgument) << s;
   return std::string(s.message());
 }
@@ -140,4 +140,4 @@ TEST(AtlantisShape, MalformedActionsNameTheField) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

@@ -6,7 +6,7 @@
 
 #include "tests/engine/atlantis/atlantis_test_util.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 uint8_t T(std::string_view tile) { return TileCode(ItemOfLetter(tile[0]), tile[1] - '0'); }
@@ -220,4 +220,4 @@ TEST(AtlantisRender, ThePictureShowsThePathAndTheHands) {
 }
 
 }  // namespace
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

@@ -1,4 +1,5 @@
-// Turn: judging and applying one Atlantica turn (one log event).
+// Atlantica: the rules of one turn (one log event): judging, applying, listing
+// the legal turns and their canonical spelling.
 //
 // A turn is either Draw breath or up to `actions_per_turn` place actions at
 // different places. The actions of a turn commute: cards taken earlier in
@@ -8,10 +9,11 @@
 // the player can always arrange). So a turn's outcome does not depend on
 // the order of its actions, of their divers or of their areas.
 //
-// Rule ids (stable, part of the API; docs/atlantica.md lists them all) are
-// the kRule* constants below.
-#ifndef ARBITER_ENGINE_ATLANTICA_TURN_H_
-#define ARBITER_ENGINE_ATLANTICA_TURN_H_
+// Rule ids: rule_ids.h. Defined in check.cc: CheckTurn; apply.cc: ApplyTurn,
+// ApplyDrawBreath; legal_actions.cc: ListTurns, CanonicalTurn. Functions of
+// their arguments only: calls on distinct boards may run on any threads.
+#ifndef ARBITER_ENGINE_ATLANTICA_ACTIONS_H_
+#define ARBITER_ENGINE_ATLANTICA_ACTIONS_H_
 
 #include <optional>
 #include <vector>
@@ -22,30 +24,6 @@
 #include "engine/core/violation.h"
 
 namespace arbiter::engine::atlantica {
-
-inline constexpr char kRuleTurnWithoutAction[] = "turn_without_action";
-inline constexpr char kRuleTooManyActions[] = "too_many_actions";
-inline constexpr char kRuleSamePlaceTwice[] = "same_place_twice";
-inline constexpr char kRuleNoSuchPlace[] = "no_such_place";
-inline constexpr char kRuleNoSuchTier[] = "no_such_tier";
-inline constexpr char kRuleNoSuchColour[] = "no_such_colour";
-inline constexpr char kRuleWrongNumberOfDivers[] = "wrong_number_of_divers";
-inline constexpr char kRuleDiversDoNotMatch[] = "divers_do_not_match";
-inline constexpr char kRuleJokerPairSize[] = "joker_pair_size";
-inline constexpr char kRuleJokerPairMixed[] = "joker_pair_mixed";
-inline constexpr char kRuleJokerTwice[] = "joker_twice";
-inline constexpr char kRuleJokerNotAllowed[] = "joker_not_allowed";
-inline constexpr char kRuleTooManyCards[] = "too_many_cards";
-inline constexpr char kRuleCardsNotHeld[] = "cards_not_held";
-inline constexpr char kRuleUnexpectedPicks[] = "unexpected_picks";
-inline constexpr char kRuleWrongNumberOfCards[] = "wrong_number_of_cards";
-inline constexpr char kRuleNoSuchArea[] = "no_such_area";
-inline constexpr char kRuleAreaOutOfReach[] = "area_out_of_reach";
-inline constexpr char kRuleAreaEmpty[] = "area_empty";
-inline constexpr char kRuleAreaTakenTwice[] = "area_taken_twice";
-inline constexpr char kRuleStackEmpty[] = "stack_empty";
-inline constexpr char kRulePickPlaceInvalid[] = "pick_place_invalid";
-inline constexpr char kRulePicksSamePlace[] = "picks_same_place";
 
 // nullopt if `seat` may play `turn` on `board` (it is the seat's turn).
 std::optional<Violation> CheckTurn(const Rules& rules, const Board& board, int seat,
@@ -69,4 +47,4 @@ v1::Action CanonicalTurn(const v1::Action& action);
 
 }  // namespace arbiter::engine::atlantica
 
-#endif  // ARBITER_ENGINE_ATLANTICA_TURN_H_
+#endif  // ARBITER_ENGINE_ATLANTICA_ACTIONS_H_

@@ -1,8 +1,9 @@
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 
 namespace arbiter::engine::atlantis {
 namespace {
@@ -60,6 +61,79 @@ int Sum(const std::vector<int>& v) {
   return s;
 }
 
+// The tiles, the stacks they are laid in and the water between the parts.
+absl::Status ReadPath(const v1::AtlantisRules& r, Config& c) {
+  ARBITER_RETURN_IF_ERROR(ExpandTiles(r.tiles_a(), "tiles_a", c.tiles_a));
+  ARBITER_RETURN_IF_ERROR(ExpandTiles(r.tiles_b(), "tiles_b", c.tiles_b));
+  ARBITER_RETURN_IF_ERROR(ExpandLayout(r.layout_a(), "layout_a", c.heights_a));
+  ARBITER_RETURN_IF_ERROR(ExpandLayout(r.layout_b(), "layout_b", c.heights_b));
+  if (c.heights_a.empty()) return absl::InvalidArgumentError("atlantis.layout_a: empty");
+  if (Sum(c.heights_a) != static_cast<int>(c.tiles_a.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("atlantis.layout_a: holds ", Sum(c.heights_a),
+                                                   " tiles but tiles_a has ", c.tiles_a.size()));
+  }
+  if (Sum(c.heights_b) != static_cast<int>(c.tiles_b.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("atlantis.layout_b: holds ", Sum(c.heights_b),
+                                                   " tiles but tiles_b has ", c.tiles_b.size()));
+  }
+  ARBITER_RETURN_IF_ERROR(CheckCount("water_between", r.water_between(), 0, kMaxPositions));
+  c.water_between = r.water_between();
+  if (c.positions() > kMaxPositions) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("atlantis: the path has ", c.positions(), " positions; the limit is ", kMaxPositions));
+  }
+  return absl::OkStatus();
+}
+
+// The deck, the figures, the player counts and the hands dealt.
+absl::Status ReadPlayers(const v1::AtlantisRules& r, Config& c) {
+  ARBITER_RETURN_IF_ERROR(CheckCount("cards_per_item", r.cards_per_item(), 1, kMaxCardsPerItem));
+  c.cards_per_item = r.cards_per_item();
+  ARBITER_RETURN_IF_ERROR(CheckCount("figures_per_player", r.figures_per_player(), 1, kMaxFigures));
+  c.figures = r.figures_per_player();
+  ARBITER_RETURN_IF_ERROR(CheckCount("min_players", r.min_players(), 1, kMaxPlayers));
+  ARBITER_RETURN_IF_ERROR(CheckCount("max_players", r.max_players(), r.min_players(), kMaxPlayers));
+  c.min_players = r.min_players();
+  c.max_players = r.max_players();
+  if (r.hand_sizes_size() != c.max_players) {
+    return absl::InvalidArgumentError(absl::StrCat("atlantis.hand_sizes: has ", r.hand_sizes_size(),
+                                                   " entries; max_players is ", c.max_players));
+  }
+  int dealt = 0;
+  for (int i = 0; i < r.hand_sizes_size(); ++i) {
+    ARBITER_RETURN_IF_ERROR(CheckCount("hand_sizes", r.hand_sizes(i), 0, kMaxDraw));
+    c.hand_sizes[static_cast<std::size_t>(i)] = r.hand_sizes(i);
+    dealt += r.hand_sizes(i);
+  }
+  if (dealt > c.cards_per_item * kItems) {
+    return absl::InvalidArgumentError("atlantis.hand_sizes: more cards dealt than the deck holds");
+  }
+  return absl::OkStatus();
+}
+
+// The cards drawn (by figures home, at the end, when no move is possible,
+// per tile bought) and the bridges. Needs c.figures.
+absl::Status ReadDraws(const v1::AtlantisRules& r, Config& c) {
+  if (r.draws_by_figures_home_size() != c.figures) {
+    return absl::InvalidArgumentError(absl::StrCat("atlantis.draws_by_figures_home: has ",
+                                                   r.draws_by_figures_home_size(),
+                                                   " entries; figures_per_player is ", c.figures));
+  }
+  for (int i = 0; i < c.figures; ++i) {
+    ARBITER_RETURN_IF_ERROR(CheckCount("draws_by_figures_home", r.draws_by_figures_home(i), 0, kMaxDraw));
+    c.draws_by_figures_home[static_cast<std::size_t>(i)] = r.draws_by_figures_home(i);
+  }
+  ARBITER_RETURN_IF_ERROR(CheckCount("final_draw", r.final_draw(), 0, kMaxDraw));
+  ARBITER_RETURN_IF_ERROR(CheckCount("cannot_move_draw", r.cannot_move_draw(), 0, kMaxDraw));
+  ARBITER_RETURN_IF_ERROR(CheckCount("buy_divisor", r.buy_divisor(), 1, kMaxValue));
+  ARBITER_RETURN_IF_ERROR(CheckCount("bridges_per_player", r.bridges_per_player(), 0, 9));
+  c.final_draw = r.final_draw();
+  c.cannot_move_draw = r.cannot_move_draw();
+  c.buy_divisor = r.buy_divisor();
+  c.bridges = r.bridges_per_player();
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 const char* ItemName(int item) {
@@ -76,72 +150,9 @@ absl::StatusOr<Config> ParseConfig(const v1::Ruleset& ruleset) {
   }
   const v1::AtlantisRules& r = ruleset.atlantis();
   Config c;
-  if (absl::Status s = ExpandTiles(r.tiles_a(), "tiles_a", c.tiles_a); !s.ok()) return s;
-  if (absl::Status s = ExpandTiles(r.tiles_b(), "tiles_b", c.tiles_b); !s.ok()) return s;
-  if (absl::Status s = ExpandLayout(r.layout_a(), "layout_a", c.heights_a); !s.ok()) return s;
-  if (absl::Status s = ExpandLayout(r.layout_b(), "layout_b", c.heights_b); !s.ok()) return s;
-  if (c.heights_a.empty()) return absl::InvalidArgumentError("atlantis.layout_a: empty");
-  if (Sum(c.heights_a) != static_cast<int>(c.tiles_a.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("atlantis.layout_a: holds ", Sum(c.heights_a),
-                                                   " tiles but tiles_a has ", c.tiles_a.size()));
-  }
-  if (Sum(c.heights_b) != static_cast<int>(c.tiles_b.size())) {
-    return absl::InvalidArgumentError(absl::StrCat("atlantis.layout_b: holds ", Sum(c.heights_b),
-                                                   " tiles but tiles_b has ", c.tiles_b.size()));
-  }
-  if (absl::Status s = CheckCount("water_between", r.water_between(), 0, kMaxPositions); !s.ok()) return s;
-  c.water_between = r.water_between();
-  if (c.positions() > kMaxPositions) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("atlantis: the path has ", c.positions(), " positions; the limit is ", kMaxPositions));
-  }
-  if (absl::Status s = CheckCount("cards_per_item", r.cards_per_item(), 1, kMaxCardsPerItem); !s.ok()) {
-    return s;
-  }
-  c.cards_per_item = r.cards_per_item();
-  if (absl::Status s = CheckCount("figures_per_player", r.figures_per_player(), 1, kMaxFigures); !s.ok()) {
-    return s;
-  }
-  c.figures = r.figures_per_player();
-  if (absl::Status s = CheckCount("min_players", r.min_players(), 1, kMaxPlayers); !s.ok()) return s;
-  if (absl::Status s = CheckCount("max_players", r.max_players(), r.min_players(), kMaxPlayers); !s.ok()) {
-    return s;
-  }
-  c.min_players = r.min_players();
-  c.max_players = r.max_players();
-  if (r.hand_sizes_size() != c.max_players) {
-    return absl::InvalidArgumentError(absl::StrCat("atlantis.hand_sizes: has ", r.hand_sizes_size(),
-                                                   " entries; max_players is ", c.max_players));
-  }
-  int dealt = 0;
-  for (int i = 0; i < r.hand_sizes_size(); ++i) {
-    if (absl::Status s = CheckCount("hand_sizes", r.hand_sizes(i), 0, kMaxDraw); !s.ok()) return s;
-    c.hand_sizes[static_cast<std::size_t>(i)] = r.hand_sizes(i);
-    dealt += r.hand_sizes(i);
-  }
-  if (dealt > c.cards_per_item * kItems) {
-    return absl::InvalidArgumentError("atlantis.hand_sizes: more cards dealt than the deck holds");
-  }
-  if (r.draws_by_figures_home_size() != c.figures) {
-    return absl::InvalidArgumentError(absl::StrCat("atlantis.draws_by_figures_home: has ",
-                                                   r.draws_by_figures_home_size(),
-                                                   " entries; figures_per_player is ", c.figures));
-  }
-  for (int i = 0; i < c.figures; ++i) {
-    if (absl::Status s = CheckCount("draws_by_figures_home", r.draws_by_figures_home(i), 0, kMaxDraw);
-        !s.ok()) {
-      return s;
-    }
-    c.draws_by_figures_home[static_cast<std::size_t>(i)] = r.draws_by_figures_home(i);
-  }
-  if (absl::Status s = CheckCount("final_draw", r.final_draw(), 0, kMaxDraw); !s.ok()) return s;
-  if (absl::Status s = CheckCount("cannot_move_draw", r.cannot_move_draw(), 0, kMaxDraw); !s.ok()) return s;
-  if (absl::Status s = CheckCount("buy_divisor", r.buy_divisor(), 1, kMaxValue); !s.ok()) return s;
-  if (absl::Status s = CheckCount("bridges_per_player", r.bridges_per_player(), 0, 9); !s.ok()) return s;
-  c.final_draw = r.final_draw();
-  c.cannot_move_draw = r.cannot_move_draw();
-  c.buy_divisor = r.buy_divisor();
-  c.bridges = r.bridges_per_player();
+  ARBITER_RETURN_IF_ERROR(ReadPath(r, c));
+  ARBITER_RETURN_IF_ERROR(ReadPlayers(r, c));
+  ARBITER_RETURN_IF_ERROR(ReadDraws(r, c));
   c.min_value = kMaxValue;
   for (const auto* tiles : {&c.tiles_a, &c.tiles_b}) {
     for (uint8_t t : *tiles) {

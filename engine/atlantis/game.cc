@@ -1,10 +1,11 @@
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "engine/atlantis/atlantis_state.h"
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
+#include "engine/atlantis/state.h"
+#include "engine/core/status_macros.h"
 
 namespace arbiter::engine::atlantis {
 namespace {
@@ -19,7 +20,7 @@ absl::Status CheckItem(const std::string& field, int item) {
 }
 
 absl::Status CheckTile(const std::string& field, const v1::AtlantisTile& tile, int lo, int hi) {
-  if (absl::Status s = CheckItem(field + ".item", tile.item()); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(CheckItem(field + ".item", tile.item()));
   if (tile.value() < lo || tile.value() > hi) {
     return Bad(field + ".value", absl::StrCat(tile.value(), " is outside ", lo, "-", hi));
   }
@@ -39,15 +40,22 @@ absl::Status CheckLength(const std::string& field, int size) {
   return absl::OkStatus();
 }
 
-}  // namespace
+class Atlantis final : public Game {
+ public:
+  std::string_view name() const override { return "atlantis"; }
+  std::string_view title() const override { return "Atlantis (Colovini, Amigo 2009)"; }
+  v1::Action::GameCase action_case() const override { return v1::Action::kAtlantis; }
+  v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantis; }
+  std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }
+  absl::Status ValidateRuleset(const v1::Ruleset& ruleset) const override { return ParseConfig(ruleset).status(); }
+  int MinPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis().min_players(); }
+  int MaxPlayers(const v1::Ruleset& ruleset) const override { return ruleset.atlantis().max_players(); }
+  absl::Status CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const override;
+  std::vector<OptionSpec> Options(const v1::Ruleset& ruleset) const override;
+  absl::StatusOr<std::unique_ptr<State>> NewInitialState(const GameSetup& setup) const override;
+};
 
-std::vector<std::string_view> AtlantisGame::BuiltinRulesets() const { return {AtlantisAmigo2009Text()}; }
-
-absl::Status AtlantisGame::ValidateRuleset(const v1::Ruleset& ruleset) const {
-  return ParseConfig(ruleset).status();
-}
-
-absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const {
+absl::Status Atlantis::CheckShape(const v1::Action& action, const v1::Ruleset& ruleset) const {
   if (action.game_case() != v1::Action::kAtlantis) {
     return absl::InvalidArgumentError("action: not an Atlantis action (field atlantis is not set)");
   }
@@ -81,22 +89,17 @@ absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Rulese
       if (m.bridge() < 0 || m.bridge() > PathPositions(r)) {
         return Bad("move.bridge", absl::StrCat(m.bridge(), " is outside 0-", PathPositions(r)));
       }
-      if (absl::Status s = CheckLength("move.cards", m.cards_size()); !s.ok()) return s;
+      ARBITER_RETURN_IF_ERROR(CheckLength("move.cards", m.cards_size()));
       for (int i = 0; i < m.cards_size(); ++i) {
-        if (absl::Status s = CheckItem(absl::StrCat("move.cards[", i, "]"), m.cards(i)); !s.ok()) return s;
+        ARBITER_RETURN_IF_ERROR(CheckItem(absl::StrCat("move.cards[", i, "]"), m.cards(i)));
       }
-      if (absl::Status s = CheckLength("move.toll.tiles", m.toll().tiles_size()); !s.ok()) return s;
+      ARBITER_RETURN_IF_ERROR(CheckLength("move.toll.tiles", m.toll().tiles_size()));
       for (int i = 0; i < m.toll().tiles_size(); ++i) {
-        if (absl::Status s = CheckTile(absl::StrCat("move.toll.tiles[", i, "]"), m.toll().tiles(i), lo, hi);
-            !s.ok()) {
-          return s;
-        }
+        ARBITER_RETURN_IF_ERROR(CheckTile(absl::StrCat("move.toll.tiles[", i, "]"), m.toll().tiles(i), lo, hi));
       }
-      if (absl::Status s = CheckLength("move.toll.cards", m.toll().cards_size()); !s.ok()) return s;
+      ARBITER_RETURN_IF_ERROR(CheckLength("move.toll.cards", m.toll().cards_size()));
       for (int i = 0; i < m.toll().cards_size(); ++i) {
-        if (absl::Status s = CheckItem(absl::StrCat("move.toll.cards[", i, "]"), m.toll().cards(i)); !s.ok()) {
-          return s;
-        }
+        ARBITER_RETURN_IF_ERROR(CheckItem(absl::StrCat("move.toll.cards[", i, "]"), m.toll().cards(i)));
       }
       return absl::OkStatus();
     }
@@ -106,28 +109,26 @@ absl::Status AtlantisGame::CheckShape(const v1::Action& action, const v1::Rulese
   return Bad("kind", "unknown action kind");
 }
 
-absl::StatusOr<std::unique_ptr<State>> AtlantisGame::NewInitialState(const GameSetup& setup) const {
+absl::StatusOr<std::unique_ptr<State>> Atlantis::NewInitialState(const GameSetup& setup) const {
   if (setup.ruleset == nullptr) return absl::InvalidArgumentError("no ruleset");
-  absl::StatusOr<Config> config = ParseConfig(*setup.ruleset);
-  if (!config.ok()) return config.status();
-  if (setup.num_players < config->min_players || setup.num_players > config->max_players) {
-    return absl::InvalidArgumentError(absl::StrCat("Atlantis is played by ", config->min_players, "-",
-                                                   config->max_players, " players, not ", setup.num_players));
+  ARBITER_ASSIGN_OR_RETURN(Config config, ParseConfig(*setup.ruleset));
+  if (setup.num_players < config.min_players || setup.num_players > config.max_players) {
+    return absl::InvalidArgumentError(absl::StrCat("Atlantis is played by ", config.min_players, "-",
+                                                   config.max_players, " players, not ", setup.num_players));
   }
-  absl::StatusOr<std::map<std::string, std::string>> options = ResolveOptions("Atlantis", Options(*setup.ruleset), setup.options);
-  if (!options.ok()) return options.status();
+  ARBITER_ASSIGN_OR_RETURN(const auto options, ResolveOptions("Atlantis", Options(*setup.ruleset), setup.options));
   Variant variant;
   variant.toll_payment =
-      options->at("toll_payment") == "tiles_or_cards" ? TollPayment::kTilesOrCards : TollPayment::kTilesAndCards;
-  variant.exact_toll_if_possible = options->at("toll_overpay") == "only_without_exact";
-  variant.bought_cards_pay_tolls = options->at("bought_cards_pay_tolls") == "yes";
-  auto state = AtlantisState::NewGame(std::make_shared<const Config>(*std::move(config)), setup.seed,
+      options.at("toll_payment") == "tiles_or_cards" ? TollPayment::kTilesOrCards : TollPayment::kTilesAndCards;
+  variant.exact_toll_if_possible = options.at("toll_overpay") == "only_without_exact";
+  variant.bought_cards_pay_tolls = options.at("bought_cards_pay_tolls") == "yes";
+  auto state = AtlantisState::NewGame(std::make_shared<const Config>(std::move(config)), setup.seed,
                                       setup.num_players, variant);
   state->set_players(PlayersOf(setup));
   return state;
 }
 
-std::vector<OptionSpec> AtlantisGame::Options(const v1::Ruleset& /*ruleset*/) const {
+std::vector<OptionSpec> Atlantis::Options(const v1::Ruleset& /*ruleset*/) const {
   return {
       {"toll_payment",
        "what a toll may be paid with",
@@ -148,8 +149,10 @@ std::vector<OptionSpec> AtlantisGame::Options(const v1::Ruleset& /*ruleset*/) co
   };
 }
 
-const Game& AtlantisGameInstance() {
-  static const AtlantisGame* const game = new AtlantisGame();
+}  // namespace
+
+const Game& AtlantisGame() {
+  static const Atlantis* const game = new Atlantis();
   return *game;
 }
 

@@ -1,4 +1,4 @@
-// Atlantis Rising: the setup of a new game from the seed.
+// Atlantis Rising: the setup of a new game from the seed, and Clone.
 //
 // The order of the seeded draws is documented in state.h.
 #include "engine/atlantis_rising/state.h"

@@ -1,16 +1,6 @@
 // Atlantis: the rules of each action of a turn — which Buy, Bridge, Move and
-// Pass are legal (with the rule id of each refusal), the route a Move's cards
-// take, its toll, and the list of legal actions.
-//
-// Rule ids (docs/atlantis.md has one line each):
-//   Buy:    buy_not_first, buy_tile_not_held
-//   Bridge: no_bridge_left, bridge_not_on_water, gap_already_bridged
-//   Move:   unknown_figure, figure_on_mainland, no_card_played, unknown_item,
-//           card_not_in_hand, extra_card, must_keep_moving,
-//           toll_tile_not_held, toll_card_not_held, toll_mixed_payment,
-//           toll_not_covered, toll_overpaid, toll_not_exact; and for its
-//           `bridge` (laid after the move) the Bridge ids
-//   Pass:   pass_not_allowed
+// Pass are legal (with the rule id of each refusal, rule_ids.h), the route a
+// Move's cards take, its toll, and the list of legal actions.
 //
 // LegalActions lists, for a Move, every figure position (the lowest-numbered
 // figure of the player on that position: figures on one position are
@@ -23,8 +13,11 @@
 // the player holds the bridge, every Move is listed again with its `bridge` on
 // each unbridged gap of the path after the move (first position).
 // Canonical() maps any legal spelling onto these.
-#ifndef ARBITER_ENGINE_ATLANTIS_MOVES_H_
-#define ARBITER_ENGINE_ATLANTIS_MOVES_H_
+//
+// Functions of the board only: calls on one board from several threads are
+// safe as long as nothing changes it.
+#ifndef ARBITER_ENGINE_ATLANTIS_ACTIONS_H_
+#define ARBITER_ENGINE_ATLANTIS_ACTIONS_H_
 
 #include <optional>
 #include <vector>
@@ -44,12 +37,23 @@ struct Route {
   Toll toll;
 };
 
+// check.cc: nullopt if the action is legal for the player to act, otherwise
+// the rule it breaks.
 std::optional<Violation> CheckBuy(const Board& board, const v1::AtlantisAction::Buy& buy);
 std::optional<Violation> CheckBridge(const Board& board, const v1::AtlantisAction::Bridge& bridge);
 // nullopt and `route` filled if the Move is legal for the player to act.
 std::optional<Violation> CheckMove(const Board& board, const v1::AtlantisAction::Move& move, Route& route);
 std::optional<Violation> CheckPass(const Board& board);
 
+// Whether the player to act can pay exactly `toll` (toll > 0) with their
+// tiles and `cards` cards that may pay (check.cc).
+bool ExactPayable(const Board& board, int toll, int cards);
+
+// The path as it is after `route`'s figure has moved and taken its tile
+// (check.cc).
+Path PathAfter(const Board& board, const Route& route);
+
+// legal_actions.cc:
 // Whether the player to act has any legal Move; with_bridge: also counting
 // Moves that become payable when one crossed gap is bridged first.
 bool AnyMove(const Board& board, bool with_bridge);
@@ -62,4 +66,4 @@ v1::Action CanonicalAction(const Board& board, const v1::Action& action);
 
 }  // namespace arbiter::engine::atlantis
 
-#endif  // ARBITER_ENGINE_ATLANTIS_MOVES_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_ACTIONS_H_

@@ -1,4 +1,6 @@
-// Atlantis Rising: spots on the island and the Cosmic Gate board.
+// Atlantis Rising: reading the board — spots on the island and the Cosmic Gate
+// board (numbered as board.h describes), their names and capacities, roll
+// bonuses, what is left in the supplies and the pledges on build sites.
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"

@@ -1,4 +1,4 @@
-#include "tests/engine/atlantica/builder.h"
+#include "tests/engine/atlantica/position_builder.h"
 
 #include <google/protobuf/text_format.h>
 

@@ -82,6 +82,33 @@ std::vector<Move> AtlantisRisingState::LegalActions() const {
   std::vector<Move> moves;
   if (IsTerminal()) return moves;
   moves.reserve(64);
+  if (pos_.pending.kind != Decision::kNone) {
+    AddDecisionMoves(moves);
+    return moves;
+  }
+  if (const int over = OverLimitSeat(); over >= 0) {
+    std::set<int> seen;
+    for (int card : pos_.players[At(over)].hand) {
+      if (seen.insert(card).second) Add(moves, over)->mutable_discard()->set_card(tables_->card(card).id());
+    }
+    AddCardMoves(over, moves);
+    return moves;
+  }
+  if (pos_.phase == Phase::kPlacement) {
+    AddPlacementMoves(moves);
+    return moves;
+  }
+  // The actions phase (the other phases only wait on decisions).
+  for (int s = 0; s < num_players(); ++s) {
+    for (int spot = 0; spot < static_cast<int>(pos_.spots.size()); ++spot) {
+      if (pos_.spots[At(spot)].waiting[At(s)] > 0) AddActMoves(s, spot, moves);
+    }
+    AddCardMoves(s, moves);
+  }
+  return moves;
+}
+
+void AtlantisRisingState::AddDecisionMoves(std::vector<Move>& moves) const {
   const Pending& pending = pos_.pending;
   switch (pending.kind) {
     case Decision::kFloods:
@@ -93,111 +120,103 @@ std::vector<Move> AtlantisRisingState::LegalActions() const {
           }
         }
       }
-      return moves;
+      return;
     case Decision::kRoll:
       for (int s = 0; s < num_players(); ++s) {
         if (s != pending.seat && s != pending.partner) continue;
         for (int k = 0; k <= pos_.players[At(s)].energy; ++k) Add(moves, s)->mutable_boost()->set_energy(k);
       }
-      return moves;
-    case Decision::kKeep: {
-      const auto& drawn = pending.drawn;
-      const int n = static_cast<int>(drawn.size());
-      std::set<std::vector<std::string>> kept;
-      for (int mask = 0; mask < (1 << n); ++mask) {
-        std::vector<std::string> ids;
-        for (int i = 0; i < n; ++i) {
-          if (mask & (1 << i)) ids.push_back(tables_->card(drawn[At(i)]).id());
-        }
-        std::sort(ids.begin(), ids.end());
-        const int extra = std::max(0, static_cast<int>(ids.size()) - pending.free_keeps);
-        if (extra * tables_->rules().extra_keep_cost() > pos_.players[At(pending.seat)].energy) continue;
-        kept.insert(std::move(ids));
-      }
-      for (const auto& ids : kept) {
-        Action* a = Add(moves, pending.seat);
-        a->mutable_keep();
-        for (const std::string& id : ids) a->mutable_keep()->add_cards(id);
-      }
-      return moves;
-    }
+      return;
+    case Decision::kKeep:
+      AddKeepMoves(moves);
+      return;
     case Decision::kNone:
-      break;
+      return;
   }
-  if (const int over = OverLimitSeat(); over >= 0) {
-    std::set<int> seen;
-    for (int card : pos_.players[At(over)].hand) {
-      if (seen.insert(card).second) Add(moves, over)->mutable_discard()->set_card(tables_->card(card).id());
-    }
-    AddCardMoves(over, moves);
-    return moves;
-  }
+}
 
+void AtlantisRisingState::AddKeepMoves(std::vector<Move>& moves) const {
+  const Pending& pending = pos_.pending;
+  const auto& drawn = pending.drawn;
+  const int n = static_cast<int>(drawn.size());
+  std::set<std::vector<std::string>> kept;
+  for (int mask = 0; mask < (1 << n); ++mask) {
+    std::vector<std::string> ids;
+    for (int i = 0; i < n; ++i) {
+      if (mask & (1 << i)) ids.push_back(tables_->card(drawn[At(i)]).id());
+    }
+    std::sort(ids.begin(), ids.end());
+    const int extra = std::max(0, static_cast<int>(ids.size()) - pending.free_keeps);
+    if (extra * tables_->rules().extra_keep_cost() > pos_.players[At(pending.seat)].energy) continue;
+    kept.insert(std::move(ids));
+  }
+  for (const auto& ids : kept) {
+    Action* a = Add(moves, pending.seat);
+    a->mutable_keep();
+    for (const std::string& id : ids) a->mutable_keep()->add_cards(id);
+  }
+}
+
+void AtlantisRisingState::AddPlacementMoves(std::vector<Move>& moves) const {
   const int num_spots = static_cast<int>(pos_.spots.size());
-  if (pos_.phase == Phase::kPlacement) {
-    bool all_placed = true;
-    for (int s = 0; s < num_players(); ++s) {
-      if (pos_.players[At(s)].pool == 0) continue;
-      all_placed = false;
-      for (int spot = 0; spot < num_spots; ++spot) {
-        const SpotInfo info = Describe(spot);
-        if (info.kind == SpotInfo::kTile && !Dry(info.peninsula, info.position0)) continue;
-        if (info.kind == SpotInfo::kComponent && !pos_.built[At(info.index)]) continue;
-        const SpotState& here = pos_.spots[At(spot)];
-        if (info.kind == SpotInfo::kSite && here.placed[At(s)] > 0) continue;
-        const int capacity = Capacity(spot);
-        if (capacity >= 0 && here.Placed() >= capacity) continue;
-        SetSpot(*this, spot, Add(moves, s)->mutable_place());
-      }
-    }
-    for (int s = 0; s < num_players(); ++s) {
-      if (all_placed) Add(moves, s)->mutable_finish_placement();
-      AddCardMoves(s, moves);
-    }
-    return moves;
-  }
-
-  // The actions phase (the other phases only wait on decisions).
+  bool all_placed = true;
   for (int s = 0; s < num_players(); ++s) {
+    if (pos_.players[At(s)].pool == 0) continue;
+    all_placed = false;
     for (int spot = 0; spot < num_spots; ++spot) {
-      const SpotState& here = pos_.spots[At(spot)];
-      if (here.waiting[At(s)] == 0) continue;
       const SpotInfo info = Describe(spot);
-      if (info.kind == SpotInfo::kSite) {
-        const int site = info.index + 1;
-        Resources pool = SitePool(info.index);
-        for (int r = ResourceIndex(v1::AtlantisRising::GOLD); r < kNumResources; ++r) {
-          if (pos_.players[At(s)].resources[At(r)] == 0) continue;
-          ++pool[At(r)];
-          if (PledgeFits(pool)) {
-            Action* a = Add(moves, s);
-            a->mutable_pledge()->set_build_site(site);
-            a->mutable_pledge()->set_resource(ResourceAt(r));
-          }
-          --pool[At(r)];
-        }
-        for (std::size_t b = 0; b < pos_.blueprint.size(); ++b) {
-          if (pos_.built[b] || tables_->cost(pos_.blueprint[b]) != pool) continue;
-          Action* a = Add(moves, s);
-          a->mutable_build()->set_build_site(site);
-          a->mutable_build()->set_component(tables_->component(pos_.blueprint[b]).id());
-        }
-        Add(moves, s)->mutable_abandon()->set_build_site(site);
-        continue;
-      }
-      const bool choice =
-          info.kind == SpotInfo::kComponent &&
-          tables_->component(pos_.blueprint[At(info.index)]).disc_effect().kind() ==
-              v1::AtlantisRising::GAIN_RESOURCE_CHOICE;
-      for (int r = choice ? 0 : kNumResources - 1; r < kNumResources; ++r) {
-        Action* a = Add(moves, s);
-        SetSpot(*this, spot, a->mutable_act());
-        if (choice) a->mutable_act()->set_resource(ResourceAt(r));
-      }
+      if (info.kind == SpotInfo::kTile && !Dry(info.peninsula, info.position0)) continue;
+      if (info.kind == SpotInfo::kComponent && !pos_.built[At(info.index)]) continue;
+      const SpotState& here = pos_.spots[At(spot)];
+      if (info.kind == SpotInfo::kSite && here.placed[At(s)] > 0) continue;
+      const int capacity = Capacity(spot);
+      if (capacity >= 0 && here.Placed() >= capacity) continue;
+      SetSpot(*this, spot, Add(moves, s)->mutable_place());
     }
+  }
+  for (int s = 0; s < num_players(); ++s) {
+    if (all_placed) Add(moves, s)->mutable_finish_placement();
     AddCardMoves(s, moves);
   }
-  return moves;
+}
+
+void AtlantisRisingState::AddActMoves(Seat seat, int spot, std::vector<Move>& moves) const {
+  const SpotInfo info = Describe(spot);
+  if (info.kind == SpotInfo::kSite) {
+    AddSiteMoves(seat, info.index, moves);
+    return;
+  }
+  const bool choice =
+      info.kind == SpotInfo::kComponent &&
+      tables_->component(pos_.blueprint[At(info.index)]).disc_effect().kind() ==
+          v1::AtlantisRising::GAIN_RESOURCE_CHOICE;
+  for (int r = choice ? 0 : kNumResources - 1; r < kNumResources; ++r) {
+    Action* a = Add(moves, seat);
+    SetSpot(*this, spot, a->mutable_act());
+    if (choice) a->mutable_act()->set_resource(ResourceAt(r));
+  }
+}
+
+void AtlantisRisingState::AddSiteMoves(Seat seat, int site0, std::vector<Move>& moves) const {
+  const int site = site0 + 1;
+  Resources pool = SitePool(site0);
+  for (int r = ResourceIndex(v1::AtlantisRising::GOLD); r < kNumResources; ++r) {
+    if (pos_.players[At(seat)].resources[At(r)] == 0) continue;
+    ++pool[At(r)];
+    if (PledgeFits(pool)) {
+      Action* a = Add(moves, seat);
+      a->mutable_pledge()->set_build_site(site);
+      a->mutable_pledge()->set_resource(ResourceAt(r));
+    }
+    --pool[At(r)];
+  }
+  for (std::size_t b = 0; b < pos_.blueprint.size(); ++b) {
+    if (pos_.built[b] || tables_->cost(pos_.blueprint[b]) != pool) continue;
+    Action* a = Add(moves, seat);
+    a->mutable_build()->set_build_site(site);
+    a->mutable_build()->set_component(tables_->component(pos_.blueprint[b]).id());
+  }
+  Add(moves, seat)->mutable_abandon()->set_build_site(site);
 }
 
 bool AtlantisRisingState::HasPlayableCard(Seat seat) const {

@@ -2,8 +2,8 @@
 // are under water, which decision is pending). The state (state.h) owns one
 // and changes it only through legal actions; tests may build one directly
 // (tests/engine/atlantis_rising/position_builder.h).
-#ifndef ARBITER_ENGINE_ATLANTIS_RISING_POSITION_H_
-#define ARBITER_ENGINE_ATLANTIS_RISING_POSITION_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_RISING_BOARD_H_
+#define ARBITER_ENGINE_ATLANTIS_RISING_BOARD_H_
 
 #include <array>
 #include <cstdint>
@@ -20,6 +20,10 @@ enum class Phase {
   kWrath,        // 4. only while the players name the Wrath floods
   kOver,
 };
+
+// "place Atlanteans", "misfortunes", "actions", "Wrath of the Gods", "game
+// over": the phase as ToString and View name it (text.cc).
+const char* PhaseText(Phase phase);
 
 // A decision the next action must make.
 enum class Decision {
@@ -99,4 +103,4 @@ struct Position {
 
 }  // namespace arbiter::engine::atlantis_rising
 
-#endif  // ARBITER_ENGINE_ATLANTIS_RISING_POSITION_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_RISING_BOARD_H_

@@ -1,11 +1,11 @@
 // Atlantis (Colovini, Amigo 2009): limits of the engine and the ruleset data
-// in the compact form the rules use (config.cc parses and validates it).
+// in the compact form the rules use (rules.cc parses and validates it).
 //
 // Items are numbered 0..6 inside the engine (Atlantis.Item value - 1). A path
-// tile is one byte: item * 16 + value. Rules: /work/shared/rules/atlantis.md.
+// tile is one byte: item * 16 + value. Rules: docs/rules/atlantis.md.
 // A Config is immutable and shared by every state made from it.
-#ifndef ARBITER_ENGINE_ATLANTIS_CONFIG_H_
-#define ARBITER_ENGINE_ATLANTIS_CONFIG_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_RULES_H_
+#define ARBITER_ENGINE_ATLANTIS_RULES_H_
 
 #include <array>
 #include <cstdint>
@@ -50,7 +50,7 @@ inline v1::Atlantis::Item ProtoItem(int item) { return static_cast<v1::Atlantis:
 enum class TollPayment { kTilesAndCards, kTilesOrCards };
 
 // The readings the log header's options choose where the rulebooks disagree
-// or are unclear (AtlantisGame::Options lists them for people).
+// or are unclear (the Game's Options, game.cc, list them for people).
 struct Variant {
   TollPayment toll_payment = TollPayment::kTilesAndCards;
   // "toll_overpay": false = any minimal payment; true = more than the toll
@@ -93,4 +93,4 @@ absl::StatusOr<Config> ParseConfig(const v1::Ruleset& ruleset);
 
 }  // namespace arbiter::engine::atlantis
 
-#endif  // ARBITER_ENGINE_ATLANTIS_CONFIG_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_RULES_H_

@@ -1,13 +1,13 @@
-#include "engine/atlantis/testing.h"
+#include "tests/engine/atlantis/position_builder.h"
 
 #include <google/protobuf/text_format.h>
 
 #include <cassert>
 
 #include "absl/strings/str_split.h"
-#include "engine/atlantis/atlantis_game.h"
+#include "engine/atlantis/game.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 namespace {
 
 std::size_t U(int i) { return static_cast<std::size_t>(i); }
@@ -26,7 +26,7 @@ std::vector<std::string> Tokens(std::string_view spec) {
 std::shared_ptr<const Config> DefaultConfig() {
   static const std::shared_ptr<const Config> config = [] {
     v1::Ruleset ruleset;
-    const bool parsed = google::protobuf::TextFormat::ParseFromString(std::string(AtlantisAmigo2009Text()), &ruleset);
+    const bool parsed = google::protobuf::TextFormat::ParseFromString(std::string(DefaultRulesetText()), &ruleset);
     assert(parsed);
     (void)parsed;
     return std::make_shared<const Config>(*ParseConfig(ruleset));
@@ -97,11 +97,6 @@ PositionBuilder& PositionBuilder::Deck(std::string_view letters) {
 
 PositionBuilder& PositionBuilder::Discard(std::string_view letters) {
   for (char c : letters) ++discard_[U(ItemOfLetter(c))];
-  return *this;
-}
-
-PositionBuilder& PositionBuilder::ToAct(int seat) {
-  board_.current = seat;
   return *this;
 }
 
@@ -177,4 +172,4 @@ v1::Action PassAction() {
   return action;
 }
 
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing

@@ -5,8 +5,8 @@
 //   EXPECT_EQ(game->Check(0, TurnOf({Dive(2, {Y, P}, {1, 2})})), std::nullopt);
 //
 // A built position starts empty (no cards anywhere) except what is named.
-#ifndef ARBITER_TESTS_ENGINE_ATLANTICA_BUILDER_H_
-#define ARBITER_TESTS_ENGINE_ATLANTICA_BUILDER_H_
+#ifndef ARBITER_TESTS_ENGINE_ATLANTICA_POSITION_BUILDER_H_
+#define ARBITER_TESTS_ENGINE_ATLANTICA_POSITION_BUILDER_H_
 
 #include <initializer_list>
 #include <memory>
@@ -86,4 +86,4 @@ int Held(const AtlanticaState& state, int seat, Colour colour);
 
 }  // namespace arbiter::engine::atlantica::testing
 
-#endif  // ARBITER_TESTS_ENGINE_ATLANTICA_BUILDER_H_
+#endif  // ARBITER_TESTS_ENGINE_ATLANTICA_POSITION_BUILDER_H_

@@ -1,5 +1,5 @@
-// Atlantis: building positions and actions by hand, for tests and
-// benchmarks. Items are written as letters: F(lag) O(live) H(elmet)
+// Atlantis: building positions and actions by hand, for the Atlantis tests.
+// Items are written as letters: F(lag) O(live) H(elmet)
 // A(mphora) R(ing) S(tatue) C(rown); a tile as letter and value ("R4").
 //
 //   auto state = PositionBuilder(2)
@@ -12,17 +12,17 @@
 //
 // Figures not placed stand on Atlantis. Seats are 0-based, figures 1-based;
 // the Mainland is position kMainland.
-#ifndef ARBITER_ENGINE_ATLANTIS_TESTING_H_
-#define ARBITER_ENGINE_ATLANTIS_TESTING_H_
+#ifndef ARBITER_TESTS_ENGINE_ATLANTIS_POSITION_BUILDER_H_
+#define ARBITER_TESTS_ENGINE_ATLANTIS_POSITION_BUILDER_H_
 
 #include <memory>
 #include <string_view>
 #include <vector>
 
 #include "arbiter/v1/action.pb.h"
-#include "engine/atlantis/atlantis_state.h"
+#include "engine/atlantis/state.h"
 
-namespace arbiter::engine::atlantis {
+namespace arbiter::engine::atlantis::testing {
 
 inline constexpr int kMainland = -1;
 
@@ -43,7 +43,6 @@ class PositionBuilder {
   PositionBuilder& Bridges(int seat, int count);
   PositionBuilder& Deck(std::string_view letters);  // top card first
   PositionBuilder& Discard(std::string_view letters);
-  PositionBuilder& ToAct(int seat);
   PositionBuilder& Payment(TollPayment mode);
   PositionBuilder& Options(const Variant& variant);
 
@@ -69,6 +68,6 @@ v1::Action MoveThenBridge(int figure, std::string_view cards, int bridge, std::s
                           std::string_view toll_cards = "");
 v1::Action PassAction();
 
-}  // namespace arbiter::engine::atlantis
+}  // namespace arbiter::engine::atlantis::testing
 
-#endif  // ARBITER_ENGINE_ATLANTIS_TESTING_H_
+#endif  // ARBITER_TESTS_ENGINE_ATLANTIS_POSITION_BUILDER_H_

@@ -1,5 +1,5 @@
 // AtlantisState: one game of Atlantis (Leo Colovini, Amigo 2009) in progress.
-// Rules: /work/shared/rules/atlantis.md and docs/atlantis.md.
+// Rules: docs/rules/atlantis.md and docs/atlantis.md.
 //
 // Chance, in this order, all from the game's one Rng (engine/core/rng.h):
 //   1. shuffle the A tiles, expanded in ruleset order (each TileSpec `count`
@@ -19,14 +19,14 @@
 // stalemate (assumed). Then the end phase scores (scoring.h).
 //
 // Not thread-safe; distinct states are independent.
-#ifndef ARBITER_ENGINE_ATLANTIS_ATLANTIS_STATE_H_
-#define ARBITER_ENGINE_ATLANTIS_ATLANTIS_STATE_H_
+#ifndef ARBITER_ENGINE_ATLANTIS_STATE_H_
+#define ARBITER_ENGINE_ATLANTIS_STATE_H_
 
 #include <memory>
 #include <vector>
 
 #include "engine/atlantis/board.h"
-#include "engine/atlantis/config.h"
+#include "engine/atlantis/rules.h"
 #include "engine/core/rng.h"
 #include "engine/core/state.h"
 
@@ -38,7 +38,7 @@ class AtlantisState final : public State {
   // valid for `num_players`.
   static std::unique_ptr<AtlantisState> NewGame(std::shared_ptr<const Config> config, uint64_t seed,
                                                 int num_players, const Variant& variant);
-  // A position built piece by piece (tests; see testing.h). `deck` lists the
+  // A position built piece by piece (tests/engine/atlantis/position_builder.h). `deck` lists the
   // draw pile from the top.
   static std::unique_ptr<AtlantisState> FromParts(std::shared_ptr<const Config> config, const Board& board,
                                                   const std::vector<uint8_t>& deck,
@@ -46,12 +46,12 @@ class AtlantisState final : public State {
 
   std::unique_ptr<State> Clone() const override { return std::make_unique<AtlantisState>(*this); }
   bool IsTerminal() const override { return board_.over; }
-  std::vector<Seat> SeatsToAct() const override;
-  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;
-  std::vector<Move> LegalActions() const override;
-  v1::Action Canonical(Seat seat, const v1::Action& action) const override;
-  std::optional<v1::Standings> Final() const override;
-  std::string ToString() const override;
+  std::vector<Seat> SeatsToAct() const override;  // state.cc
+  std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
+  std::vector<Move> LegalActions() const override;  // legal_actions.cc
+  v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::optional<v1::Standings> Final() const override;  // scoring.cc
+  std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
 
   const Board& board() const { return board_; }
@@ -62,7 +62,7 @@ class AtlantisState final : public State {
   AtlantisState(std::shared_ptr<const Config> config, int num_players, uint64_t seed);
 
  protected:
-  void DoApply(Seat seat, const v1::Action& action) override;
+  void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
 
  private:
   // Draws up to n cards for the player to act; returns how many were drawn.
@@ -82,4 +82,4 @@ class AtlantisState final : public State {
 
 }  // namespace arbiter::engine::atlantis
 
-#endif  // ARBITER_ENGINE_ATLANTIS_ATLANTIS_STATE_H_
+#endif  // ARBITER_ENGINE_ATLANTIS_STATE_H_

@@ -1,9 +1,13 @@
-#include "engine/atlantis/render.h"
-
+// AtlantisState::ToString: a picture of a position for people (`arbiter show`):
+// the path from Atlantis to the Mainland with top tiles, stack heights, water,
+// bridges and figures (seat.figure), then every player's hand, tiles and
+// bridges, the card piles and whose turn it is.
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/atlantis/state.h"
 
 namespace arbiter::engine::atlantis {
 namespace {
@@ -40,7 +44,9 @@ std::string Tiles(const Holdings& h) {
 
 }  // namespace
 
-std::string RenderBoard(const Board& b, int deck_size, int discard_size, const Players& players) {
+std::string AtlantisState::ToString() const {
+  const Board& b = board_;
+  const Players& who = players();
   const Path& path = b.path;
   std::string out = absl::StrCat("Atlantis: ", FiguresAt(b, 0), "\n");
   for (int p = path.first(); p <= path.last(); ++p) {
@@ -57,17 +63,17 @@ std::string RenderBoard(const Board& b, int deck_size, int discard_size, const P
   absl::StrAppend(&out, "Mainland: ", FiguresAt(b, path.mainland()), "\n");
   for (int seat = 0; seat < b.num_players; ++seat) {
     const Holdings& h = b.players[U(seat)];
-    absl::StrAppend(&out, players.SeatLabel(seat), !b.over && seat == b.current ? " (to act)" : "", ": cards ",
+    absl::StrAppend(&out, who.SeatLabel(seat), !b.over && seat == b.current ? " (to act)" : "", ": cards ",
                     Hand(h), " (", h.card_count, "); tiles ", Tiles(h), " (", h.tile_points,
                     " points); bridges ", b.bridges_left[U(seat)], "\n");
   }
-  absl::StrAppend(&out, "Draw pile ", deck_size, ", discard pile ", discard_size, "\n");
+  absl::StrAppend(&out, "Draw pile ", deck_size(), ", discard pile ", discard_size(), "\n");
   if (b.over) {
-    absl::StrAppend(&out, b.finisher >= 0 ? absl::StrCat("Game over: ", players.Who(b.finisher), " brought every figure home")
+    absl::StrAppend(&out, b.finisher >= 0 ? absl::StrCat("Game over: ", who.Who(b.finisher), " brought every figure home")
                                           : std::string("Game over: stalemate, no card left to draw and no move"),
                     "\n");
   } else {
-    absl::StrAppend(&out, "Turn of ", players.Who(b.current), b.bought ? " (has bought)" : "",
+    absl::StrAppend(&out, "Turn of ", who.Who(b.current), b.bought ? " (has bought)" : "",
                     b.turn_started ? " (turn started)" : "", "\n");
   }
   return out;
