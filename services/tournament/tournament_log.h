@@ -36,6 +36,13 @@ inline constexpr int64_t kDefaultDisputeWindowSeconds = 86400;
 // "{tournament}-r{round}-t{table}".
 std::string TableGameId(const std::string& tournament_id, int round, int table);
 
+// The id in a request's tournament name ("tournaments/{id}") given in
+// `field`. InvalidArgument with a field violation ("not a tournament name").
+absl::StatusOr<std::string> ParseTournamentName(const std::string& name,
+                                                const std::string& field = "name");
+// The same for a dispute's name ("disputes/{id}") in field "name".
+absl::StatusOr<std::string> ParseDisputeName(const std::string& name);
+
 // The stream request id of a write of `kind` ("round", "confirm", ...) to
 // `stream_id` by `principal` with the client's `request_id`: the kind and a
 // SHA-256 of the rest (kind + 65 bytes), so a client's id of up to 200 bytes
