@@ -1,0 +1,83 @@
+// DisputeWriter: the writes of a dispute (OpenDispute and RuleDispute of
+// tournament_service.proto), each checked in full before anything is
+// stored, and what each answers.
+//
+// A dispute is its own stream ("disputes/{id}"): opened within the
+// tournament's dispute window, with Arbiter's adjudication of the game
+// attached (dispute_reader.h Adjudicate), and ruled at most once. A ruling
+// is recorded in the tournament's stream too (that is what its standings
+// read), with every player whose rank or points changed; a void also appends
+// "game_voided" to the game through the GameWriter, so leagues rebuild as for
+// VoidGame, and a corrected result one more "game_finished" event. No event
+// is ever edited.
+//
+// Thread-safe as the stores and the GameWriter are.
+#ifndef ARBITER_SERVICES_TOURNAMENT_DISPUTE_WRITER_H_
+#define ARBITER_SERVICES_TOURNAMENT_DISPUTE_WRITER_H_
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/tournament_service.pb.h"
+#include "engine/core/ruleset_registry.h"
+#include "services/access/permissions.h"
+#include "services/games/game_loader.h"
+#include "services/games/game_writer.h"
+#include "services/store/event_store.h"
+#include "services/store/stream_store.h"
+#include "services/tournament/tournament_log.h"
+
+namespace arbiter::tournament {
+
+class DisputeWriter {
+ public:
+  // The stores, the writer and the registry must outlive this object.
+  DisputeWriter(store::StreamStore& streams, store::EventStore& events, games::GameWriter& games,
+                const engine::RulesetRegistry& registry)
+      : streams_(streams), events_(events), games_(games), registry_(registry) {}
+
+  // OpenDispute: the dispute as opened. InvalidArgument with a field
+  // violation for a bad field, NotFound for an unknown tournament, round or
+  // table, PermissionDenied for a caller who is neither an arbiter of the
+  // tournament nor a player of the table, FailedPrecondition after the
+  // dispute window, AlreadyExists for a dispute id in use; `cancel` stops
+  // the adjudication (Cancelled, DeadlineExceeded).
+  absl::StatusOr<v1::Dispute> OpenDispute(const access::Caller& caller,
+                                          const v1::OpenDisputeRequest& request,
+                                          const games::CancelCheck& cancel);
+  // RuleDispute: the dispute as ruled, with what the ruling changed in a
+  // league's ratings. InvalidArgument with a field violation for a bad
+  // field, NotFound for an unknown dispute, PermissionDenied for a caller who
+  // may not manage the tournament, FailedPrecondition for a ruled dispute
+  // ("dispute "x" is closed: ruled void by olga"), and the stores' errors.
+  absl::StatusOr<v1::Dispute> RuleDispute(const access::Caller& caller,
+                                          const v1::RuleDisputeRequest& request);
+
+ private:
+  // The ruling `request` makes on `table` of `log`, with the standing
+  // changes it makes.
+  absl::StatusOr<v1::RulingRecorded> Decide(const access::Caller& caller,
+                                            const v1::RuleDisputeRequest& request,
+                                            const std::string& dispute_id,
+                                            const v1::Dispute& dispute, const TournamentLog& log);
+  // The ruling's three writes: the game voided or corrected, the ruling in
+  // the tournament's stream, and in the dispute's.
+  absl::Status WriteToGame(const access::Caller& caller, const std::string& dispute_id,
+                           const v1::Dispute& dispute, const v1::RulingRecorded& recorded,
+                           const TableState& table);
+  absl::Status RecordInTournament(const access::Caller& caller, const TournamentLog& log,
+                                  const v1::RulingRecorded& recorded);
+  absl::Status RecordInDispute(const access::Caller& caller, const std::string& dispute_id,
+                               const v1::Dispute& dispute, const v1::RulingRecorded& recorded);
+  // The dispute read again, with its rating changes.
+  absl::StatusOr<v1::Dispute> Answer(const std::string& dispute_id);
+
+  store::StreamStore& streams_;
+  store::EventStore& events_;
+  games::GameWriter& games_;
+  const engine::RulesetRegistry& registry_;
+};
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_SERVICES_TOURNAMENT_DISPUTE_WRITER_H_
