@@ -1,5 +1,6 @@
 #include "services/tournament/dispute_writer.h"
 
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -138,11 +139,22 @@ absl::StatusOr<v1::Dispute> DisputeWriter::RuleDispute(const access::Caller& cal
   const TableState& table = log.rounds[static_cast<size_t>(dispute.round() - 1)]
                                 .tables[static_cast<size_t>(dispute.table() - 1)];
   ARBITER_RETURN_IF_ERROR(CheckCorrected(request, table.table.players_size()));
+  if (auto earlier = log.rulings.find(id); earlier != log.rulings.end()) {
+    // Recorded by a RuleDispute that stopped before its last write: this
+    // one completes it, and is answered as that one would have been if it
+    // asks for the same ruling.
+    const v1::RulingRecorded& recorded = earlier->second;
+    ARBITER_RETURN_IF_ERROR(Complete(caller, id, dispute, recorded, table));
+    if (!AsksFor(request, caller.principal, recorded.ruling())) {
+      return DisputeClosed(id, recorded.ruling());
+    }
+    return Answer(id);
+  }
+  ARBITER_RETURN_IF_ERROR(CheckGameWrite(id, request));
   ARBITER_ASSIGN_OR_RETURN(const v1::RulingRecorded recorded,
                            Decide(caller, request, id, dispute, log));
-  ARBITER_RETURN_IF_ERROR(WriteToGame(caller, id, dispute, recorded, table));
   ARBITER_RETURN_IF_ERROR(RecordInTournament(caller, log, recorded));
-  ARBITER_RETURN_IF_ERROR(RecordInDispute(caller, id, dispute, recorded));
+  ARBITER_RETURN_IF_ERROR(Complete(caller, id, dispute, recorded, table));
   return Answer(id);
 }
 
@@ -178,31 +190,48 @@ absl::StatusOr<v1::RulingRecorded> DisputeWriter::Decide(const access::Caller& c
   return recorded;
 }
 
+absl::Status DisputeWriter::Complete(const access::Caller& caller, const std::string& dispute_id,
+                                     const v1::Dispute& dispute,
+                                     const v1::RulingRecorded& recorded, const TableState& table) {
+  ARBITER_RETURN_IF_ERROR(WriteToGame(caller, dispute_id, dispute, recorded, table));
+  return RecordInDispute(caller, dispute_id, dispute, recorded);
+}
+
 absl::Status DisputeWriter::WriteToGame(const access::Caller& caller,
                                         const std::string& dispute_id, const v1::Dispute& dispute,
                                         const v1::RulingRecorded& recorded,
                                         const TableState& table) {
   const v1::Ruling& ruling = recorded.ruling();
-  absl::Status written = absl::OkStatus();
+  if (ruling.kind() != v1::RULING_KIND_VOID && ruling.kind() != v1::RULING_KIND_CORRECTED) {
+    return absl::OkStatus();
+  }
+  // Written already (by an interrupted ruling, perhaps under another
+  // arbiter's request id): once is enough.
+  const std::string game_id = common::IdOf(common::IdKind::kGame, dispute.game());
+  ARBITER_ASSIGN_OR_RETURN(const store::GameRecord game, events_.GetGame(game_id));
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<store::StoredEvent> written,
+                           FindRulingEvent(events_, game, dispute_id, ruling.kind()));
+  if (written.has_value()) return absl::OkStatus();
+  absl::Status status;
   if (ruling.kind() == v1::RULING_KIND_VOID) {
     v1::VoidGameRequest void_request;
     void_request.set_name(dispute.game());
     void_request.set_request_id(RulingGameRequestId(dispute_id));
     void_request.set_reason(RulingGameReason(dispute_id, ruling.reason()));
-    written = games_.Void(caller, void_request).status();
-  } else if (ruling.kind() == v1::RULING_KIND_CORRECTED) {
+    status = games_.Void(caller, void_request).status();
+  } else {
     // The corrected result goes into the game's own log too, so that the
     // league's ratings count it in place of the game's.
-    written = games_
-                  .RecordCorrection(caller, common::IdOf(common::IdKind::kGame, dispute.game()),
-                                    CorrectedStandings(table.table, ruling.corrected()),
-                                    RulingGameReason(dispute_id, ruling.reason()),
-                                    RulingGameRequestId(dispute_id))
-                  .status();
+    status = games_
+                 .RecordCorrection(caller, game_id,
+                                   CorrectedStandings(table.table, ruling.corrected()),
+                                   RulingGameReason(dispute_id, ruling.reason()),
+                                   RulingGameRequestId(dispute_id))
+                 .status();
   }
   // A voided game stays voided: FailedPrecondition is no error here.
-  if (absl::IsFailedPrecondition(written)) return absl::OkStatus();
-  return written;
+  if (absl::IsFailedPrecondition(status)) return absl::OkStatus();
+  return status;
 }
 
 absl::Status DisputeWriter::RecordInTournament(const access::Caller& caller,

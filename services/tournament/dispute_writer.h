@@ -11,7 +11,35 @@
 // VoidGame, and a corrected result one more "game_finished" event. No event
 // is ever edited.
 //
-// Thread-safe as the stores and the GameWriter are.
+// A ruling's writes are not one transaction (the store has none across
+// streams and games); they are made safe to retry instead:
+//   1. Everything is checked and decided before the first write, including
+//      what the game's write would refuse (CheckGameWrite) and the standing
+//      changes, which are computed from the standings before any write.
+//   2. The first write, "ruling_recorded" on the tournament's stream (request
+//      id "tournament-ruling-{dispute}"), is the commit point: it holds the
+//      whole ruling (kind, reason, corrected result, arbiter, time, changes),
+//      and the tournament's standings count it from then on.
+//   3. Then, in this order, the game's void or corrected result (client
+//      request id "dispute-{dispute}", reason "dispute {dispute}: ...") and
+//      "dispute_ruled" on the dispute's stream ("dispute-ruling-{dispute}").
+//      Both are derived from the recorded ruling alone.
+//   4. A RuleDispute on a dispute that is open but whose ruling is recorded
+//      in the tournament completes steps 3 from the recorded ruling, whatever
+//      it asks for: the game's write is skipped if the game's log already
+//      holds the dispute's event (FindRulingEvent: so a completion by another
+//      arbiter, whose request id differs, writes it no second time), and the
+//      dispute's event is the same request as the interrupted one's. It is
+//      answered with the dispute if it asks for the recorded ruling (the same
+//      kind, reason, corrected result and arbiter: a retry), and refused as
+//      closed otherwise, as it would have been had the first one finished.
+// So a ruling stopped anywhere leaves either nothing (before step 2) or a
+// recorded ruling that the next RuleDispute on the dispute finishes, each
+// write made once. A RuleDispute on a ruled dispute is refused as closed,
+// even the retry of the one that ruled it (GetDispute reads the ruling).
+//
+// Thread-safe as the stores and the GameWriter are: two rulings of one
+// dispute race on the tournament's stream, and the loser writes nothing.
 #ifndef ARBITER_SERVICES_TOURNAMENT_DISPUTE_WRITER_H_
 #define ARBITER_SERVICES_TOURNAMENT_DISPUTE_WRITER_H_
 
@@ -49,7 +77,8 @@ class DisputeWriter {
   // league's ratings. InvalidArgument with a field violation for a bad
   // field, NotFound for an unknown dispute, PermissionDenied for a caller who
   // may not manage the tournament, FailedPrecondition for a ruled dispute
-  // ("dispute "x" is closed: ruled void by olga"), and the stores' errors.
+  // ("dispute "x" is closed: ruled void by olga"), and the stores' errors
+  // (then retry: see above).
   absl::StatusOr<v1::Dispute> RuleDispute(const access::Caller& caller,
                                           const v1::RuleDisputeRequest& request);
 
@@ -60,15 +89,20 @@ class DisputeWriter {
                                             const v1::RuleDisputeRequest& request,
                                             const std::string& dispute_id,
                                             const v1::Dispute& dispute, const TournamentLog& log);
-  // The ruling's three writes: the game voided or corrected, the ruling in
-  // the tournament's stream, and in the dispute's.
+  // The ruling's writes after its commit point, in order: the game voided
+  // or corrected (unless its log holds the dispute's event already), and
+  // the ruling in the dispute's stream.
+  absl::Status Complete(const access::Caller& caller, const std::string& dispute_id,
+                        const v1::Dispute& dispute, const v1::RulingRecorded& recorded,
+                        const TableState& table);
   absl::Status WriteToGame(const access::Caller& caller, const std::string& dispute_id,
                            const v1::Dispute& dispute, const v1::RulingRecorded& recorded,
                            const TableState& table);
-  absl::Status RecordInTournament(const access::Caller& caller, const TournamentLog& log,
-                                  const v1::RulingRecorded& recorded);
   absl::Status RecordInDispute(const access::Caller& caller, const std::string& dispute_id,
                                const v1::Dispute& dispute, const v1::RulingRecorded& recorded);
+  // The commit point: the ruling in the tournament's stream.
+  absl::Status RecordInTournament(const access::Caller& caller, const TournamentLog& log,
+                                  const v1::RulingRecorded& recorded);
   // The dispute read again, with its rating changes.
   absl::StatusOr<v1::Dispute> Answer(const std::string& dispute_id);
 

@@ -61,6 +61,18 @@ absl::Status CheckCorrected(const v1::RuleDisputeRequest& request, int seats) {
   return absl::OkStatus();
 }
 
+bool AsksFor(const v1::RuleDisputeRequest& request, const std::string& principal,
+             const v1::Ruling& ruling) {
+  return request.kind() == ruling.kind() && request.reason() == ruling.reason() &&
+         principal == ruling.ruled_by() &&
+         std::equal(request.corrected().places().begin(), request.corrected().places().end(),
+                    ruling.corrected().places().begin(), ruling.corrected().places().end()) &&
+         std::equal(request.corrected().game_points().begin(),
+                    request.corrected().game_points().end(),
+                    ruling.corrected().game_points().begin(),
+                    ruling.corrected().game_points().end());
+}
+
 std::vector<v1::StandingChange> StandingChanges(
     const std::vector<engine::tournament::StandingRow>& before,
     const std::vector<engine::tournament::StandingRow>& after) {
@@ -91,6 +103,14 @@ std::string RulingGameReason(const std::string& dispute_id, const std::string& r
 
 std::string RulingGameRequestId(const std::string& dispute_id) {
   return absl::StrCat("dispute-", dispute_id);
+}
+
+absl::Status CheckGameWrite(const std::string& dispute_id, const v1::RuleDisputeRequest& request) {
+  if (request.kind() != v1::RULING_KIND_VOID ||
+      RulingGameReason(dispute_id, request.reason()).size() <= 1000) {
+    return absl::OkStatus();
+  }
+  return common::FieldError("reason", "reason is required: 1-1000 bytes saying why the game is voided");
 }
 
 v1::Standings CorrectedStandings(const v1::TournamentTable& table,

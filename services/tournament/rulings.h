@@ -34,6 +34,11 @@ absl::Status CheckRulingRequest(const v1::RuleDisputeRequest& request);
 // RULING_KIND_CORRECTED, absent otherwise. InvalidArgument on "corrected".
 absl::Status CheckCorrected(const v1::RuleDisputeRequest& request, int seats);
 
+// Whether `request` by `principal` asks for `ruling`: the same kind, reason
+// and corrected result, by the same arbiter.
+bool AsksFor(const v1::RuleDisputeRequest& request, const std::string& principal,
+             const v1::Ruling& ruling);
+
 // Every player whose rank, points or game points differ between two
 // standings, in the order of `after`.
 std::vector<v1::StandingChange> StandingChanges(
@@ -45,6 +50,11 @@ std::vector<v1::StandingChange> StandingChanges(
 std::string RulingGameReason(const std::string& dispute_id, const std::string& reason);
 // The client request id of that game write: "dispute-{id}".
 std::string RulingGameRequestId(const std::string& dispute_id);
+// InvalidArgument on "reason", as GameWriter::Void answers it, for a void
+// whose game reason (RulingGameReason) would be longer than a void's 1000
+// bytes: a ruling checks this before its first write, so that the game
+// refuses none of what it has recorded.
+absl::Status CheckGameWrite(const std::string& dispute_id, const v1::RuleDisputeRequest& request);
 // The corrected standings of the table's game: `corrected`'s places and
 // game points, seat by seat of `table`.
 v1::Standings CorrectedStandings(const v1::TournamentTable& table,

@@ -140,6 +140,7 @@ absl::Status FoldRuling(TournamentLog& log, const store::StreamEvent& event) {
   ARBITER_ASSIGN_OR_RETURN(TableState* const table,
                            TableOf(log, ruling.round(), ruling.table(), log.id, event.sequence));
   table->ruling = ruling;
+  log.rulings[ruling.dispute()] = ruling;
   return absl::OkStatus();
 }
 

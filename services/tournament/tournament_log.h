@@ -6,6 +6,7 @@
 #ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_
 #define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,9 @@ struct TournamentLog {
   // "round_tables" events (StartRound stopped half way): StartRound finishes
   // it; everything else ignores it.
   std::optional<RoundState> starting;
+  // Every "ruling_recorded" event by its dispute's id: how RuleDispute finds
+  // a ruling recorded here whose dispute is not ruled yet (dispute_writer.h).
+  std::map<std::string, v1::RulingRecorded> rulings;
 };
 
 // Folds a tournament's events. DataLoss if an event does not decode, is of
