@@ -12,7 +12,9 @@
 
 #include <google/protobuf/util/message_differencer.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -95,13 +97,19 @@ Outcome OutcomeOf(Arena& arena) {
   return out;
 }
 
-// The outcome of `kind` ruled on d1 without interruption.
-Outcome Uninterrupted(Backend backend, v1::RulingKind kind) {
-  Arena arena(backend);
-  PlayAndDispute(arena);
-  absl::StatusOr<v1::Dispute> ruled = arena.disputes().RuleDispute(Olga(), Ruling(kind));
-  EXPECT_TRUE(ruled.ok()) << ruled.status();
-  return OutcomeOf(arena);
+// The outcome of `kind` ruled on d1 without interruption (computed once per
+// backend and kind).
+const Outcome& Uninterrupted(Backend backend, v1::RulingKind kind) {
+  static auto* const outcomes = new std::map<std::pair<Backend, v1::RulingKind>, Outcome>();
+  auto [it, added] = outcomes->try_emplace({backend, kind});
+  if (added) {
+    Arena arena(backend);
+    PlayAndDispute(arena);
+    absl::StatusOr<v1::Dispute> ruled = arena.disputes().RuleDispute(Olga(), Ruling(kind));
+    EXPECT_TRUE(ruled.ok()) << ruled.status();
+    it->second = OutcomeOf(arena);
+  }
+  return it->second;
 }
 
 // What differs between two messages; empty if nothing does.

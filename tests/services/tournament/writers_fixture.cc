@@ -23,10 +23,11 @@ const engine::RulesetRegistry& Registry() {
 
 }  // namespace
 
-void FlakyStreamStore::FailNextAppend(const std::string& prefix, Loss loss) {
+void FlakyStreamStore::FailNextAppend(const std::string& prefix, Loss loss, int skip) {
   absl::MutexLock lock(&mu_);
   prefix_ = prefix;
   loss_ = loss;
+  skip_ = skip;
   armed_ = true;
   failed_ = false;
 }
@@ -38,22 +39,25 @@ bool FlakyStreamStore::Failed() {
 
 absl::StatusOr<store::StreamEvent> FlakyStreamStore::Append(
     const store::StreamAppendRequest& request) {
-  Loss loss;
+  bool fail = false;
+  Loss loss = Loss::kBeforeWrite;
   {
     absl::MutexLock lock(&mu_);
-    if (!armed_ || !absl::StartsWith(request.stream_id, prefix_)) return inner_.Append(request);
-    armed_ = false;
-    failed_ = true;
-    loss = loss_;
+    if (armed_ && absl::StartsWith(request.stream_id, prefix_) && skip_-- == 0) {
+      armed_ = false;
+      failed_ = true;
+      fail = true;
+      loss = loss_;
+    }
   }
-  const absl::Status lost = absl::UnavailableError(
-      absl::StrCat("the connection was lost ", loss == Loss::kBeforeWrite ? "before" : "after",
-                   " appending to ", request.stream_id));
+  if (!fail) return inner_.Append(request);
   if (loss == Loss::kAfterWrite) {
     absl::StatusOr<store::StreamEvent> written = inner_.Append(request);
     if (!written.ok()) return written.status();
   }
-  return lost;
+  return absl::UnavailableError(
+      absl::StrCat("the connection was lost ", loss == Loss::kBeforeWrite ? "before" : "after",
+                   " appending to ", request.stream_id));
 }
 
 std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {

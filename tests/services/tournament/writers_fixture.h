@@ -34,8 +34,8 @@ class FlakyStreamStore final : public store::StreamStore {
   explicit FlakyStreamStore(store::StreamStore& inner) : inner_(inner) {}
 
   // The next Append to a stream whose id starts with `prefix` ("disputes/")
-  // fails once, as `loss` says.
-  void FailNextAppend(const std::string& prefix, Loss loss);
+  // after `skip` such appends fails once, as `loss` says.
+  void FailNextAppend(const std::string& prefix, Loss loss, int skip = 0);
   // Whether the planned failure has happened.
   bool Failed();
 
@@ -59,6 +59,7 @@ class FlakyStreamStore final : public store::StreamStore {
   absl::Mutex mu_;
   std::string prefix_ ABSL_GUARDED_BY(mu_);
   Loss loss_ ABSL_GUARDED_BY(mu_) = Loss::kBeforeWrite;
+  int skip_ ABSL_GUARDED_BY(mu_) = 0;
   bool armed_ ABSL_GUARDED_BY(mu_) = false;
   bool failed_ ABSL_GUARDED_BY(mu_) = false;
 };
