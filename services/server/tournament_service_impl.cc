@@ -93,7 +93,8 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                  ARBITER_ASSIGN_OR_RETURN(const tournament::TournamentLog log,
                                           tournament::ReadTournament(streams_, id));
                  ARBITER_ASSIGN_OR_RETURN(
-                     *response, tournament::ReadStandingsView(events_, log, request->after_round()));
+                     *response,
+                     tournament::ReadStandingsView(events_, log, request->after_round()));
                  return absl::OkStatus();
                });
 }

@@ -47,7 +47,8 @@ absl::Status FoldDisputeEvent(const std::string& dispute_id, const store::Stream
 
 }  // namespace
 
-absl::StatusOr<v1::Dispute> ReadDispute(store::StreamStore& streams, const std::string& dispute_id) {
+absl::StatusOr<v1::Dispute> ReadDispute(store::StreamStore& streams,
+                                        const std::string& dispute_id) {
   absl::StatusOr<store::StreamRecord> stream =
       streams.GetStream(common::NameOf(common::IdKind::kDispute, dispute_id));
   if (!stream.ok() || stream->kind != kDisputeKind) {

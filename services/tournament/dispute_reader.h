@@ -20,7 +20,8 @@ namespace arbiter::tournament {
 // The dispute as its stream says (open, or ruled with its ruling).
 // NotFound ("dispute "x" does not exist"); DataLoss for an event that does
 // not decode.
-absl::StatusOr<v1::Dispute> ReadDispute(store::StreamStore& streams, const std::string& dispute_id);
+absl::StatusOr<v1::Dispute> ReadDispute(store::StreamStore& streams,
+                                        const std::string& dispute_id);
 
 // For a ruled dispute that voided or corrected a game rated in a league:
 // sets rating_changes and rating_event (league_model.h RatingChangesAt at

@@ -110,7 +110,8 @@ absl::Status CheckGameWrite(const std::string& dispute_id, const v1::RuleDispute
       RulingGameReason(dispute_id, request.reason()).size() <= 1000) {
     return absl::OkStatus();
   }
-  return common::FieldError("reason", "reason is required: 1-1000 bytes saying why the game is voided");
+  return common::FieldError("reason",
+                            "reason is required: 1-1000 bytes saying why the game is voided");
 }
 
 v1::Standings CorrectedStandings(const v1::TournamentTable& table,
@@ -144,7 +145,8 @@ absl::StatusOr<std::optional<store::StoredEvent>> FindRulingEvent(store::EventSt
       }
     } else if (kind == v1::RULING_KIND_CORRECTED && event.type == store::kGameFinishedType) {
       v1::GameFinished finished;
-      if (finished.ParseFromString(event.payload) && absl::StartsWith(finished.correction(), mark)) {
+      if (finished.ParseFromString(event.payload) &&
+          absl::StartsWith(finished.correction(), mark)) {
         ruled = std::move(event);
       }
     }

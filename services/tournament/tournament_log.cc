@@ -43,7 +43,8 @@ absl::Status AddTables(const std::string& id, int64_t sequence, const v1::RoundS
     }
     v1::TournamentTable& t = round.tables.emplace_back().table;
     t = table;
-    t.set_game(common::NameOf(common::IdKind::kGame, TableGameId(id, round.number, table.number())));
+    t.set_game(
+        common::NameOf(common::IdKind::kGame, TableGameId(id, round.number, table.number())));
   }
   return absl::OkStatus();
 }

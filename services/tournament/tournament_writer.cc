@@ -186,8 +186,8 @@ absl::Status TournamentWriter::CreateTableGames(const access::Caller& caller,
     ARBITER_ASSIGN_OR_RETURN(const store::GameRecord record,
                              games::ChainedRecord(events_, game_id));
     const v1::TournamentTable& table = round.tables(static_cast<int>(i));
-    if (record.tournament_id != log.id ||
-        record.players != std::vector<std::string>(table.players().begin(), table.players().end())) {
+    const std::vector<std::string> seats(table.players().begin(), table.players().end());
+    if (record.tournament_id != log.id || record.players != seats) {
       return absl::AlreadyExistsError(
           absl::StrCat("game \"", game_id, "\" exists and is not this table's game"));
     }
@@ -254,7 +254,8 @@ absl::Status TournamentWriter::RecordConfirmations(const access::Caller& caller,
                                                    const v1::ResultsConfirmed& batch) {
   if (batch.results_size() == 1 && one_table) {
     return streams_
-        .Append(AppendTo(log, caller, "confirm", request_id, kTypeResultConfirmed, batch.results(0)))
+        .Append(
+            AppendTo(log, caller, "confirm", request_id, kTypeResultConfirmed, batch.results(0)))
         .status();
   }
   // Events of at most kConfirmationsPerEvent tables, to stay well within a

@@ -77,8 +77,9 @@ TEST_P(DisputeWriterTest, OnlyTheTablesPlayersAndTheTournamentsArbitersOpenADisp
   const int64_t last = arena_.GameEvents(game_id_).back().sequence;
   absl::StatusOr<v1::Dispute> beyond = Open(Player(seated), 1, last + 1);
   EXPECT_EQ(beyond.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(beyond.status().message(), absl::StrCat("event: game \"", game_id_,
-                                                    "\" has events 1-", last, " (0: the whole game)"));
+  EXPECT_EQ(beyond.status().message(),
+            absl::StrCat("event: game \"", game_id_, "\" has events 1-", last,
+                         " (0: the whole game)"));
 
   absl::StatusOr<v1::Dispute> opened = Open(Player(seated), 1);
   ASSERT_TRUE(opened.ok()) << opened.status();

@@ -31,7 +31,8 @@ TEST(RulingNames, AreTheWordsTheCommandAndTheClosedMessagePrint) {
   EXPECT_EQ(closed.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(closed.message(), "dispute \"d1\" is closed: ruled corrected result by olga");
   ruling.set_kind(v1::RULING_KIND_UPHOLD);
-  EXPECT_EQ(DisputeClosed("d1", ruling).message(), "dispute \"d1\" is closed: ruled uphold by olga");
+  EXPECT_EQ(DisputeClosed("d1", ruling).message(),
+            "dispute \"d1\" is closed: ruled uphold by olga");
 }
 
 TEST(StandingChanges, ListOnlyThePlayersWhoseRankOrPointsMoved) {

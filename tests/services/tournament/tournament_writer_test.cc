@@ -124,7 +124,8 @@ TEST_P(TournamentWriterTest, StartRoundCreatesEachTablesGameAndAnswersOnlyItsOwn
         arena_.events().GetGame(common::IdOf(common::IdKind::kGame, table.game()));
     ASSERT_TRUE(game.ok()) << game.status();
     EXPECT_EQ(game->tournament_id, "cup");
-    EXPECT_EQ(game->players, std::vector<std::string>(table.players().begin(), table.players().end()));
+    EXPECT_EQ(game->players,
+              std::vector<std::string>(table.players().begin(), table.players().end()));
   }
   const int64_t events = Events();
 
