@@ -11,6 +11,7 @@
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
 #include "services/log/json_lines.h"
+#include "services/tournament/rulings.h"
 
 namespace arbiter::cli {
 namespace {
@@ -33,19 +34,6 @@ std::string DisputeArg(const std::string& id) {
   return id.rfind("disputes/", 0) == 0 ? id : absl::StrCat("disputes/", id);
 }
 
-const char* KindName(v1::RulingKind kind) {
-  switch (kind) {
-    case v1::RULING_KIND_UPHOLD:
-      return "uphold";
-    case v1::RULING_KIND_VOID:
-      return "void";
-    case v1::RULING_KIND_CORRECTED:
-      return "corrected";
-    default:
-      return "unspecified";
-  }
-}
-
 void PrintDispute(const v1::Dispute& d, bool json) {
   if (json) {
     std::cout << log::ToJsonLine(d) << "\n";
@@ -63,8 +51,8 @@ void PrintDispute(const v1::Dispute& d, bool json) {
     return;
   }
   const v1::Ruling& r = d.ruling();
-  std::cout << "  ruled " << KindName(r.kind()) << " by " << r.ruled_by() << ": " << r.reason()
-            << "\n";
+  std::cout << "  ruled " << tournament::RulingName(r.kind()) << " by " << r.ruled_by() << ": "
+            << r.reason() << "\n";
   if (r.kind() == v1::RULING_KIND_CORRECTED) {
     std::cout << "  corrected places " << absl::StrJoin(r.corrected().places(), " ")
               << ", game points " << absl::StrJoin(r.corrected().game_points(), " ") << "\n";
@@ -169,7 +157,9 @@ int RunList(const DisputeOpts& opts) {
       } else {
         std::cout << d.name() << "\t" << d.tournament() << " r" << d.round() << " t" << d.table()
                   << "\t"
-                  << (d.state() == v1::DISPUTE_STATE_RULED ? KindName(d.ruling().kind()) : "open")
+                  << (d.state() == v1::DISPUTE_STATE_RULED
+                          ? tournament::RulingName(d.ruling().kind())
+                          : "open")
                   << "\n";
       }
     }

@@ -1,14 +1,13 @@
 #include "services/tournament/tournament_log.h"
 
-#include "services/common/resource_names.h"
-
 #include <algorithm>
+#include <utility>
 
-#include <string_view>
-
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
+#include "engine/core/status_macros.h"
+#include "services/common/resource_names.h"
+#include "services/common/status_details.h"
 
 namespace arbiter::tournament {
 namespace {
@@ -44,15 +43,136 @@ absl::Status AddTables(const std::string& id, int64_t sequence, const v1::RoundS
     }
     v1::TournamentTable& t = round.tables.emplace_back().table;
     t = table;
-    t.set_game(absl::StrCat("games/", TableGameId(id, round.number, table.number())));
+    t.set_game(
+        common::NameOf(common::IdKind::kGame, TableGameId(id, round.number, table.number())));
   }
   return absl::OkStatus();
+}
+
+// The event's payload as `M`; DataLoss ("undecodable") if it is not one.
+template <typename M>
+absl::StatusOr<M> Decode(const TournamentLog& log, const store::StreamEvent& event) {
+  M body;
+  if (!body.ParseFromString(event.payload)) return Corrupt(log.id, event.sequence, "undecodable");
+  return body;
+}
+
+absl::Status FoldCreated(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::TournamentCreated created,
+                           Decode<v1::TournamentCreated>(log, event));
+  log.settings = created.settings();
+  absl::StatusOr<engine::tournament::TournamentSettings> model = ModelSettings(log.settings);
+  if (!model.ok()) return Corrupt(log.id, event.sequence, std::string(model.status().message()));
+  log.model = *std::move(model);
+  log.players.assign(created.players().begin(), created.players().end());
+  return absl::OkStatus();
+}
+
+absl::Status FoldPlayersRegistered(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::PlayersRegistered added,
+                           Decode<v1::PlayersRegistered>(log, event));
+  log.players.insert(log.players.end(), added.players().begin(), added.players().end());
+  return absl::OkStatus();
+}
+
+// A round is started once all of its tables are recorded; until then it is
+// `log.starting`.
+absl::Status FoldRoundStarted(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::RoundStarted started, Decode<v1::RoundStarted>(log, event));
+  if (log.starting.has_value()) {
+    return Corrupt(log.id, event.sequence,
+                   "a round started before the last one's tables were all recorded");
+  }
+  if (started.round() != static_cast<int>(log.rounds.size()) + 1) {
+    return Corrupt(log.id, event.sequence, "round out of order");
+  }
+  RoundState round;
+  round.number = started.round();
+  round.request_id = event.request_id;
+  round.table_count = started.table_count() == 0 ? started.tables_size() : started.table_count();
+  round.byes.assign(started.byes().begin(), started.byes().end());
+  ARBITER_RETURN_IF_ERROR(AddTables(log.id, event.sequence, started, round));
+  if (static_cast<int>(round.tables.size()) == round.table_count) {
+    log.rounds.push_back(std::move(round));
+  } else {
+    log.starting = std::move(round);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FoldRoundTables(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::RoundStarted more, Decode<v1::RoundStarted>(log, event));
+  if (!log.starting.has_value() || log.starting->number != more.round()) {
+    return Corrupt(log.id, event.sequence, "tables of a round that is not being started");
+  }
+  ARBITER_RETURN_IF_ERROR(AddTables(log.id, event.sequence, more, *log.starting));
+  std::vector<std::string>& finishers = log.starting->finished_by;
+  if (!more.finished_by().empty() &&
+      std::find(finishers.begin(), finishers.end(), more.finished_by()) == finishers.end()) {
+    finishers.push_back(more.finished_by());
+  }
+  if (static_cast<int>(log.starting->tables.size()) == log.starting->table_count) {
+    log.rounds.push_back(*std::move(log.starting));
+    log.starting.reset();
+  }
+  return absl::OkStatus();
+}
+
+// "result_confirmed" (one table) and "results_confirmed" (many).
+absl::Status FoldConfirmed(TournamentLog& log, const store::StreamEvent& event) {
+  v1::ResultsConfirmed batch;
+  if (event.type == kTypeResultConfirmed) {
+    ARBITER_ASSIGN_OR_RETURN(*batch.add_results(), Decode<v1::ResultConfirmed>(log, event));
+  } else {
+    ARBITER_ASSIGN_OR_RETURN(batch, Decode<v1::ResultsConfirmed>(log, event));
+  }
+  for (const v1::ResultConfirmed& confirmed : batch.results()) {
+    ARBITER_ASSIGN_OR_RETURN(TableState* const table,
+                             TableOf(log, confirmed.round(), confirmed.table(), log.id,
+                                     event.sequence));
+    table->confirmed = confirmed;
+    table->confirmed_at = event.recorded_at;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FoldRuling(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::RulingRecorded ruling, Decode<v1::RulingRecorded>(log, event));
+  ARBITER_ASSIGN_OR_RETURN(TableState* const table,
+                           TableOf(log, ruling.round(), ruling.table(), log.id, event.sequence));
+  table->ruling = ruling;
+  log.rulings[ruling.dispute()] = ruling;
+  return absl::OkStatus();
+}
+
+absl::Status FoldEvent(TournamentLog& log, const store::StreamEvent& event) {
+  if (event.type == kTypeTournamentCreated) return FoldCreated(log, event);
+  if (event.type == kTypePlayersRegistered) return FoldPlayersRegistered(log, event);
+  if (event.type == kTypeRoundStarted) return FoldRoundStarted(log, event);
+  if (event.type == kTypeRoundTables) return FoldRoundTables(log, event);
+  if (event.type == kTypeResultConfirmed || event.type == kTypeResultsConfirmed) {
+    return FoldConfirmed(log, event);
+  }
+  if (event.type == kTypeRulingRecorded) return FoldRuling(log, event);
+  return Corrupt(log.id, event.sequence, absl::StrCat("unknown type \"", event.type, "\""));
 }
 
 }  // namespace
 
 std::string TableGameId(const std::string& tournament_id, int round, int table) {
   return absl::StrCat(tournament_id, "-r", round, "-t", table);
+}
+
+absl::StatusOr<std::string> ParseTournamentName(const std::string& name, const std::string& field) {
+  absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kTournament, name, field);
+  if (!id.ok()) return common::WithFieldViolation(id.status(), field, "not a tournament name");
+  return id;
+}
+
+absl::StatusOr<std::string> ParseDisputeName(const std::string& name) {
+  absl::StatusOr<std::string> id = common::ParseName(common::IdKind::kDispute, name, "name");
+  if (!id.ok()) return common::WithFieldViolation(id.status(), "name", "not a dispute name");
+  return id;
 }
 
 std::string StreamRequestId(const std::string& kind, const std::string& stream_id,
@@ -96,9 +216,9 @@ absl::StatusOr<engine::tournament::TournamentSettings> ModelSettings(const v1::T
   out.share_points = in.share_points() == 0 ? 100 : in.share_points();
   out.bye_points = in.bye_points();
   for (const std::string& name : in.tie_breaks()) {
-    absl::StatusOr<engine::tournament::TieBreak> criterion = engine::tournament::ParseTieBreak(name);
-    if (!criterion.ok()) return criterion.status();
-    out.tie_breaks.push_back(*criterion);
+    ARBITER_ASSIGN_OR_RETURN(const engine::tournament::TieBreak criterion,
+                             engine::tournament::ParseTieBreak(name));
+    out.tie_breaks.push_back(criterion);
   }
   if (in.dispute_window_seconds() < 0) {
     return absl::InvalidArgumentError("dispute_window_seconds: must not be negative");
@@ -106,7 +226,7 @@ absl::StatusOr<engine::tournament::TournamentSettings> ModelSettings(const v1::T
   if (!in.league().empty() && !common::IsValidId(common::IdKind::kLeague, in.league())) {
     return absl::InvalidArgumentError("league: not a league id");
   }
-  if (absl::Status s = engine::tournament::ValidateSettings(out); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(engine::tournament::ValidateSettings(out));
   return out;
 }
 
@@ -117,81 +237,7 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
   log.id = id;
   log.stream = stream;
   for (const store::StreamEvent& event : events) {
-    if (event.type == kTypeTournamentCreated) {
-      v1::TournamentCreated created;
-      if (!created.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
-      log.settings = created.settings();
-      absl::StatusOr<engine::tournament::TournamentSettings> model = ModelSettings(log.settings);
-      if (!model.ok()) return Corrupt(id, event.sequence, std::string(model.status().message()));
-      log.model = *std::move(model);
-      log.players.assign(created.players().begin(), created.players().end());
-    } else if (event.type == kTypePlayersRegistered) {
-      v1::PlayersRegistered added;
-      if (!added.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
-      log.players.insert(log.players.end(), added.players().begin(), added.players().end());
-    } else if (event.type == kTypeRoundStarted) {
-      v1::RoundStarted started;
-      if (!started.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
-      if (log.starting.has_value()) {
-        return Corrupt(id, event.sequence, "a round started before the last one's tables were all recorded");
-      }
-      if (started.round() != static_cast<int>(log.rounds.size()) + 1) {
-        return Corrupt(id, event.sequence, "round out of order");
-      }
-      RoundState round;
-      round.number = started.round();
-      round.request_id = event.request_id;
-      round.table_count =
-          started.table_count() == 0 ? started.tables_size() : started.table_count();
-      round.byes.assign(started.byes().begin(), started.byes().end());
-      if (absl::Status s = AddTables(id, event.sequence, started, round); !s.ok()) return s;
-      if (static_cast<int>(round.tables.size()) == round.table_count) {
-        log.rounds.push_back(std::move(round));
-      } else {
-        log.starting = std::move(round);
-      }
-    } else if (event.type == kTypeRoundTables) {
-      v1::RoundStarted more;
-      if (!more.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
-      if (!log.starting.has_value() || log.starting->number != more.round()) {
-        return Corrupt(id, event.sequence, "tables of a round that is not being started");
-      }
-      if (absl::Status s = AddTables(id, event.sequence, more, *log.starting); !s.ok()) return s;
-      std::vector<std::string>& finishers = log.starting->finished_by;
-      if (!more.finished_by().empty() &&
-          std::find(finishers.begin(), finishers.end(), more.finished_by()) == finishers.end()) {
-        finishers.push_back(more.finished_by());
-      }
-      if (static_cast<int>(log.starting->tables.size()) == log.starting->table_count) {
-        log.rounds.push_back(*std::move(log.starting));
-        log.starting.reset();
-      }
-    } else if (event.type == kTypeResultConfirmed || event.type == kTypeResultsConfirmed) {
-      v1::ResultsConfirmed batch;
-      if (event.type == kTypeResultConfirmed) {
-        if (!batch.add_results()->ParseFromString(event.payload)) {
-          return Corrupt(id, event.sequence, "undecodable");
-        }
-      } else if (!batch.ParseFromString(event.payload)) {
-        return Corrupt(id, event.sequence, "undecodable");
-      }
-      for (const v1::ResultConfirmed& confirmed : batch.results()) {
-        absl::StatusOr<TableState*> table =
-            TableOf(log, confirmed.round(), confirmed.table(), id, event.sequence);
-        if (!table.ok()) return table.status();
-        (*table)->confirmed = confirmed;
-        (*table)->confirmed_at = event.recorded_at;
-      }
-    } else if (event.type == kTypeRulingRecorded) {
-      v1::RulingRecorded ruling;
-      if (!ruling.ParseFromString(event.payload)) return Corrupt(id, event.sequence, "undecodable");
-      absl::StatusOr<TableState*> table =
-          TableOf(log, ruling.round(), ruling.table(), id, event.sequence);
-      if (!table.ok()) return table.status();
-      (*table)->ruling = ruling;
-    } else {
-      return Corrupt(id, event.sequence, absl::StrCat("unknown type \"", event.type, "\""));
-    }
+    ARBITER_RETURN_IF_ERROR(FoldEvent(log, event));
   }
   if (events.empty() || events.front().type != kTypeTournamentCreated) {
     return absl::DataLossError(absl::StrCat("tournament \"", id, "\" has no creation event"));
@@ -200,7 +246,8 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
 }
 
 absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id) {
-  absl::StatusOr<store::StreamRecord> stream = streams.GetStream(common::NameOf(common::IdKind::kTournament, id));
+  absl::StatusOr<store::StreamRecord> stream =
+      streams.GetStream(common::NameOf(common::IdKind::kTournament, id));
   if (!stream.ok()) {
     if (absl::IsNotFound(stream.status())) {
       return absl::NotFoundError(absl::StrCat("tournament \"", id, "\" does not exist"));
@@ -213,13 +260,12 @@ absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const 
   std::vector<store::StreamEvent> events;
   int64_t after = 0;
   while (true) {
-    absl::StatusOr<std::vector<store::StreamEvent>> page =
-        streams.ReadStream(stream->stream_id, after, 10'000);
-    if (!page.ok()) return page.status();
-    if (page->empty()) break;
-    after = page->back().sequence;
-    for (store::StreamEvent& e : *page) events.push_back(std::move(e));
-    if (page->size() < 10'000) break;
+    ARBITER_ASSIGN_OR_RETURN(std::vector<store::StreamEvent> page,
+                             streams.ReadStream(stream->stream_id, after, 10'000));
+    if (page.empty()) break;
+    after = page.back().sequence;
+    for (store::StreamEvent& e : page) events.push_back(std::move(e));
+    if (page.size() < 10'000) break;
   }
   return FoldTournament(id, *stream, events);
 }

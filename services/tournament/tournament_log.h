@@ -6,6 +6,7 @@
 #ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_
 #define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_LOG_H_
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,13 @@ inline constexpr int64_t kDefaultDisputeWindowSeconds = 86400;
 
 // "{tournament}-r{round}-t{table}".
 std::string TableGameId(const std::string& tournament_id, int round, int table);
+
+// The id in a request's tournament name ("tournaments/{id}") given in
+// `field`. InvalidArgument with a field violation ("not a tournament name").
+absl::StatusOr<std::string> ParseTournamentName(const std::string& name,
+                                                const std::string& field = "name");
+// The same for a dispute's name ("disputes/{id}") in field "name".
+absl::StatusOr<std::string> ParseDisputeName(const std::string& name);
 
 // The stream request id of a write of `kind` ("round", "confirm", ...) to
 // `stream_id` by `principal` with the client's `request_id`: the kind and a
@@ -80,6 +88,9 @@ struct TournamentLog {
   // "round_tables" events (StartRound stopped half way): StartRound finishes
   // it; everything else ignores it.
   std::optional<RoundState> starting;
+  // Every "ruling_recorded" event by its dispute's id: how RuleDispute finds
+  // a ruling recorded here whose dispute is not ruled yet (dispute_writer.h).
+  std::map<std::string, v1::RulingRecorded> rulings;
 };
 
 // Folds a tournament's events. DataLoss if an event does not decode, is of

@@ -20,6 +20,7 @@
 #include "engine/rating/rating.h"
 #include "engine/tournament/pairing.h"
 #include "services/access/token_format.h"
+#include "services/common/resource_names.h"
 #include "services/league/league_settings.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
@@ -29,6 +30,9 @@
 
 namespace arbiter::server::testing {
 namespace {
+
+// The id in a table's game name ("games/{id}").
+std::string GameId(const std::string& name) { return common::IdOf(common::IdKind::kGame, name); }
 
 std::vector<std::string> Names(int n) {
   std::vector<std::string> out;
@@ -107,7 +111,7 @@ class TournamentTest : public LeagueServerTest {
       actions.push_back(std::move(action));
     }
     v1::AppendActionsResponse response;
-    grpc::Status status = Append(admin_, table.game().substr(6), 1, actions,
+    grpc::Status status = Append(admin_, GameId(table.game()), 1, actions,
                                  absl::StrCat("play-", table.game()), &response);
     ASSERT_TRUE(status.ok()) << status.error_message();
     ASSERT_EQ(response.status(), v1::GAME_STATUS_FINISHED);
@@ -214,7 +218,7 @@ TEST_F(TournamentTest, ATournamentRunsFromRegistrationToFinalStandings) {
     EXPECT_EQ(played.tables(0).status(), v1::TABLE_STATUS_CONFIRMED);
     EXPECT_EQ(played.tables(0).points_size(), 4);
     // The game exists with the tournament set and the table's seats.
-    const v1::Game game = ServerTest::Get(played.tables(1).game().substr(6));
+    const v1::Game game = ServerTest::Get(GameId(played.tables(1).game()));
     EXPECT_EQ(game.tournament(), "cup");
     EXPECT_EQ(game.players(0).id(), played.tables(1).players(0));
   }
@@ -298,7 +302,7 @@ TEST_F(TournamentTest, RulingsVoidOrCorrectAResultAndReportWhatChanged) {
     EXPECT_EQ(changes[p].points_after(), "0");
   }
   EXPECT_EQ(Get("cup").last_event(), events_before + 1);  // the ruling, nothing edited
-  EXPECT_EQ(ServerTest::Get(round.tables(0).game().substr(6)).status(), v1::GAME_STATUS_VOIDED);
+  EXPECT_EQ(ServerTest::Get(GameId(round.tables(0).game())).status(), v1::GAME_STATUS_VOIDED);
   const v1::TournamentStandings after = Standings("cup");
   for (const auto& row : after.rows()) {
     if (row.player() == player) {
@@ -380,7 +384,7 @@ TEST_F(TournamentTest, ACorrectedResultReachesTheLeagueRatings) {
   const v1::TournamentRound round = PlayRound("cup", 1, admin_);
   ASSERT_TRUE(projector_->CatchUp().ok());
   const v1::TournamentTable& table = round.tables(1);
-  const std::string game_id = table.game().substr(6);
+  const std::string game_id = GameId(table.game());
   auto rating = [&](const std::string& player) {
     v1::GetPlayerRatingRequest request;
     request.set_league("leagues/north");
@@ -556,7 +560,7 @@ TEST_F(TournamentTest, ARulingTracesTheRatingsItChangesAsTheLeaderboardShowsThem
   check(corrected, first, played, after_correction);
   EXPECT_EQ(corrected.rating_event(),
             absl::StrCat(first.game(), "/events/",
-                         events_->GetGame(first.game().substr(6))->last_sequence));
+                         events_->GetGame(GameId(first.game()))->last_sequence));
 
   // A voided game: its players lose the game from their ratings.
   const v1::TournamentTable& second = round.tables(1);

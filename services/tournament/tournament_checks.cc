@@ -1,0 +1,90 @@
+#include "services/tournament/tournament_checks.h"
+
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "services/common/resource_names.h"
+#include "services/common/status_details.h"
+
+namespace arbiter::tournament {
+
+absl::Status SettingsError(const absl::Status& status) {
+  const std::string message(status.message());
+  return common::WithFieldViolation(
+      status, absl::StrCat("settings.", message.substr(0, message.find(':'))), message);
+}
+
+absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
+                             const google::protobuf::RepeatedPtrField<std::string>& players) {
+  std::set<std::string> seen(registered.begin(), registered.end());
+  for (const std::string& p : players) {
+    if (!common::IsValidId(common::IdKind::kPlayer, p)) {
+      return common::FieldError("players", absl::StrCat("players: \"", p.substr(0, 80),
+                                                        "\" is not a player id (1-64 characters of "
+                                                        "A-Z a-z 0-9 _ . -)"));
+    }
+    if (!seen.insert(p).second) {
+      return common::FieldError("players",
+                                absl::StrCat("players: \"", p, "\" is already registered"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int players) {
+  if (static_cast<int64_t>(append.payload.size()) <= store::kMaxStreamPayloadBytes) {
+    return absl::OkStatus();
+  }
+  return common::FieldError("players", absl::StrCat("players: ", players, " players take ",
+                                                    append.payload.size(),
+                                                    " bytes; one request may hold ",
+                                                    store::kMaxStreamPayloadBytes,
+                                                    " (register the rest with RegisterPlayers)"));
+}
+
+absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool closed) {
+  const int started = static_cast<int>(log.rounds.size());
+  if (round < 1 || round > started) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "round ", round, " of tournament \"", log.id, "\" is not open (",
+        started == 0 ? std::string("no round has started")
+                     : absl::StrCat("round ", started, " is the latest"),
+        ")"));
+  }
+  const int tables = static_cast<int>(log.rounds[static_cast<size_t>(round - 1)].tables.size());
+  if (table < 1 || table > tables) {
+    return absl::NotFoundError(
+        absl::StrCat("round ", round, " has no table ", table, " (it has ", tables, ")"));
+  }
+  if (round != started || closed) {
+    return absl::FailedPreconditionError(absl::StrCat("round ", round, " is closed"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const Outcomes& outcomes, int round,
+                                                   const TableState& table) {
+  const std::string game_id = common::IdOf(common::IdKind::kGame, table.table.game());
+  const GameOutcome& outcome = OutcomeOf(outcomes, table.table.game());
+  if (outcome.status == store::GameStatus::kVoided) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" is voided"));
+  }
+  if (!outcome.finished.has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat("game \"", game_id, "\" has not finished"));
+  }
+  absl::StatusOr<engine::tournament::TableResult> result = ResultOf(
+      *outcome.finished,
+      std::vector<std::string>(table.table.players().begin(), table.table.players().end()));
+  if (!result.ok()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("game \"", game_id, "\": ", result.status().message()));
+  }
+  v1::ResultConfirmed confirmed;
+  confirmed.set_round(round);
+  confirmed.set_table(table.table.number());
+  confirmed.set_game(table.table.game());
+  confirmed.set_game_event(outcome.finished_event);
+  return confirmed;
+}
+
+}  // namespace arbiter::tournament

@@ -1,0 +1,61 @@
+#include "services/tournament/tournament_views.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
+#include "engine/tournament/standings.h"
+#include "services/common/proto_time.h"
+#include "services/common/resource_names.h"
+#include "services/tournament/tournament_reader.h"
+
+namespace arbiter::tournament {
+namespace {
+
+absl::Status NoSuchRound(const TournamentLog& log, int number) {
+  return absl::NotFoundError(absl::StrCat("tournament \"", log.id, "\" has no round ", number,
+                                          " (", log.rounds.size(), " started)"));
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Tournament> ReadTournamentView(store::EventStore& events,
+                                                  const TournamentLog& log) {
+  v1::Tournament out;
+  out.set_name(common::NameOf(common::IdKind::kTournament, log.id));
+  *out.mutable_settings() = log.settings;
+  for (const std::string& p : log.players) out.add_players(p);
+  out.set_rounds_started(static_cast<int>(log.rounds.size()));
+  if (!log.rounds.empty()) {
+    ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events, log, 0));
+    out.set_last_round_closed(IsClosed(read.status.back()));
+  }
+  out.set_creator(log.stream.created_by);
+  *out.mutable_create_time() = common::TimestampOf(log.stream.created_at);
+  out.set_last_event(log.stream.last_sequence);
+  out.set_last_event_hash(log.stream.last_hash);
+  return out;
+}
+
+absl::StatusOr<v1::TournamentRound> ReadRoundView(store::EventStore& events,
+                                                  const TournamentLog& log, int number) {
+  if (number < 1 || number > static_cast<int>(log.rounds.size())) return NoSuchRound(log, number);
+  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events, log, number));
+  return RoundView(log, read, number);
+}
+
+absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::EventStore& events,
+                                                          const TournamentLog& log,
+                                                          int after_round) {
+  const int started = static_cast<int>(log.rounds.size());
+  if (after_round < 0 || after_round > started) return NoSuchRound(log, after_round);
+  const int after = after_round == 0 ? started : after_round;
+  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events, log, after));
+  ARBITER_ASSIGN_OR_RETURN(
+      const std::vector<engine::tournament::StandingRow> rows,
+      engine::tournament::ComputeStandings(log.model, log.players, read.rounds));
+  return StandingsView(log, after, rows);
+}
+
+}  // namespace arbiter::tournament

@@ -1,0 +1,32 @@
+// The API's answers about a tournament, read from its folded log
+// (tournament_log.h) and its games' results (tournament_reader.h): the
+// tournament, one round with its results, and the standings after a round.
+// Reads only; thread-safe as the store is.
+#ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_VIEWS_H_
+#define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_VIEWS_H_
+
+#include "absl/status/statusor.h"
+#include "arbiter/v1/tournament_service.pb.h"
+#include "services/store/event_store.h"
+#include "services/tournament/tournament_log.h"
+
+namespace arbiter::tournament {
+
+// The tournament as GetTournament answers it. Errors of the results' read.
+absl::StatusOr<v1::Tournament> ReadTournamentView(store::EventStore& events,
+                                                  const TournamentLog& log);
+
+// Round `number` with its results. NotFound ("tournament "x" has no round
+// N (M started)") for a round that has not started.
+absl::StatusOr<v1::TournamentRound> ReadRoundView(store::EventStore& events,
+                                                  const TournamentLog& log, int number);
+
+// The standings after round `after_round` (0: the latest). NotFound for a
+// round that has not started (or a negative one).
+absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::EventStore& events,
+                                                          const TournamentLog& log,
+                                                          int after_round);
+
+}  // namespace arbiter::tournament
+
+#endif  // ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_VIEWS_H_
