@@ -44,7 +44,9 @@ int Run(int argc, char** argv) {
                  "PostgreSQL connection string or URL (default: the embedded cluster)")
       ->envname("ARBITER_DATABASE_URL");
   app.add_option("--db-connections", db_options.max_connections,
-                 "Connections to PostgreSQL at most; further calls wait for one")
+                 "Connections to PostgreSQL at most, shared by the stores, token look-ups and "
+                 "the transparency log (the store's follower has one more of its own); further "
+                 "calls wait for one")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   app.add_option("--listen", options.listen, "Address to listen on (host:port)")
@@ -158,12 +160,12 @@ int Run(int argc, char** argv) {
                 "with %s.\n",
                 key->key_path.c_str(), key->public_key_path.c_str());
   }
-  arbiter::transparency::TransparencyLog transparency(*db->events, key->signer);
+  arbiter::transparency::TransparencyLog transparency(db->events->pool(), key->signer);
   transparency.Start(absl::Milliseconds(200), absl::Seconds(checkpoint_seconds));
   // Leagues: their logs in the same database, and the projector that keeps
   // their ratings up to date with the store.
-  arbiter::store::PostgresStreamStore streams(*db->events);
-  arbiter::league::ProjectionStore projections(*db->events);
+  arbiter::store::PostgresStreamStore streams(db->events->pool());
+  arbiter::league::ProjectionStore projections(db->events->pool());
   arbiter::league::LeagueProjector projector(*db->events, streams, projections);
   projector.Start();
   arbiter::server::LeagueParts leagues{&streams, &projections, &projector};
@@ -226,8 +228,8 @@ int Run(int argc, char** argv) {
   if (sweeper.has_value()) sweeper->Stop();
   projector.Stop();
   transparency.Stop();
-  db->events.reset();
   db->tokens.reset();
+  db->events.reset();
   if (db->embedded != nullptr) {
     if (absl::Status s = db->embedded->Stop(); !s.ok()) {
       spdlog::error("stopping PostgreSQL: {}", std::string(s.message()));

@@ -13,7 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "engine/core/sha256.h"
-#include "services/store/internal/postgres_rows.h"
+#include "services/store/pg/arrays.h"
 
 namespace arbiter::league {
 namespace {
@@ -150,11 +150,11 @@ void WriteHistory(pqxx::work& txn, const std::vector<const HistoryChunk*>& chunk
       lengths.push_back(static_cast<int64_t>(c.data.size()));
       data += c.data;
     }
-    txn.exec_params(statement, store::internal::TextArray(leagues),
-                    store::internal::TextArray(seasons), store::internal::TextArray(players),
-                    store::internal::IntArray(numbers), store::internal::IntArray(points),
-                    store::internal::IntArray(offsets), pqxx::binarystring(data),
-                    store::internal::IntArray(lengths));
+    txn.exec_params(statement, store::pg::TextArray(leagues),
+                    store::pg::TextArray(seasons), store::pg::TextArray(players),
+                    store::pg::IntArray(numbers), store::pg::IntArray(points),
+                    store::pg::IntArray(offsets), pqxx::binarystring(data),
+                    store::pg::IntArray(lengths));
     first = next;
   }
 }
@@ -180,7 +180,7 @@ void WriteHistory(pqxx::work& txn, const std::vector<HistoryChunk>& chunks,
 
 absl::StatusOr<int64_t> ProjectionStore::Checkpoint() {
   int64_t position = 0;
-  absl::Status status = pool_.Run("reading the projector's checkpoint", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("reading the projector's checkpoint", [&](pqxx::connection_base& c) {
     pqxx::read_transaction txn(c);
     // No row: a crash of PostgreSQL emptied the (unlogged) projections.
     pqxx::result rows = txn.exec_params(
@@ -193,7 +193,7 @@ absl::StatusOr<int64_t> ProjectionStore::Checkpoint() {
 }
 
 absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
-  return pool_.Run("writing league projections", [&](pqxx::connection& c) {
+  return pool_.Run("writing league projections", [&](pqxx::connection_base& c) {
     pqxx::work txn(c);
     // Projections are derived: losing the last commit to a crash only means
     // counting it again, so do not wait for the WAL flush.
@@ -217,7 +217,7 @@ absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
       // statement instead of a delete per row.
       pqxx::result others = txn.exec_params(
           "SELECT 1 FROM league_tables WHERE NOT (league_id = ANY($1::text[])) LIMIT 1",
-          store::internal::TextArray(write.replaced_leagues));
+          store::pg::TextArray(write.replaced_leagues));
       if (others.empty()) {
         txn.exec("TRUNCATE league_ratings, league_history_chunks, league_tables");
       } else {
@@ -255,7 +255,7 @@ absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
 absl::StatusOr<std::optional<LeagueProjection>> ProjectionStore::Projection(
     const std::string& league_id) {
   std::optional<LeagueProjection> out;
-  absl::Status status = pool_.Run("reading a league projection", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("reading a league projection", [&](pqxx::connection_base& c) {
     pqxx::read_transaction txn(c);
     pqxx::result rows = txn.exec_params(
         "SELECT settings_sequence, rated_games FROM league_projections WHERE league_id = $1",
@@ -271,7 +271,7 @@ absl::StatusOr<std::optional<LeagueProjection>> ProjectionStore::Projection(
 
 absl::StatusOr<std::vector<LeagueProjection>> ProjectionStore::Projections() {
   std::vector<LeagueProjection> out;
-  absl::Status status = pool_.Run("reading league projections", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("reading league projections", [&](pqxx::connection_base& c) {
     pqxx::read_transaction txn(c);
     for (const pqxx::row& row : txn.exec(
              "SELECT league_id, settings_sequence, rated_games FROM league_projections "
@@ -296,7 +296,7 @@ absl::StatusOr<LeaderboardPage> ProjectionStore::Leaderboard(const std::string& 
     after = *decoded;
   }
   LeaderboardPage page;
-  absl::Status status = pool_.Run("reading a leaderboard", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("reading a leaderboard", [&](pqxx::connection_base& c) {
     pqxx::read_transaction txn(c);
     pqxx::result total = txn.exec_params(
         "SELECT players FROM league_tables WHERE league_id = $1 AND season = $2", league_id,
@@ -342,7 +342,7 @@ absl::StatusOr<std::optional<RatingRow>> ProjectionStore::Player(const std::stri
                                                                  const std::string& season,
                                                                  const std::string& player) {
   std::optional<RatingRow> out;
-  absl::Status status = pool_.Run("reading a rating", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("reading a rating", [&](pqxx::connection_base& c) {
     pqxx::read_transaction txn(c);
     pqxx::result rows = txn.exec_params(
         absl::StrCat("SELECT ", kRatingColumns,
@@ -360,7 +360,7 @@ absl::StatusOr<std::vector<HistoryRow>> ProjectionStore::History(const std::stri
                                                                  const std::string& player,
                                                                  int64_t after_games, int limit) {
   std::vector<HistoryRow> out;
-  absl::Status status = pool_.Run("reading a rating history", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("reading a rating history", [&](pqxx::connection_base& c) {
     pqxx::read_transaction txn(c);
     // The first point wanted has games after_games + 1; every chunk but a
     // player's last is full, so limit / kHistoryChunkPoints + 2 chunks hold
@@ -395,7 +395,7 @@ absl::StatusOr<std::vector<HistoryRow>> ProjectionStore::History(const std::stri
 
 absl::StatusOr<std::string> ProjectionStore::Digest(const std::string& league_id) {
   std::string digest;
-  absl::Status status = pool_.Run("digesting a league projection", [&](pqxx::connection& c) {
+  absl::Status status = pool_.Run("digesting a league projection", [&](pqxx::connection_base& c) {
     // One snapshot for the three reads.
     pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(c);
     // Fixed text forms: floats in their shortest exact form, bytea as hex.

@@ -15,7 +15,7 @@
 #include "absl/status/statusor.h"
 #include "engine/league/league_ratings.h"
 #include "services/league/history_chunks.h"
-#include "services/store/postgres_event_store.h"
+#include "services/store/pg/pool.h"
 
 namespace arbiter::league {
 
@@ -64,7 +64,7 @@ struct LeaderboardPage {
 class ProjectionStore {
  public:
   // `pool` must outlive this object.
-  explicit ProjectionStore(store::PostgresEventStore& pool) : pool_(pool) {}
+  explicit ProjectionStore(store::pg::PgPool& pool) : pool_(pool) {}
 
   absl::StatusOr<int64_t> Checkpoint();
   // Aborted (nothing written) if the checkpoint is no longer
@@ -100,7 +100,7 @@ class ProjectionStore {
   absl::StatusOr<std::string> Digest(const std::string& league_id);
 
  private:
-  store::PostgresEventStore& pool_;
+  store::pg::PgPool& pool_;
 };
 
 }  // namespace arbiter::league

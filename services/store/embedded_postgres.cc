@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "services/store/internal/pq_status.h"
+#include "services/store/pg/status.h"
 
 namespace arbiter::store {
 namespace {
@@ -218,7 +218,7 @@ absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> EmbeddedPostgres::Start(
       txn.exec("CREATE DATABASE " + txn.quote_name(options.database));
     }
   } catch (const std::exception& e) {
-    return internal::StatusFromException(e, "creating the database");
+    return pg::StatusFromException(e, "creating the database");
   }
   return pg;
 }

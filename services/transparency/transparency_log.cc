@@ -144,7 +144,7 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
   uint64_t tree_size = 0;
   engine::merkle::CompactRange range;
   engine::merkle::TileBuilder tiles;
-  absl::Status status = pool_.Run("building the transparency log", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("building the transparency log", [&](pqxx::connection_base& conn) {
     pqxx::work txn(conn);
     const bool locked =
         txn.exec_params1("SELECT pg_try_advisory_xact_lock($1)", kBuilderLock)[0].as<bool>();
@@ -331,7 +331,7 @@ absl::StatusOr<StoredCheckpoint> TransparencyLog::Publish() {
   checkpoint.time = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()));
   absl::StatusOr<std::string> note = signer_.Sign(CheckpointText(checkpoint));
   if (!note.ok()) return note.status();
-  absl::Status status = pool_.Run("storing a checkpoint", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("storing a checkpoint", [&](pqxx::connection_base& conn) {
     pqxx::work txn(conn);
     txn.exec_params0(
         "INSERT INTO transparency_checkpoints (tree_size, root_hash, signed_at, note) "
@@ -398,7 +398,7 @@ void TransparencyLog::Loop(absl::Duration interval, absl::Duration checkpoint_in
 
 absl::StatusOr<StoredCheckpoint> TransparencyLog::LatestCheckpoint() {
   std::optional<StoredCheckpoint> out;
-  absl::Status status = pool_.Run("reading a checkpoint", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("reading a checkpoint", [&](pqxx::connection_base& conn) {
     pqxx::read_transaction txn(conn);
     pqxx::result rows = txn.exec(absl::StrCat("SELECT ", kCheckpointColumns,
                                               " FROM transparency_checkpoints "
@@ -413,7 +413,7 @@ absl::StatusOr<StoredCheckpoint> TransparencyLog::LatestCheckpoint() {
 
 absl::StatusOr<StoredCheckpoint> TransparencyLog::CheckpointAt(uint64_t size) {
   std::optional<StoredCheckpoint> out;
-  absl::Status status = pool_.Run("reading a checkpoint", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("reading a checkpoint", [&](pqxx::connection_base& conn) {
     pqxx::read_transaction txn(conn);
     pqxx::result rows = txn.exec_params(
         absl::StrCat("SELECT ", kCheckpointColumns,
@@ -431,7 +431,7 @@ absl::StatusOr<StoredCheckpoint> TransparencyLog::CheckpointAt(uint64_t size) {
 
 absl::StatusOr<uint64_t> TransparencyLog::TreeSize() {
   uint64_t size = 0;
-  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection_base& conn) {
     pqxx::read_transaction txn(conn);
     size = txn.exec1("SELECT tree_size FROM transparency_head")[0].as<uint64_t>();
     return absl::OkStatus();
@@ -442,7 +442,7 @@ absl::StatusOr<uint64_t> TransparencyLog::TreeSize() {
 
 absl::StatusOr<std::optional<uint64_t>> TransparencyLog::LeafOfPosition(int64_t position) {
   std::optional<uint64_t> out;
-  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection_base& conn) {
     pqxx::read_transaction txn(conn);
     pqxx::result rows = txn.exec_params(
         "SELECT first_leaf + ($1 - position) FROM (SELECT * FROM transparency_segments "
@@ -459,7 +459,7 @@ absl::StatusOr<std::optional<uint64_t>> TransparencyLog::LeafOfPosition(int64_t 
 absl::StatusOr<std::optional<uint64_t>> TransparencyLog::LeafOfStreamEvent(
     const std::string& stream_id, int64_t sequence) {
   std::optional<uint64_t> out;
-  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection_base& conn) {
     pqxx::read_transaction txn(conn);
     pqxx::result rows = txn.exec_params(
         "SELECT first_leaf + ($2 - sequence) FROM (SELECT * FROM transparency_segments "
@@ -480,7 +480,7 @@ absl::StatusOr<std::vector<Hash>> TransparencyLog::RangeHashes(
     for (const NodeId& id : engine::merkle::SubtreeNodes(r)) ids.push_back(id);
   }
   absl::StatusOr<std::map<std::pair<int, uint64_t>, Hash>> nodes;
-  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection& conn) {
+  absl::Status status = pool_.Run("reading the transparency log", [&](pqxx::connection_base& conn) {
     pqxx::read_transaction txn(conn);
     nodes = ReadNodes(txn, ids);
     return absl::OkStatus();

@@ -39,7 +39,7 @@
 #include "engine/merkle/compact_range.h"
 #include "engine/merkle/merkle.h"
 #include "engine/merkle/tiles.h"
-#include "services/store/postgres_event_store.h"
+#include "services/store/pg/pool.h"
 #include "services/transparency/note.h"
 
 namespace arbiter::transparency {
@@ -59,7 +59,7 @@ class TransparencyLog {
  public:
   // `pool` must outlive this object; `signer` signs the checkpoints (its
   // name is the log's origin).
-  TransparencyLog(store::PostgresEventStore& pool, NoteSigner signer)
+  TransparencyLog(store::pg::PgPool& pool, NoteSigner signer)
       : pool_(pool), signer_(std::move(signer)) {}
   ~TransparencyLog() { Stop(); }
   TransparencyLog(const TransparencyLog&) = delete;
@@ -117,7 +117,7 @@ class TransparencyLog {
       const std::vector<engine::merkle::Range>& ranges);
   void Loop(absl::Duration interval, absl::Duration checkpoint_interval);
 
-  store::PostgresEventStore& pool_;
+  store::pg::PgPool& pool_;
   const NoteSigner signer_;
   absl::Mutex build_mu_;  // one builder step at a time in this process
   // The frontier of the tree as last built by this process.
