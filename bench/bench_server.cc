@@ -34,7 +34,7 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
       store::PostgresEventStore::Open(options);
   if (!events.ok()) BenchFail(program, std::string(events.status().message()));
   out->store = *std::move(events);
-  out->tokens = std::make_unique<arbiter::store::PostgresTokenStore>(out->pg->conninfo(), options.role);
+  out->tokens = std::make_unique<arbiter::store::PostgresTokenStore>(out->store->pool());
   absl::StatusOr<arbiter::access::NewToken> token = arbiter::access::GenerateToken();
   if (!token.ok()) BenchFail(program, std::string(token.status().message()));
   token->record.role = arbiter::store::Role::kAdmin;

@@ -96,8 +96,8 @@ Db& DbFor(const std::string& name) {
   auto events = store::PostgresEventStore::Open(options);
   if (!events.ok()) Die(events.status());
   db.events = events->release();
-  db.streams = new store::PostgresStreamStore(*db.events);
-  db.projections = new league::ProjectionStore(*db.events);
+  db.streams = new store::PostgresStreamStore(db.events->pool());
+  db.projections = new league::ProjectionStore(db.events->pool());
   return dbs->emplace(name, db).first->second;
 }
 
@@ -292,7 +292,7 @@ void BM_LeaderboardRpc(benchmark::State& state) {
     CreateLeague(db);
     auto* projector = new league::LeagueProjector(*db.events, *db.streams, *db.projections);
     if (absl::Status s = projector->CatchUp(); !s.ok()) Die(s);
-    auto* tokens = new arbiter::store::PostgresTokenStore(db.conninfo, "");
+    auto* tokens = new arbiter::store::PostgresTokenStore(db.events->pool());
     absl::StatusOr<arbiter::access::NewToken> made = arbiter::access::GenerateToken();
     if (!made.ok()) Die(made.status());
     made->record.role = arbiter::store::Role::kPublic;

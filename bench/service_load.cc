@@ -257,7 +257,7 @@ int main(int argc, char** argv) {
     options.conninfo = pg->conninfo();
     options.max_connections = db_connections;
     store = *arbiter::store::PostgresEventStore::Open(options);
-    tokens = std::make_unique<arbiter::store::PostgresTokenStore>(pg->conninfo(), options.role);
+    tokens = std::make_unique<arbiter::store::PostgresTokenStore>(store->pool());
     auto new_token = arbiter::access::GenerateToken();
     new_token->record.role = arbiter::store::Role::kAdmin;
     new_token->record.principal = "load";
@@ -267,8 +267,8 @@ int main(int argc, char** argv) {
     arbiter::server::ServerOptions server_options;
     server_options.listen = "127.0.0.1:0";
     if (league) {
-      streams = std::make_unique<arbiter::store::PostgresStreamStore>(*store);
-      projections = std::make_unique<arbiter::league::ProjectionStore>(*store);
+      streams = std::make_unique<arbiter::store::PostgresStreamStore>(store->pool());
+      projections = std::make_unique<arbiter::league::ProjectionStore>(store->pool());
       projector = std::make_unique<arbiter::league::LeagueProjector>(*store, *streams,
                                                                               *projections);
       arbiter::v1::LeagueCreated created;

@@ -76,9 +76,9 @@ int main(int argc, char** argv) {
   store::PostgresOptions options;
   options.conninfo = (*pg)->conninfo();
   auto events = *store::PostgresEventStore::Open(options);
-  arbiter::store::PostgresTokenStore tokens((*pg)->conninfo(), options.role);
-  store::PostgresStreamStore streams(*events);
-  league::ProjectionStore projections(*events);
+  arbiter::store::PostgresTokenStore tokens(events->pool());
+  store::PostgresStreamStore streams(events->pool());
+  league::ProjectionStore projections(events->pool());
   league::LeagueProjector projector(*events, streams, projections);
   server::LeagueParts parts{&streams, &projections, &projector};
   auto token = arbiter::access::GenerateToken();

@@ -183,7 +183,7 @@ double ClusterCpuSeconds() {
 void BM_BuilderCatchUp(benchmark::State& state) {
   static int runs = 0;
   store::PostgresEventStore& store = NewStore(absl::StrCat("bench_builder_", runs++));
-  TransparencyLog log(store, Signer());
+  TransparencyLog log(store.pool(), Signer());
   const int64_t games = state.range(0);
   double client_cpu = 0, server_cpu = 0;
   for (auto _ : state) {
@@ -219,7 +219,7 @@ void BM_AppendWholeGames(benchmark::State& state) {
       NewStore(absl::StrCat("bench_append_", state.range(0), "_", runs++));
   std::unique_ptr<TransparencyLog> log;
   if (state.range(0) >= 1) {
-    log = std::make_unique<TransparencyLog>(store, Signer());
+    log = std::make_unique<TransparencyLog>(store.pool(), Signer());
     log->Start(absl::Milliseconds(state.range(0) == 1 ? 50 : 200), absl::Seconds(1));
   }
   const double server_before = ClusterCpuSeconds();
@@ -334,7 +334,7 @@ BENCHMARK(BM_VerifyConsistency10M);
 void BM_StoredInclusionProof(benchmark::State& state) {
   static int runs = 0;
   store::PostgresEventStore& store = NewStore(absl::StrCat("bench_proofs_", runs++));
-  TransparencyLog log(store, Signer());
+  TransparencyLog log(store.pool(), Signer());
   for (int g = 0; g < 200; ++g) AppendGame(store, "p");
   const uint64_t size = *log.CatchUp();
   uint64_t i = 0;

@@ -64,7 +64,7 @@ absl::Status Arbiterd::StartTransparency() {
       transparency::LoadOrCreateKey(flags_.transparency_key, flags_.log_origin);
   if (!key.ok()) return Prefixed("transparency key", key.status());
   key_.emplace(*std::move(key));
-  transparency_ = std::make_unique<transparency::TransparencyLog>(*db_->events, key_->signer);
+  transparency_ = std::make_unique<transparency::TransparencyLog>(db_->events->pool(), key_->signer);
   transparency_->Start(absl::Milliseconds(200), absl::Seconds(flags_.checkpoint_seconds));
   return absl::OkStatus();
 }
@@ -72,8 +72,8 @@ absl::Status Arbiterd::StartTransparency() {
 void Arbiterd::StartLeagues() {
   // League logs live in the same database; the projector keeps their
   // ratings up to date with the store.
-  streams_ = std::make_unique<store::PostgresStreamStore>(*db_->events);
-  projections_ = std::make_unique<league::ProjectionStore>(*db_->events);
+  streams_ = std::make_unique<store::PostgresStreamStore>(db_->events->pool());
+  projections_ = std::make_unique<league::ProjectionStore>(db_->events->pool());
   projector_ = std::make_unique<league::LeagueProjector>(*db_->events, *streams_, *projections_);
   projector_->Start();
   leagues_.emplace(server::LeagueParts{streams_.get(), projections_.get(), projector_.get()});
@@ -137,8 +137,8 @@ void Arbiterd::Stop() {
   if (projector_ != nullptr) projector_->Stop();
   if (transparency_ != nullptr) transparency_->Stop();
   if (!db_.has_value()) return;
+  db_->tokens.reset();  // it uses the event store's pool
   db_->events.reset();
-  db_->tokens.reset();
   if (db_->embedded != nullptr) {
     if (absl::Status s = db_->embedded->Stop(); !s.ok()) {
       spdlog::error("stopping PostgreSQL: {}", std::string(s.message()));

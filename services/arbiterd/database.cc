@@ -41,7 +41,7 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
   auto events = store::PostgresEventStore::Open(pg_options);
   if (!events.ok()) return events.status();
   db.events = *std::move(events);
-  db.tokens = std::make_unique<store::PostgresTokenStore>(db.conninfo, pg_options.role);
+  db.tokens = std::make_unique<store::PostgresTokenStore>(db.events->pool());
   return db;
 }
 

@@ -21,16 +21,21 @@ struct DatabaseOptions {
   std::string url;
   // Holds the embedded cluster (in "postgres/") and admin.token.
   std::string data_dir = "./arbiter-data";
-  // Connections the event store keeps to PostgreSQL at most; calls beyond
-  // wait for one (PostgresOptions::max_connections).
+  // Connections to PostgreSQL at most, in the one pool (pg/pool.h) that the
+  // event store opens and every other part shares: streams, projections,
+  // the transparency log and token look-ups. Calls beyond wait for one
+  // (PostgresOptions::max_connections). Besides these, the store's follower
+  // holds one LISTEN connection of its own.
   int max_connections = 16;
 };
 
+// Destroyed in reverse order: the token store before the event store whose
+// pool it uses.
 struct Database {
   std::unique_ptr<store::EmbeddedPostgres> embedded;  // null with a URL
   std::string conninfo;
   std::unique_ptr<store::PostgresEventStore> events;
-  std::unique_ptr<store::PostgresTokenStore> tokens;
+  std::unique_ptr<store::PostgresTokenStore> tokens;  // on events->pool()
 };
 
 // Starts the embedded cluster if needed, applies the migrations and opens

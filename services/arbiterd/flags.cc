@@ -14,7 +14,9 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "PostgreSQL connection string or URL (default: the embedded cluster)")
       ->envname("ARBITER_DATABASE_URL");
   app.add_option("--db-connections", flags.database.max_connections,
-                 "Connections to PostgreSQL at most; further calls wait for one")
+                 "Connections to PostgreSQL at most, shared by the stores, token look-ups and "
+                 "the transparency log (the store's follower has one more of its own); further "
+                 "calls wait for one")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   app.add_option("--listen", flags.server.listen, "Address to listen on (host:port)")

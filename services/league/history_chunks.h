@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "engine/league/league_ratings.h"
 #include "engine/rating/rating.h"
+#include "services/store/pg/league_projections.h"
 
 namespace arbiter::league {
 
@@ -54,15 +55,10 @@ struct HistoryRow {
   double display = 0;
 };
 
-// A chunk, or the part of one that a step appends.
-struct HistoryChunk {
-  std::string league_id;
-  std::string season;
-  std::string player;
-  int64_t chunk = 0;
-  int64_t points = 0;  // points in `data`
-  std::string data;    // the points' encodings, oldest first
-};
+// A chunk, or the part of one that a step appends: league_id, season,
+// player, chunk, points (in `data`) and data (the points' encodings, oldest
+// first), as the projections store it.
+using HistoryChunk = store::pg::HistoryChunkRow;
 
 // Appends the encoding of `point` (with `display`) to `out`.
 void EncodePoint(const engine::league::HistoryPoint& point, double display, std::string& out);

@@ -1,7 +1,10 @@
-// ProjectionStore: the league projections in PostgreSQL (league_ratings,
-// league_history_chunks, league_tables, league_projections and the
-// projector's checkpoint; migrations/0007 and 0015). The projector writes them, the
-// LeagueService reads them. Every write carries the checkpoint it started
+// ProjectionStore: the league projections as the league service reads and
+// the projector writes them (ratings, history chunks, tables, projections
+// and the projector's checkpoint). The rows are stored by
+// store::pg::LeagueProjectionTables (services/store/pg/league_projections.h,
+// which holds the SQL); here they become the league's types: ratings as
+// engine ratings, leaderboard pages ranked and with page tokens, history
+// chunks decoded into points. Every write carries the checkpoint it started
 // from and moves it in the same transaction, so each result is counted
 // exactly once whatever crashes. Thread-safe.
 #ifndef ARBITER_SERVICES_LEAGUE_PROJECTION_STORE_H_
@@ -10,12 +13,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "engine/league/league_ratings.h"
 #include "services/league/history_chunks.h"
-#include "services/store/postgres_event_store.h"
+#include "services/store/pg/league_projections.h"
+#include "services/store/pg/pool.h"
 
 namespace arbiter::league {
 
@@ -29,18 +34,10 @@ struct RatingRow {
   bool provisional = false;
 };
 
-struct TableRow {
-  std::string league_id;
-  std::string season;
-  int64_t players = 0;  // virtual opponents excluded
-  int64_t rated_games = 0;
-};
-
-struct LeagueProjection {
-  std::string league_id;
-  int64_t settings_sequence = 0;
-  int64_t rated_games = 0;
-};
+// A table's player count (virtual opponents excluded) and rated games.
+using TableRow = store::pg::LeagueTableRow;
+// A league's settings sequence and rated games, as last projected.
+using LeagueProjection = store::pg::LeagueProjectionRow;
 
 // What one projector step writes.
 struct ProjectionWrite {
@@ -64,8 +61,9 @@ struct LeaderboardPage {
 class ProjectionStore {
  public:
   // `pool` must outlive this object.
-  explicit ProjectionStore(store::PostgresEventStore& pool) : pool_(pool) {}
+  explicit ProjectionStore(store::pg::PgPool& pool) : tables_(pool) {}
 
+  // The projector's checkpoint (0 if none is stored).
   absl::StatusOr<int64_t> Checkpoint();
   // Aborted (nothing written) if the checkpoint is no longer
   // write.from_position: another projector moved it.
@@ -75,7 +73,8 @@ class ProjectionStore {
   absl::StatusOr<std::optional<LeagueProjection>> Projection(const std::string& league_id);
   absl::StatusOr<std::vector<LeagueProjection>> Projections();
   // Players by display rating (best first, then by id), virtual opponents
-  // left out; page_token from the previous page (InvalidArgument if bad).
+  // left out, ranked by standard competition ranking; page_token from the
+  // previous page (InvalidArgument if bad).
   absl::StatusOr<LeaderboardPage> Leaderboard(const std::string& league_id,
                                               const std::string& season, int page_size,
                                               const std::string& page_token);
@@ -90,17 +89,14 @@ class ProjectionStore {
                                                   const std::string& season,
                                                   const std::string& player, int64_t after_games,
                                                   int limit);
-  // SHA-256 over every stored row of the league, read in one snapshot: the
-  // line "ratings", then the rating rows; "history", then the history
-  // chunks, each by its key, point count and the SHA-256 of its bytes;
-  // "tables", then the table rows. Rows in primary-key order, each a line
-  // of PostgreSQL's COPY text (doubles in their shortest exact form). The
-  // same points give the same chunks whether written by steps or by a
-  // rebuild (history_chunks.h), so both give the same digest.
+  // The digest of every stored row of the league
+  // (store::pg::LeagueProjectionTables::Digest). The same points give the
+  // same chunks whether written by steps or by a rebuild
+  // (history_chunks.h), so both give the same digest.
   absl::StatusOr<std::string> Digest(const std::string& league_id);
 
  private:
-  store::PostgresEventStore& pool_;
+  store::pg::LeagueProjectionTables tables_;
 };
 
 }  // namespace arbiter::league

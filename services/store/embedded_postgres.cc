@@ -18,7 +18,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "services/store/internal/pq_status.h"
+#include "engine/core/status_macros.h"
+#include "services/store/pg/status.h"
 
 namespace arbiter::store {
 namespace {
@@ -140,87 +141,108 @@ absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> EmbeddedPostgres::Start(
         "no PostgreSQL server binaries in /usr/lib/postgresql/*/bin "
         "(install postgresql, or configure a database URL)");
   }
-  if (geteuid() == 0) {
-    const passwd* user = getpwnam(kSuperuser);
-    if (user == nullptr) {
-      return absl::FailedPreconditionError(
-          "running as root, but there is no \"postgres\" user to run the cluster as");
-    }
-    pg->run_as_uid_ = static_cast<int>(user->pw_uid);
-    pg->run_as_gid_ = static_cast<int>(user->pw_gid);
-  }
-  const int uid = pg->run_as_uid_;
-  const int gid = pg->run_as_gid_;
-  if (options.data_dir.empty()) {
-    absl::StatusOr<std::string> base = MakeTempDir("arbiter-pg-");
-    if (!base.ok()) return base.status();
-    pg->base_dir_ = *base;
-    pg->temporary_ = true;
-    if (absl::Status s = MakeDir(pg->base_dir_, uid, gid); !s.ok()) return s;
-    pg->data_dir_ = pg->base_dir_ + "/data";
-  } else {
-    pg->data_dir_ = fs::absolute(options.data_dir).lexically_normal().string();
-    while (pg->data_dir_.size() > 1 && pg->data_dir_.back() == '/') pg->data_dir_.pop_back();
-  }
-  absl::StatusOr<std::string> socket_dir = MakeTempDir("arbiter-pgsock-");
-  if (!socket_dir.ok()) return socket_dir.status();
-  pg->socket_dir_ = *socket_dir;
-  if (absl::Status s = MakeDir(pg->socket_dir_, uid, gid); !s.ok()) return s;
-  if (absl::Status s = CheckReachable(pg->data_dir_, uid, gid); !s.ok()) return s;
-  if (absl::Status s = MakeDir(pg->data_dir_, uid, gid); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(pg->ChooseUser());
+  ARBITER_RETURN_IF_ERROR(pg->MakeDirectories(options.data_dir));
   pg->log_file_ = pg->socket_dir_ + "/tools.log";
   pg->superuser_ = kSuperuser;
-
   if (!fs::exists(pg->data_dir_ + "/PG_VERSION")) {
-    std::vector<std::string> args = {pg->bin_dir_ + "/initdb", "-D", pg->data_dir_, "-U",
-                                     kSuperuser, "--auth=trust", "-E", "UTF8", "--locale=C"};
-    if (pg->temporary_) args.push_back("--no-sync");
-    if (Run(args, pg->log_file_, uid, gid) != 0) {
-      return absl::InternalError(absl::StrCat("initdb ", pg->data_dir_,
-                                              " failed: ", ReadTail(pg->log_file_)));
-    }
-    std::ofstream conf(pg->data_dir_ + "/postgresql.conf", std::ios::app);
-    conf << "\n# Written by Arbiter's embedded launcher: its settings are in arbiter.conf.\n"
-         << "include_if_exists = 'arbiter.conf'\n";
+    ARBITER_RETURN_IF_ERROR(pg->InitDataDirectory());
   }
-  {
-    // Rewritten at every start: the socket directory is new each time.
-    const std::string path = pg->data_dir_ + "/arbiter.conf";
-    std::ofstream conf(path, std::ios::trunc);
-    conf << "# Written by Arbiter at every start; edits are lost.\n"
-         << "listen_addresses = ''\n"
-         << "unix_socket_directories = '" << pg->socket_dir_ << "'\n"
-         << "unix_socket_permissions = 0700\n"
-         << "port = " << kPort << "\n"
-         << "fsync = on\n"
-         << "synchronous_commit = on\n"
-         << "max_connections = 100\n"
-         << "logging_collector = off\n"
-         << options.extra_config << "\n";
-    conf.close();
-    if (uid >= 0 && chown(path.c_str(), static_cast<uid_t>(uid), static_cast<gid_t>(gid)) != 0) {
-      return absl::FailedPreconditionError(absl::StrCat("cannot chown ", path));
-    }
+  ARBITER_RETURN_IF_ERROR(pg->WriteConfig(options.extra_config));
+  pg->StopLeftOverServer();
+  ARBITER_RETURN_IF_ERROR(pg->StartServer());
+  pg->conninfo_ = pg->ConninfoFor(options.database);
+  ARBITER_RETURN_IF_ERROR(pg->CreateDatabase(options.database));
+  return pg;
+}
+
+absl::Status EmbeddedPostgres::ChooseUser() {
+  if (geteuid() != 0) return absl::OkStatus();
+  const passwd* user = getpwnam(kSuperuser);
+  if (user == nullptr) {
+    return absl::FailedPreconditionError(
+        "running as root, but there is no \"postgres\" user to run the cluster as");
   }
+  run_as_uid_ = static_cast<int>(user->pw_uid);
+  run_as_gid_ = static_cast<int>(user->pw_gid);
+  return absl::OkStatus();
+}
+
+absl::Status EmbeddedPostgres::MakeDirectories(const std::string& data_dir) {
+  const int uid = run_as_uid_;
+  const int gid = run_as_gid_;
+  if (data_dir.empty()) {
+    ARBITER_ASSIGN_OR_RETURN(base_dir_, MakeTempDir("arbiter-pg-"));
+    temporary_ = true;
+    ARBITER_RETURN_IF_ERROR(MakeDir(base_dir_, uid, gid));
+    data_dir_ = base_dir_ + "/data";
+  } else {
+    data_dir_ = fs::absolute(data_dir).lexically_normal().string();
+    while (data_dir_.size() > 1 && data_dir_.back() == '/') data_dir_.pop_back();
+  }
+  ARBITER_ASSIGN_OR_RETURN(socket_dir_, MakeTempDir("arbiter-pgsock-"));
+  ARBITER_RETURN_IF_ERROR(MakeDir(socket_dir_, uid, gid));
+  ARBITER_RETURN_IF_ERROR(CheckReachable(data_dir_, uid, gid));
+  return MakeDir(data_dir_, uid, gid);
+}
+
+absl::Status EmbeddedPostgres::InitDataDirectory() {
+  std::vector<std::string> args = {bin_dir_ + "/initdb", "-D", data_dir_, "-U",
+                                   kSuperuser, "--auth=trust", "-E", "UTF8", "--locale=C"};
+  if (temporary_) args.push_back("--no-sync");
+  if (Run(args, log_file_, run_as_uid_, run_as_gid_) != 0) {
+    return absl::InternalError(
+        absl::StrCat("initdb ", data_dir_, " failed: ", ReadTail(log_file_)));
+  }
+  std::ofstream conf(data_dir_ + "/postgresql.conf", std::ios::app);
+  conf << "\n# Written by Arbiter's embedded launcher: its settings are in arbiter.conf.\n"
+       << "include_if_exists = 'arbiter.conf'\n";
+  return absl::OkStatus();
+}
+
+absl::Status EmbeddedPostgres::WriteConfig(const std::string& extra_config) {
+  // Rewritten at every start: the socket directory is new each time.
+  const std::string path = data_dir_ + "/arbiter.conf";
+  std::ofstream conf(path, std::ios::trunc);
+  conf << "# Written by Arbiter at every start; edits are lost.\n"
+       << "listen_addresses = ''\n"
+       << "unix_socket_directories = '" << socket_dir_ << "'\n"
+       << "unix_socket_permissions = 0700\n"
+       << "port = " << kPort << "\n"
+       << "fsync = on\n"
+       << "synchronous_commit = on\n"
+       << "max_connections = 100\n"
+       << "logging_collector = off\n"
+       << extra_config << "\n";
+  conf.close();
+  if (run_as_uid_ >= 0 && chown(path.c_str(), static_cast<uid_t>(run_as_uid_),
+                                static_cast<gid_t>(run_as_gid_)) != 0) {
+    return absl::FailedPreconditionError(absl::StrCat("cannot chown ", path));
+  }
+  return absl::OkStatus();
+}
+
+void EmbeddedPostgres::StopLeftOverServer() {
   // A server left running by an earlier process would hold the data
   // directory (and listen on a socket directory nobody knows): stop it.
-  if (Run({pg->bin_dir_ + "/pg_ctl", "-D", pg->data_dir_, "status"}, pg->log_file_, uid, gid) == 0) {
-    Run({pg->bin_dir_ + "/pg_ctl", "-D", pg->data_dir_, "-m", "fast", "-w", "stop"},
-        pg->log_file_, uid, gid);
+  const std::string pg_ctl = bin_dir_ + "/pg_ctl";
+  if (Run({pg_ctl, "-D", data_dir_, "status"}, log_file_, run_as_uid_, run_as_gid_) == 0) {
+    Run({pg_ctl, "-D", data_dir_, "-m", "fast", "-w", "stop"}, log_file_, run_as_uid_,
+        run_as_gid_);
   }
-  if (absl::Status s = pg->StartServer(); !s.ok()) return s;
+}
 
-  pg->conninfo_ = pg->ConninfoFor(options.database);
+absl::Status EmbeddedPostgres::CreateDatabase(const std::string& database) {
   try {
-    pqxx::connection admin(pg->ConninfoFor("postgres"));
+    pqxx::connection admin(ConninfoFor("postgres"));
     pqxx::nontransaction txn(admin);
-    if (txn.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", options.database).empty()) {
-      txn.exec("CREATE DATABASE " + txn.quote_name(options.database));
+    if (txn.exec_params("SELECT 1 FROM pg_database WHERE datname = $1", database).empty()) {
+      txn.exec("CREATE DATABASE " + txn.quote_name(database));
     }
   } catch (const std::exception& e) {
-    return internal::StatusFromException(e, "creating the database");
+    return pg::StatusFromException(e, "creating the database");
   }
-  return pg;
+  return absl::OkStatus();
 }
 
 std::string EmbeddedPostgres::ConninfoFor(const std::string& database) const {

@@ -61,6 +61,16 @@ class EmbeddedPostgres {
 
  private:
   EmbeddedPostgres() = default;
+  // The steps of Start: whom the cluster runs as (the "postgres" user when
+  // this process is root), its directories, initdb on a new data directory,
+  // arbiter.conf (rewritten at every start), stopping a server an earlier
+  // process left running, and creating the database.
+  absl::Status ChooseUser();
+  absl::Status MakeDirectories(const std::string& data_dir);
+  absl::Status InitDataDirectory();
+  absl::Status WriteConfig(const std::string& extra_config);
+  void StopLeftOverServer();
+  absl::Status CreateDatabase(const std::string& database);
   absl::Status StartServer();
   absl::Status StopServer();
 

@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
-#include "services/store/internal/pq_status.h"
+#include "services/store/pg/status.h"
 
 namespace arbiter::store {
 namespace {
@@ -101,7 +101,7 @@ absl::Status ApplyMigrations(const std::string& conninfo, const std::vector<Migr
     unlock.exec_params("SELECT pg_advisory_unlock($1)", kAdvisoryLockKey);
     return status;
   } catch (const std::exception& e) {
-    return internal::StatusFromException(e, "applying migrations");
+    return pg::StatusFromException(e, "applying migrations");
   }
 }
 

@@ -17,17 +17,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "services/store/event_hash.h"
-#include "services/store/internal/postgres_lease.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
+#include "services/store/pg/arrays.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::store {
 namespace {
 
-using internal::IntArray;
+using pg::IntArray;
 using internal::kGameColumns;
-using internal::TextArray;
+using pg::TextArray;
 
 // Creates games and writes their first events in one statement. Each game
 // row is inserted already advanced (count, last_hash). A game whose id or
@@ -145,13 +145,9 @@ struct PostgresEventStore::PreparedCreate {
   }
 };
 
-namespace internal {
-
-void PrepareCreateStatements(pqxx::connection& conn) {
+void PostgresEventStore::PrepareCreateStatements(pqxx::connection_base& conn) {
   conn.prepare("create_games", absl::StrCat(kCreateGames, kCreatedColumns));
 }
-
-}  // namespace internal
 
 PostgresEventStore::PreparedCreate PostgresEventStore::Prepare(const CreateGameRequest& request) {
   PreparedCreate prepared;
@@ -205,7 +201,7 @@ std::vector<absl::StatusOr<GameRecord>> PostgresEventStore::CreateGames(
 void PostgresEventStore::WriteGroup(const std::vector<PreparedCreate*>& group) {
   std::vector<PreparedCreate*> alone;  // to write again, each on its own
   {
-    absl::StatusOr<Lease> lease = Lease::Take(*this);
+    absl::StatusOr<Lease> lease = pool_.Take();
     if (!lease.ok()) {
       for (PreparedCreate* one : group) one->result = lease.status();
       return;
@@ -227,7 +223,7 @@ void PostgresEventStore::WriteGroup(const std::vector<PreparedCreate*>& group) {
     }
   }
   for (PreparedCreate* one : alone) {
-    absl::StatusOr<Lease> lease = Lease::Take(*this);
+    absl::StatusOr<Lease> lease = pool_.Take();
     if (!lease.ok()) {
       one->result = lease.status();
       continue;

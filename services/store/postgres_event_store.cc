@@ -6,9 +6,8 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "services/store/event_hash.h"
-#include "services/store/internal/pq_status.h"
-#include "services/store/internal/postgres_lease.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
 #include "services/store/postgres_store_follower.h"
@@ -23,7 +22,6 @@ using internal::kEventColumns;
 using internal::kEventsWithBatch;
 using internal::kGameColumns;
 using internal::TakenEventId;
-using internal::TextArray;
 
 // Prepared statements, created on every new connection.
 constexpr char kLockGame[] =
@@ -156,9 +154,7 @@ constexpr int kEventColumnCount = 11;
 
 }  // namespace
 
-namespace internal {
-
-void PrepareAppendStatements(pqxx::connection& conn) {
+void PostgresEventStore::PrepareAppendStatements(pqxx::connection_base& conn) {
   conn.prepare("lock_game", kLockGame);
   conn.prepare("find_request", kFindRequest);
   conn.prepare("append", kAppend);
@@ -171,10 +167,29 @@ void PrepareAppendStatements(pqxx::connection& conn) {
   conn.prepare("find_game_event", WithColumns(kFindGameEvent));
 }
 
-}  // namespace internal
+namespace {
+
+// The pool of `options`, running `prepare` on each new connection.
+pg::PgPoolOptions PoolOptionsOf(const PostgresOptions& options,
+                                std::function<void(pqxx::connection_base&)> prepare) {
+  pg::PgPoolOptions pool;
+  pool.conninfo = options.conninfo;
+  pool.role = options.role;
+  pool.max_connections = options.max_connections;
+  pool.connection_wait = options.connection_wait;
+  pool.on_connect = std::move(prepare);
+  return pool;
+}
+
+}  // namespace
 
 PostgresEventStore::PostgresEventStore(PostgresOptions options)
     : options_(std::move(options)),
+      pool_(PoolOptionsOf(options_,
+                          [](pqxx::connection_base& conn) {
+                            PrepareAppendStatements(conn);
+                            PrepareCreateStatements(conn);
+                          })),
       create_queue_(internal::GroupCommitLimits{
           .max_writers = std::max(1, options_.create_writers),
           .max_items = std::max(1, options_.max_games_per_commit),
@@ -184,7 +199,7 @@ PostgresEventStore::~PostgresEventStore() = default;
 absl::StatusOr<std::unique_ptr<PostgresEventStore>> PostgresEventStore::Open(
     const PostgresOptions& options) {
   std::unique_ptr<PostgresEventStore> store(new PostgresEventStore(options));
-  absl::StatusOr<Lease> lease = Lease::Take(*store);
+  absl::StatusOr<Lease> lease = store->pool_.Take();
   if (!lease.ok()) {
     if (absl::IsInternal(lease.status())) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -196,17 +211,16 @@ absl::StatusOr<std::unique_ptr<PostgresEventStore>> PostgresEventStore::Open(
 }
 
 absl::StatusOr<GameRecord> PostgresEventStore::GetGame(const std::string& game_id) {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     // One statement: no transaction around it (two round trips fewer on
     // every write's first read), and prepared once per connection.
-    pqxx::nontransaction txn(lease->conn());
+    pqxx::nontransaction txn(lease.conn());
     pqxx::result rows = txn.exec_prepared("get_game", game_id);
     if (rows.empty()) return internal::GameNotFound(game_id);
     return GameFromRow(rows[0]);
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading a game");
+    return lease.Fail(e, "reading a game");
   }
 }
 
@@ -217,10 +231,9 @@ absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilte
   if (!size.ok()) return size.status();
   absl::StatusOr<std::string> after = internal::DecodePageToken(page_token);
   if (!after.ok()) return after.status();
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     const std::string status =
         filter.status == GameStatus::kUnspecified ? "" : GameStatusName(filter.status);
     pqxx::result rows = txn.exec_params(
@@ -243,7 +256,7 @@ absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilte
     }
     return page;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "listing games");
+    return lease.Fail(e, "listing games");
   }
 }
 
@@ -252,10 +265,9 @@ absl::Status PostgresEventStore::SetGameStatus(const std::string& game_id, GameS
     return absl::InvalidArgumentError(absl::StrCat("a game can only become finished or voided, not ",
                                                    GameStatusName(status)));
   }
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::work txn(lease->conn());
+    pqxx::work txn(lease.conn());
     pqxx::result rows =
         txn.exec_params("SELECT status FROM games WHERE game_id = $1 FOR UPDATE", game_id);
     if (rows.empty()) return internal::GameNotFound(game_id);
@@ -269,7 +281,7 @@ absl::Status PostgresEventStore::SetGameStatus(const std::string& game_id, GameS
     txn.commit();
     return absl::OkStatus();
   } catch (const std::exception& e) {
-    return lease->Fail(e, "changing a game's status");
+    return lease.Fail(e, "changing a game's status");
   }
 }
 
@@ -286,8 +298,7 @@ std::unique_ptr<StoreFollower> PostgresEventStore::Follow(StoreListener& listene
 absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& request) {
   if (absl::Status status = internal::ValidateAppend(request); !status.ok()) return status;
   const std::string digest = internal::AppendDigest(request);
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   // The answer to an earlier request with this id, or an error if the id
   // was used for something else.
   auto replay = [&](const pqxx::row& row, int first) -> absl::StatusOr<AppendResult> {
@@ -299,7 +310,7 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
     return answer;
   };
   try {
-    pqxx::work txn(lease->conn());
+    pqxx::work txn(lease.conn());
     pqxx::result locked = txn.exec_prepared("lock_game", request.game_id, request.request_id);
     if (locked.empty()) {
       // The request may still have been answered for another game.
@@ -335,30 +346,29 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
     // An event id already stored (the batch itself was checked for
     // duplicates), or a concurrent request with the same id: say which.
     try {
-      if (std::optional<absl::Status> taken = TakenEventId(lease->conn(), request.events)) {
+      if (std::optional<absl::Status> taken = TakenEventId(lease.conn(), request.events)) {
         return *taken;
       }
-      pqxx::read_transaction txn(lease->conn());
+      pqxx::read_transaction txn(lease.conn());
       pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
       if (!previous.empty()) return replay(previous[0], 1);
     } catch (const std::exception& inner) {
-      return lease->Fail(inner, "appending events");
+      return lease.Fail(inner, "appending events");
     }
-    return lease->Fail(e, "appending events");
+    return lease.Fail(e, "appending events");
   } catch (const std::exception& e) {
-    return lease->Fail(e, "appending events");
+    return lease.Fail(e, "appending events");
   }
 }
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
     const std::string& game_id, int64_t after_sequence, int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     // One statement (the second only finds whether an empty game exists,
     // and games are never deleted): no transaction around it.
-    pqxx::nontransaction txn(lease->conn());
+    pqxx::nontransaction txn(lease.conn());
     pqxx::result rows = txn.exec_prepared("read_game_events", game_id, after_sequence, limit);
     if (rows.empty() &&
         txn.exec_params("SELECT 1 FROM games WHERE game_id = $1", game_id).empty()) {
@@ -369,18 +379,17 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
     for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
     return events;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading a game's events");
+    return lease.Fail(e, "reading a game's events");
   }
 }
 
 absl::StatusOr<GameHead> PostgresEventStore::ReadGameHead(const std::string& game_id,
                                                           int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     // One statement: one snapshot, no transaction around it.
-    pqxx::nontransaction txn(lease->conn());
+    pqxx::nontransaction txn(lease.conn());
     pqxx::result rows = txn.exec_prepared("read_game_head", game_id, limit);
     if (rows.empty()) return internal::GameNotFound(game_id);
     const pqxx::row::size_type game_from = kEventColumnCount + 1;
@@ -400,17 +409,16 @@ absl::StatusOr<GameHead> PostgresEventStore::ReadGameHead(const std::string& gam
     }
     return head;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading a game's head");
+    return lease.Fail(e, "reading a game's head");
   }
 }
 
 absl::StatusOr<std::optional<StoredEvent>> PostgresEventStore::FindGameEvent(
     const std::string& game_id, const std::string& type, int64_t after_sequence,
     int64_t up_to_sequence) {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::nontransaction txn(lease->conn());
+    pqxx::nontransaction txn(lease.conn());
     pqxx::result rows =
         txn.exec_prepared("find_game_event", game_id, type, after_sequence, up_to_sequence);
     if (!rows.empty()) return std::optional<StoredEvent>(EventFromRow(rows[0]));
@@ -419,17 +427,16 @@ absl::StatusOr<std::optional<StoredEvent>> PostgresEventStore::FindGameEvent(
     }
     return std::optional<StoredEvent>();
   } catch (const std::exception& e) {
-    return lease->Fail(e, "finding a game's event");
+    return lease.Fail(e, "finding a game's event");
   }
 }
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t after_position,
                                                                      int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     pqxx::result rows = txn.exec_params(
         // Batches in position order, each batch's events in sequence order.
         absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
@@ -442,17 +449,16 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t aft
     for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
     return events;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading the store");
+    return lease.Fail(e, "reading the store");
   }
 }
 
 absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResults(
     int64_t after_position, int64_t up_to_position, const std::string& league_id, int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     // Results are few next to actions: game_results lists them by position
     // (a result is the last event of its batch, so its position is the
     // batch's). The page is cut first, then each result is one primary-key
@@ -488,28 +494,16 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResults(
     }
     return results;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading results");
-  }
-}
-
-absl::Status PostgresEventStore::Run(const std::string& doing,
-                                     const std::function<absl::Status(pqxx::connection&)>& work) {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
-  try {
-    return work(lease->conn());
-  } catch (const std::exception& e) {
-    return lease->Fail(e, doing);
+    return lease.Fail(e, "reading results");
   }
 }
 
 absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadTournamentResults(
     const std::string& tournament_id, int64_t after_position, int limit) {
   if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     // As ReadResults, through game_results_by_tournament (migration 0011).
     pqxx::result rows = txn.exec_params(
         "SELECT x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
@@ -535,27 +529,25 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadTournamentResul
     }
     return results;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading a tournament's results");
+    return lease.Fail(e, "reading a tournament's results");
   }
 }
 
 absl::StatusOr<int64_t> PostgresEventStore::HeadPosition() {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     return txn.exec1("SELECT last_position FROM store_head")[0].as<int64_t>();
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading the store head");
+    return lease.Fail(e, "reading the store head");
   }
 }
 
 absl::StatusOr<VerifyReport> PostgresEventStore::VerifyGame(const std::string& game_id) {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     // One snapshot for the game row and its events.
-    pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(lease->conn());
+    pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(lease.conn());
     pqxx::result game_rows = txn.exec_params(
         absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE game_id = $1"), game_id);
     if (game_rows.empty()) return internal::GameNotFound(game_id);
@@ -576,7 +568,7 @@ absl::StatusOr<VerifyReport> PostgresEventStore::VerifyGame(const std::string& g
     }
     return check.Finish();
   } catch (const std::exception& e) {
-    return lease->Fail(e, "verifying a game");
+    return lease.Fail(e, "verifying a game");
   }
 }
 

@@ -1,14 +1,15 @@
 // PostgresEventStore: the EventStore on PostgreSQL (libpqxx).
 //
-// The schema is in migrations/ (applied by migrations.h). The store keeps a
-// small pool of connections; each call borrows one. libpqxx exceptions never
-// leave this class: a lost or refused connection is Unavailable (retry; for
-// Append with the same request id), anything unexpected is Internal.
-// Thread-safe.
+// The schema is in migrations/ (applied by migrations.h). The store opens
+// the service's pool of connections (pg/pool.h), prepares its statements on
+// each new one, and borrows one per call; pool() lends the same pool to the
+// service's other PostgreSQL parts. libpqxx exceptions never leave this
+// class: a lost or refused connection is Unavailable (retry; for Append with
+// the same request id), anything unexpected is Internal. Thread-safe.
 #ifndef ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_
 #define ARBITER_SERVICES_STORE_POSTGRES_EVENT_STORE_H_
 
-#include <pqxx/pqxx>
+#include <pqxx/types.hxx>
 
 #include <atomic>
 #include <functional>
@@ -16,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/store/event_store.h"
 #include "services/store/internal/group_commit.h"
+#include "services/store/pg/pool.h"
 
 namespace arbiter::store {
 
@@ -29,10 +30,12 @@ struct PostgresOptions {
   // role). The migrations create "arbiter_service", which may only INSERT
   // and SELECT events.
   std::string role = "arbiter_service";
-  // The pool: at most this many connections at once. A call that finds them
+  // The pool (pg::PgPoolOptions): at most this many connections at once,
+  // for the store and everyone it lends the pool to. A call that finds them
   // all busy waits for one (up to connection_wait, then Unavailable), so
   // that a burst of calls queues here instead of forking more backends than
-  // the server has cores to run.
+  // the server has cores to run. (The follower's LISTEN connection is its
+  // own, beside these.)
   int max_connections = 16;
   absl::Duration connection_wait = absl::Seconds(30);
   // Group commit: concurrent CreateGame calls share one statement and one
@@ -84,12 +87,10 @@ class PostgresEventStore final : public EventStore {
                                                                  int limit) override;
   absl::StatusOr<int64_t> HeadPosition() override;
 
-  // Runs `work` in a pooled connection (after SET ROLE to options.role), for
-  // the other PostgreSQL-backed parts of the service (streams, projections).
-  // An exception thrown by `work` becomes a Status, as for the store's own
-  // calls: Unavailable for a lost connection (which is then dropped),
-  // Internal for anything unexpected, with `doing` in the message.
-  absl::Status Run(const std::string& doing, const std::function<absl::Status(pqxx::connection&)>& work);
+  // The store's pool, for the other PostgreSQL parts of the service
+  // (streams, tokens, projections, the transparency log): they share its
+  // connections (and find the store's statements prepared on them).
+  pg::PgPool& pool() { return pool_; }
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
   // A follower on a connection of its own (postgres_store_follower.h).
@@ -105,8 +106,7 @@ class PostgresEventStore final : public EventStore {
 
  private:
   explicit PostgresEventStore(PostgresOptions options);
-  class Lease;
-  struct Connection;  // a pqxx::connection with its prepared statements
+  using Lease = pg::PgPool::Lease;
   struct PreparedCreate;  // a checked CreateGameRequest and its answer
   // Most bytes of events in one statement that creates games (about).
   static constexpr std::size_t kMaxGroupBytes = 8 << 20;
@@ -124,11 +124,15 @@ class PostgresEventStore final : public EventStore {
   // Raises written_through_ to `position` if it is higher.
   void NoteWritten(int64_t position);
 
+  // The named statements of appends and reads (postgres_event_store.cc) and
+  // of game creation (postgres_create_games.cc), prepared on each new
+  // connection of the pool. Throw what libpqxx throws.
+  static void PrepareAppendStatements(pqxx::connection_base& conn);
+  static void PrepareCreateStatements(pqxx::connection_base& conn);
+
   PostgresOptions options_;
+  pg::PgPool pool_;
   std::atomic<int64_t> written_through_{0};
-  absl::Mutex mu_;
-  std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
-  int leased_ ABSL_GUARDED_BY(mu_) = 0;  // connections lent out or being opened
   internal::GroupCommit<PreparedCreate> create_queue_;
 };
 

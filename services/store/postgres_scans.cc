@@ -25,8 +25,9 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "services/store/internal/postgres_lease.h"
+#include "engine/core/status_macros.h"
 #include "services/store/internal/postgres_rows.h"
+#include "services/store/pg/arrays.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::store {
@@ -142,10 +143,9 @@ absl::Status StreamRows(pqxx::transaction_base& txn, const std::string& query,
 absl::Status PostgresEventStore::ScanEvents(
     int64_t after_position, int64_t up_to_position,
     const std::function<absl::Status(const StoredEvent&)>& each) {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     txn.exec("SET LOCAL jit = off");
     // The plan wanted: the batches in position order (append_requests by
     // last_position), each batch's events by their key, already in order.
@@ -185,17 +185,16 @@ absl::Status PostgresEventStore::ScanEvents(
     txn.commit();
     return status;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading the store");
+    return lease.Fail(e, "reading the store");
   }
 }
 
 absl::Status PostgresEventStore::ScanLeagueResults(
     const std::string& league_id, int64_t after_position, int64_t up_to_position,
     const std::function<absl::Status(const ResultEvent&)>& each) {
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     // The plan is a plain index walk; compiling it (JIT, chosen for a large
     // league by its row estimate) cost more than it saved: 170 ms at
     // 100,000 results. Rows are stored in position order, so walking the
@@ -233,7 +232,7 @@ absl::Status PostgresEventStore::ScanLeagueResults(
     txn.commit();
     return status;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading a league's results");
+    return lease.Fail(e, "reading a league's results");
   }
 }
 
@@ -241,15 +240,14 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResultRows(
     std::vector<int64_t> positions) {
   std::vector<ResultEvent> out;
   if (positions.empty()) return out;
-  absl::StatusOr<Lease> lease = Lease::Take(*this);
-  if (!lease.ok()) return lease.status();
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
-    pqxx::read_transaction txn(lease->conn());
+    pqxx::read_transaction txn(lease.conn());
     // The columns ScanLeagueResults reads, by primary key.
     const pqxx::result rows = txn.exec_params(
         "SELECT position, game_id, sequence, kind, league_id, recorded_micros, payload "
         "FROM game_results WHERE position = ANY($1::bigint[]) ORDER BY position",
-        internal::IntArray(positions));
+        pg::IntArray(positions));
     for (const pqxx::row& row : rows) {
       ResultEvent& result = out.emplace_back();
       result.event.position = row[0].as<int64_t>();
@@ -263,7 +261,7 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResultRows(
     }
     return out;
   } catch (const std::exception& e) {
-    return lease->Fail(e, "reading result rows");
+    return lease.Fail(e, "reading result rows");
   }
 }
 

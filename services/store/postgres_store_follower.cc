@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "services/store/pg/pool.h"
+
 namespace arbiter::store {
 namespace {
 
@@ -85,10 +87,7 @@ void PostgresStoreFollower::Run() {
   while (!stopping_) {
     try {
       pqxx::connection conn(options_.conninfo);
-      {
-        pqxx::nontransaction setup(conn);
-        if (!options_.role.empty()) setup.exec("SET ROLE " + setup.quote_name(options_.role));
-      }
+      pg::SetUpConnection(conn, options_.role);
       Wake wake(conn);  // LISTEN before the first look: no commit falls between
       conn.prepare("follower_look", kLook);
       while (!stopping_) {

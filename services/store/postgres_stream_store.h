@@ -1,10 +1,10 @@
 // PostgresStreamStore: the StreamStore on PostgreSQL (tables streams and
-// stream_events, migrations/0007). It borrows connections from a
-// PostgresEventStore's pool. Thread-safe.
+// stream_events, migrations/0007), on the service's pool of connections
+// (pg/pool.h). Thread-safe.
 #ifndef ARBITER_SERVICES_STORE_POSTGRES_STREAM_STORE_H_
 #define ARBITER_SERVICES_STORE_POSTGRES_STREAM_STORE_H_
 
-#include "services/store/postgres_event_store.h"
+#include "services/store/pg/pool.h"
 #include "services/store/stream_store.h"
 
 namespace arbiter::store {
@@ -12,7 +12,7 @@ namespace arbiter::store {
 class PostgresStreamStore final : public StreamStore {
  public:
   // `pool` must outlive this object.
-  explicit PostgresStreamStore(PostgresEventStore& pool) : pool_(pool) {}
+  explicit PostgresStreamStore(pg::PgPool& pool) : pool_(pool) {}
 
   absl::StatusOr<StreamEvent> Append(const StreamAppendRequest& request) override;
   absl::StatusOr<StreamRecord> GetStream(const std::string& stream_id) override;
@@ -23,7 +23,7 @@ class PostgresStreamStore final : public StreamStore {
                                                       int64_t after_sequence, int limit) override;
 
  private:
-  PostgresEventStore& pool_;
+  pg::PgPool& pool_;
 };
 
 }  // namespace arbiter::store

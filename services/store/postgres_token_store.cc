@@ -2,12 +2,12 @@
 
 #include <pqxx/pqxx>
 
-#include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "services/store/internal/pq_status.h"
+#include "engine/core/status_macros.h"
 
 namespace arbiter::store {
 namespace {
@@ -60,61 +60,8 @@ absl::StatusOr<TokenRecord> RowToRecord(const pqxx::row& row) {
 
 }  // namespace
 
-PostgresTokenStore::PostgresTokenStore(std::string conninfo, std::string role, int connections)
-    : conninfo_(std::move(conninfo)), role_(std::move(role)),
-      max_connections_(std::max(1, connections)) {}
-
-PostgresTokenStore::~PostgresTokenStore() = default;
-
-struct PostgresTokenStore::Connection {
-  explicit Connection(const std::string& conninfo) : c(conninfo) {}
-  pqxx::connection c;
-};
-
-template <typename R, typename F>
-R PostgresTokenStore::WithConnection(const char* doing, F body) {
-  std::unique_ptr<Connection> connection;
-  {
-    absl::MutexLock lock(&mu_);
-    auto available = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
-      return !idle_.empty() || open_ < max_connections_;
-    };
-    mu_.Await(absl::Condition(&available));
-    if (!idle_.empty()) {
-      connection = std::move(idle_.back());
-      idle_.pop_back();
-    } else {
-      ++open_;  // opened below, outside the lock
-    }
-  }
-  auto give_back = [&](bool keep) {
-    absl::MutexLock lock(&mu_);
-    if (keep && connection != nullptr) {
-      idle_.push_back(std::move(connection));
-    } else {
-      --open_;
-    }
-  };
-  try {
-    if (connection == nullptr || !connection->c.is_open()) {
-      connection = std::make_unique<Connection>(conninfo_);
-      if (!role_.empty()) {
-        pqxx::nontransaction setup(connection->c);
-        setup.exec("SET ROLE " + setup.quote_name(role_));
-      }
-    }
-    R result = body(connection->c);
-    give_back(true);
-    return result;
-  } catch (const std::exception& error) {
-    give_back(!internal::IsConnectionLoss(error) && connection != nullptr &&
-              connection->c.is_open());
-    return internal::StatusFromException(error, doing);
-  }
-}
-
 absl::Status PostgresTokenStore::Insert(const TokenRecord& token) {
-  return WithConnection<absl::Status>("storing a token", [&](pqxx::connection& c) -> absl::Status {
+  return pool_.Run("storing a token", [&](pqxx::connection_base& c) -> absl::Status {
     pqxx::transaction<pqxx::isolation_level::read_committed> tx(c);
     tx.exec_params(
         "INSERT INTO tokens (token_id, token_hash, role, principal, leagues, tournaments, "
@@ -131,23 +78,24 @@ absl::Status PostgresTokenStore::Insert(const TokenRecord& token) {
   });
 }
 
-absl::StatusOr<std::optional<TokenRecord>> PostgresTokenStore::FindByHash(const std::string& hash) {
-  return WithConnection<absl::StatusOr<std::optional<TokenRecord>>>(
-      "reading a token", [&](pqxx::connection& c) -> absl::StatusOr<std::optional<TokenRecord>> {
+absl::StatusOr<std::optional<TokenRecord>> PostgresTokenStore::FindByHash(
+    const std::string& hash) {
+  return pool_.Run(
+      "reading a token",
+      [&](pqxx::connection_base& c) -> absl::StatusOr<std::optional<TokenRecord>> {
         pqxx::read_transaction tx(c);
         pqxx::result rows = tx.exec_params(
             absl::StrCat("SELECT ", kColumns, " FROM tokens WHERE token_hash = $1"), hash);
         if (rows.empty()) return std::optional<TokenRecord>();
-        absl::StatusOr<TokenRecord> token = RowToRecord(rows[0]);
-        if (!token.ok()) return token.status();
-        return std::optional<TokenRecord>(*std::move(token));
+        ARBITER_ASSIGN_OR_RETURN(TokenRecord token, RowToRecord(rows[0]));
+        return std::optional<TokenRecord>(std::move(token));
       });
 }
 
 absl::StatusOr<TokenRecord> PostgresTokenStore::Revoke(const std::string& token_id,
                                                        const std::string& by, absl::Time now) {
-  return WithConnection<absl::StatusOr<TokenRecord>>(
-      "revoking a token", [&](pqxx::connection& c) -> absl::StatusOr<TokenRecord> {
+  return pool_.Run(
+      "revoking a token", [&](pqxx::connection_base& c) -> absl::StatusOr<TokenRecord> {
         // One statement: the first revocation wins under any isolation.
         pqxx::transaction<pqxx::isolation_level::read_committed> tx(c);
         pqxx::result rows = tx.exec_params(
@@ -157,8 +105,7 @@ absl::StatusOr<TokenRecord> PostgresTokenStore::Revoke(const std::string& token_
                          kColumns),
             token_id, absl::ToUnixMicros(now), by);
         if (rows.empty()) return absl::NotFoundError("no token has this id");
-        absl::StatusOr<TokenRecord> token = RowToRecord(rows[0]);
-        if (!token.ok()) return token.status();
+        ARBITER_ASSIGN_OR_RETURN(TokenRecord token, RowToRecord(rows[0]));
         tx.commit();
         return token;
       });
@@ -166,8 +113,9 @@ absl::StatusOr<TokenRecord> PostgresTokenStore::Revoke(const std::string& token_
 
 absl::StatusOr<std::vector<TokenRecord>> PostgresTokenStore::List(const std::string& after,
                                                                  int limit) {
-  return WithConnection<absl::StatusOr<std::vector<TokenRecord>>>(
-      "listing tokens", [&](pqxx::connection& c) -> absl::StatusOr<std::vector<TokenRecord>> {
+  return pool_.Run(
+      "listing tokens",
+      [&](pqxx::connection_base& c) -> absl::StatusOr<std::vector<TokenRecord>> {
         pqxx::read_transaction tx(c);
         pqxx::result rows = tx.exec_params(
             absl::StrCat("SELECT ", kColumns,
@@ -175,17 +123,16 @@ absl::StatusOr<std::vector<TokenRecord>> PostgresTokenStore::List(const std::str
             after, limit);
         std::vector<TokenRecord> out;
         for (const pqxx::row& row : rows) {
-          absl::StatusOr<TokenRecord> token = RowToRecord(row);
-          if (!token.ok()) return token.status();
-          token->token_hash.clear();
-          out.push_back(*std::move(token));
+          ARBITER_ASSIGN_OR_RETURN(TokenRecord token, RowToRecord(row));
+          token.token_hash.clear();
+          out.push_back(std::move(token));
         }
         return out;
       });
 }
 
 absl::StatusOr<int64_t> PostgresTokenStore::Count() {
-  return WithConnection<absl::StatusOr<int64_t>>("counting tokens", [&](pqxx::connection& c) -> absl::StatusOr<int64_t> {
+  return pool_.Run("counting tokens", [&](pqxx::connection_base& c) -> absl::StatusOr<int64_t> {
     pqxx::read_transaction tx(c);
     return tx.exec1("SELECT count(*) FROM tokens")[0].as<int64_t>();
   });

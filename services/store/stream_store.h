@@ -1,5 +1,5 @@
 // StreamStore: append-only, hash-chained logs that are not games: a league's
-// creation and settings changes (and, later, tournaments and disputes).
+// creation and settings changes, a tournament's log and a dispute's.
 //
 // A stream is named by its resource name ("leagues/north") and holds events
 // 1, 2, 3, ... without gaps. Each request writes exactly one event, chained to

@@ -1,6 +1,7 @@
 // TransparencyLog: the Merkle tree over every event hash of the store, kept
 // in PostgreSQL (migrations/0010_transparency_log.sql and
-// 0014_transparency_tiles.sql), and its signed checkpoints.
+// 0014_transparency_tiles.sql; the SQL is store::pg::TransparencyTables,
+// services/store/pg/transparency_tables.h), and its signed checkpoints.
 //
 // Building. CatchUp reads events that have committed after the builder's
 // progress (game events by store position, which commit in order and without
@@ -39,7 +40,8 @@
 #include "engine/merkle/compact_range.h"
 #include "engine/merkle/merkle.h"
 #include "engine/merkle/tiles.h"
-#include "services/store/postgres_event_store.h"
+#include "services/store/pg/pool.h"
+#include "services/store/pg/transparency_tables.h"
 #include "services/transparency/note.h"
 
 namespace arbiter::transparency {
@@ -59,8 +61,8 @@ class TransparencyLog {
  public:
   // `pool` must outlive this object; `signer` signs the checkpoints (its
   // name is the log's origin).
-  TransparencyLog(store::PostgresEventStore& pool, NoteSigner signer)
-      : pool_(pool), signer_(std::move(signer)) {}
+  TransparencyLog(store::pg::PgPool& pool, NoteSigner signer)
+      : tables_(pool), signer_(std::move(signer)) {}
   ~TransparencyLog() { Stop(); }
   TransparencyLog(const TransparencyLog&) = delete;
   TransparencyLog& operator=(const TransparencyLog&) = delete;
@@ -111,13 +113,27 @@ class TransparencyLog {
   const NoteSigner& signer() const { return signer_; }
 
  private:
+  struct Growth;  // the tree as one step grows it (transparency_log.cc)
+
   // One CatchUp step of at most `limit` events; sets *added.
   absl::StatusOr<uint64_t> Step(int limit, int64_t* added);
+  // The parts of a step, in its transaction: the tree as stored (from this
+  // process's memory when it is current, else from the stored tiles), the
+  // new game and stream events added to it, and the rows that store them.
+  absl::StatusOr<Growth> RestoreTree(store::pg::TransparencyBuildStep& step,
+                                     const store::pg::TransparencyHead& head)
+      ABSL_EXCLUSIVE_LOCKS_REQUIRED(build_mu_);
+  static absl::Status AddGameEvents(store::pg::TransparencyBuildStep& step, int limit,
+                                    Growth& growth);
+  static absl::Status AddStreamEvents(store::pg::TransparencyBuildStep& step, int limit,
+                                      Growth& growth);
+  static store::pg::TransparencyStepWrite RowsOf(Growth& growth);
+
   absl::StatusOr<std::vector<engine::merkle::Hash>> RangeHashes(
       const std::vector<engine::merkle::Range>& ranges);
   void Loop(absl::Duration interval, absl::Duration checkpoint_interval);
 
-  store::PostgresEventStore& pool_;
+  store::pg::TransparencyTables tables_;
   const NoteSigner signer_;
   absl::Mutex build_mu_;  // one builder step at a time in this process
   // The frontier of the tree as last built by this process.

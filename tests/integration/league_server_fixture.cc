@@ -9,8 +9,8 @@ void LeagueServerTest::SetUp() {
   ServerTest::SetUp();
   ASSERT_NE(server_, nullptr);
   server_->Shutdown(std::chrono::system_clock::now());
-  streams_ = std::make_unique<store::PostgresStreamStore>(*events_);
-  projections_ = std::make_unique<league::ProjectionStore>(*events_);
+  streams_ = std::make_unique<store::PostgresStreamStore>(events_->pool());
+  projections_ = std::make_unique<league::ProjectionStore>(events_->pool());
   projector_ =
       std::make_unique<league::LeagueProjector>(*events_, *streams_, *projections_);
   parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};

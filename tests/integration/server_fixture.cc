@@ -24,7 +24,7 @@ const engine::RulesetRegistry& Registry() {
 void ServerTest::SetUp() {
   events_ = store::testing::FreshPostgresStore(&conninfo_);
   ASSERT_NE(events_, nullptr);
-  tokens_ = std::make_unique<store::PostgresTokenStore>(conninfo_, "arbiter_service");
+  tokens_ = std::make_unique<store::PostgresTokenStore>(events_->pool());
   ServerOptions options;
   options.listen = "127.0.0.1:0";
   options.max_message_bytes = 2 << 20;

@@ -47,7 +47,7 @@ class TransparencyTest : public ServerTest {
     ServerTest::SetUp();
     ASSERT_FALSE(HasFailure());
     log_ = std::make_unique<transparency::TransparencyLog>(
-        *events_, *transparency::NoteSigner::Generate("test.example/log"));
+        events_->pool(), *transparency::NoteSigner::Generate("test.example/log"));
     transparency_ = log_.get();
     server_->Shutdown(std::chrono::system_clock::now());
     ServerOptions options;

@@ -3,9 +3,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "services/store/internal/store_rules.h"
+#include "services/store/pg/arrays.h"
 
 namespace arbiter::store::internal {
 namespace {
+
+using pg::IntArray;
+using pg::TextArray;
 
 absl::Time MicrosToTime(const pqxx::field& field) {
   return absl::FromUnixMicros(field.as<int64_t>());
@@ -26,37 +30,6 @@ std::vector<std::string> ParseTextArray(const pqxx::field& field) {
 }
 
 }  // namespace
-
-std::string TextArray(const std::vector<std::string>& values) {
-  std::size_t size = 2;
-  for (const std::string& value : values) size += value.size() + 3;
-  std::string out;
-  out.reserve(size);
-  out += '{';
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) out += ',';
-    out += '"';
-    const std::string& value = values[i];
-    if (value.find_first_of("\"\\") == std::string::npos) {
-      out += value;
-    } else {
-      for (char c : value) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += c;
-      }
-    }
-    out += '"';
-  }
-  out += '}';
-  return out;
-}
-
-std::string IntArray(const std::vector<int64_t>& values) {
-  std::string out = "{";
-  for (size_t i = 0; i < values.size(); ++i) absl::StrAppend(&out, i > 0 ? "," : "", values[i]);
-  out += '}';
-  return out;
-}
 
 absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row) {
   GameRecord game;
@@ -119,7 +92,6 @@ std::optional<std::string> NullIfEmpty(const std::string& text) {
   return text;
 }
 
-
 BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
                      const std::vector<std::string>& hashes) {
   std::vector<std::string> ids, types;
@@ -150,7 +122,7 @@ BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& pre
   return out;
 }
 
-std::optional<absl::Status> TakenEventId(pqxx::connection& conn,
+std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
                                          const std::vector<NewEvent>& events) {
   pqxx::read_transaction txn(conn);
   std::vector<std::string> ids;
@@ -169,6 +141,5 @@ std::optional<absl::Status> TakenEventId(pqxx::connection& conn,
   }
   return std::nullopt;
 }
-
 
 }  // namespace arbiter::store::internal

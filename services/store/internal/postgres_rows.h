@@ -41,11 +41,6 @@ inline constexpr char kEventsWithBatch[] =
     "AND e.sequence BETWEEN r.first_sequence AND r.last_sequence ";
 
 
-// A PostgreSQL array literal of text values: {"a","b\"c"}.
-std::string TextArray(const std::vector<std::string>& values);
-// A PostgreSQL array literal of integers: {1,2,3}.
-std::string IntArray(const std::vector<int64_t>& values);
-
 // A row of kGameColumns as a record; DataLoss if it holds what the store
 // never writes.
 absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row);
@@ -77,7 +72,7 @@ BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& pre
 
 // After a unique violation while writing `events`: the error naming the
 // first of them whose id is already stored, if any.
-std::optional<absl::Status> TakenEventId(pqxx::connection& conn,
+std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
                                          const std::vector<NewEvent>& events);
 
 }  // namespace arbiter::store::internal

@@ -174,8 +174,9 @@ TEST_F(PostgresStoreTest, TransactionsAreReadCommittedWhateverTheDatabasesDefaul
   ASSERT_TRUE(store.ok()) << store.status();
   std::string isolation;
   ASSERT_TRUE((*store)
-                  ->Run("reading the isolation level",
-                        [&isolation](pqxx::connection& conn) {
+                  ->pool()
+                  .Run("reading the isolation level",
+                        [&isolation](pqxx::connection_base& conn) {
                           pqxx::work txn(conn);
                           isolation = txn.exec1("SHOW transaction_isolation")[0].as<std::string>();
                           return absl::OkStatus();

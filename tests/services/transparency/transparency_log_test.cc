@@ -34,8 +34,8 @@ class TransparencyLogTest : public ::testing::Test {
   void SetUp() override {
     store_ = store::testing::FreshPostgresStore(&conninfo_);
     ASSERT_NE(store_, nullptr);
-    streams_ = std::make_unique<store::PostgresStreamStore>(*store_);
-    log_ = std::make_unique<TransparencyLog>(*store_, *NoteSigner::Generate("test.example/log"));
+    streams_ = std::make_unique<store::PostgresStreamStore>(store_->pool());
+    log_ = std::make_unique<TransparencyLog>(store_->pool(), *NoteSigner::Generate("test.example/log"));
   }
 
   // A game with `events` events appended in batches of 3.
@@ -152,7 +152,7 @@ TEST_F(TransparencyLogTest, StoredTreeAgreesWithThePureCodeAndItsProofsVerify) {
 TEST_F(TransparencyLogTest, ASecondBuilderContinuesTheSameTree) {
   Game("g1", 6);
   ASSERT_TRUE(log_->CatchUp().ok());
-  TransparencyLog second(*store_, *NoteSigner::Generate("test.example/log"));
+  TransparencyLog second(store_->pool(), *NoteSigner::Generate("test.example/log"));
   Game("g2", 9);
   ASSERT_EQ(*second.CatchUp(), 15u);
   Game("g3", 2);
@@ -229,7 +229,7 @@ TEST_F(TransparencyLogTest, TheSuperuserCannotEditLeavesWithTriggersOn) {
 // length by builders that take turns (each restores the other's tiles): the
 // root at every step, and proofs at sampled leaves, agree with the pure code.
 TEST_F(TransparencyLogTest, TilesAnswerForLargerTreesBuiltByBuildersTakingTurns) {
-  TransparencyLog other(*store_, *NoteSigner::Generate("test.example/log"));
+  TransparencyLog other(store_->pool(), *NoteSigner::Generate("test.example/log"));
   std::vector<uint64_t> sizes;
   int turn = 0;
   for (int events : {1, 14, 2, 33, 16, 200, 7, 47, 255, 1, 17}) {
@@ -295,7 +295,7 @@ TEST(TransparencyTilesMigrationTest, SubtreesStoredBeforeTilesMoveIntoTiles) {
   absl::StatusOr<std::unique_ptr<store::PostgresEventStore>> store =
       store::PostgresEventStore::Open(options);
   ASSERT_TRUE(store.ok()) << store.status();
-  TransparencyLog log(**store, *NoteSigner::Generate("test.example/log"));
+  TransparencyLog log((*store)->pool(), *NoteSigner::Generate("test.example/log"));
   for (uint64_t size : {uint64_t{1}, uint64_t{16}, uint64_t{17}, uint64_t{256}, uint64_t{299},
                         uint64_t{300}}) {
     auto prefix = absl::MakeConstSpan(leaves).subspan(0, size);

@@ -1,11 +1,13 @@
-#include "services/store/internal/pq_status.h"
+#include "services/store/pg/status.h"
 
 #include <pqxx/pqxx>
+
+#include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 
-namespace arbiter::store::internal {
+namespace arbiter::store::pg {
 
 bool IsConnectionLoss(const std::exception& error) {
   if (dynamic_cast<const pqxx::broken_connection*>(&error) != nullptr) return true;
@@ -18,7 +20,7 @@ bool IsConnectionLoss(const std::exception& error) {
   return false;
 }
 
-absl::Status StatusFromException(const std::exception& error, const std::string& doing) {
+absl::Status StatusFromException(const std::exception& error, absl::string_view doing) {
   std::string what = error.what();
   while (!what.empty() && (what.back() == '\n' || what.back() == ' ')) what.pop_back();
   const std::string message = absl::StrCat(doing, ": ", what);
@@ -51,4 +53,4 @@ absl::Status StatusFromException(const std::exception& error, const std::string&
   return absl::InternalError(message);
 }
 
-}  // namespace arbiter::store::internal
+}  // namespace arbiter::store::pg
