@@ -49,7 +49,8 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
   server::ServerOptions server_options;
   server_options.listen = "127.0.0.1:0";
   absl::StatusOr<std::unique_ptr<server::ArbiterServer>> started =
-      server::ArbiterServer::Start(server_options, *out->store, *out->tokens, *out->registry);
+      server::ArbiterServer::Start(server_options, *out->store, *out->store, *out->tokens,
+                                   *out->registry);
   if (!started.ok()) BenchFail(program, std::string(started.status().message()));
   out->server = *std::move(started);
   grpc::ChannelArguments arguments;

@@ -218,7 +218,7 @@ void BM_RebuildLeague(benchmark::State& state) {
   Db& db = DbFor(absl::StrCat("rebuild_", games));
   LoadResults(db, games);
   CreateLeague(db);
-  league::LeagueProjector projector(*db.events, *db.streams, *db.projections);
+  league::LeagueProjector projector(*db.events, *db.events, *db.streams, *db.projections);
   if (absl::Status s = projector.CatchUp(); !s.ok()) Die(s);  // the first projection
   std::string digest;
   for (auto _ : state) {
@@ -290,7 +290,7 @@ void BM_LeaderboardRpc(benchmark::State& state) {
   if (running == nullptr) {
     LoadResults(db, games);
     CreateLeague(db);
-    auto* projector = new league::LeagueProjector(*db.events, *db.streams, *db.projections);
+    auto* projector = new league::LeagueProjector(*db.events, *db.events, *db.streams, *db.projections);
     if (absl::Status s = projector->CatchUp(); !s.ok()) Die(s);
     auto* tokens = new arbiter::store::PostgresTokenStore(db.events->pool());
     absl::StatusOr<arbiter::access::NewToken> made = arbiter::access::GenerateToken();
@@ -307,7 +307,8 @@ void BM_LeaderboardRpc(benchmark::State& state) {
     parts.projector = projector;
     server::ServerOptions options;
     options.listen = "127.0.0.1:0";
-    auto started = server::ArbiterServer::Start(options, *db.events, *tokens, registry, &parts);
+    auto started =
+        server::ArbiterServer::Start(options, *db.events, *db.events, *tokens, registry, &parts);
     if (!started.ok()) Die(started.status());
     running = *std::move(started);
     stub = v1::LeagueService::NewStub(grpc::CreateChannel(

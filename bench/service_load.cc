@@ -269,8 +269,8 @@ int main(int argc, char** argv) {
     if (league) {
       streams = std::make_unique<arbiter::store::PostgresStreamStore>(store->pool());
       projections = std::make_unique<arbiter::league::ProjectionStore>(store->pool());
-      projector = std::make_unique<arbiter::league::LeagueProjector>(*store, *streams,
-                                                                              *projections);
+      projector = std::make_unique<arbiter::league::LeagueProjector>(*store, *store, *streams,
+                                                                     *projections);
       arbiter::v1::LeagueCreated created;
       created.mutable_settings()->add_game_types("atlantis");
       arbiter::store::StreamAppendRequest append;
@@ -285,8 +285,8 @@ int main(int argc, char** argv) {
       projector->Start();
       g_league = "load";
     }
-    local = *arbiter::server::ArbiterServer::Start(server_options, *store, *tokens, *registry,
-                                                   league ? &parts : nullptr);
+    local = *arbiter::server::ArbiterServer::Start(server_options, *store, *store, *tokens,
+                                                   *registry, league ? &parts : nullptr);
     server = absl::StrCat("127.0.0.1:", local->port());
   }
 

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
   arbiter::store::PostgresTokenStore tokens(events->pool());
   store::PostgresStreamStore streams(events->pool());
   league::ProjectionStore projections(events->pool());
-  league::LeagueProjector projector(*events, streams, projections);
+  league::LeagueProjector projector(*events, *events, streams, projections);
   server::LeagueParts parts{&streams, &projections, &projector};
   auto token = arbiter::access::GenerateToken();
   token->record.role = arbiter::store::Role::kAdmin;
@@ -91,7 +91,8 @@ int main(int argc, char** argv) {
   server::ServerOptions server_options;
   server_options.listen = "127.0.0.1:0";
   server_options.limits.json_copy_for_tournament_games = !no_table_json;
-  auto server = *server::ArbiterServer::Start(server_options, *events, tokens, registry, &parts);
+  auto server =
+      *server::ArbiterServer::Start(server_options, *events, *events, tokens, registry, &parts);
   auto channel = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server->port()),
                                      grpc::InsecureChannelCredentials());
   auto leagues = v1::LeagueService::NewStub(channel);

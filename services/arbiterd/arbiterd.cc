@@ -74,13 +74,18 @@ void Arbiterd::StartLeagues() {
   // ratings up to date with the store.
   streams_ = std::make_unique<store::PostgresStreamStore>(db_->events->pool());
   projections_ = std::make_unique<league::ProjectionStore>(db_->events->pool());
-  projector_ = std::make_unique<league::LeagueProjector>(*db_->events, *streams_, *projections_);
+  projector_ = std::make_unique<league::LeagueProjector>(*db_->events, *db_->events, *streams_,
+                                                         *projections_);
   projector_->Start();
   leagues_.emplace(server::LeagueParts{streams_.get(), projections_.get(), projector_.get()});
 }
 
 absl::Status Arbiterd::StartServer() {
-  ARBITER_ASSIGN_OR_RETURN(std::unique_ptr<server::ArbiterServer> started, server::ArbiterServer::Start( flags_.server, *db_->events, *db_->tokens, *registry_, &*leagues_, transparency_.get()));
+  ARBITER_ASSIGN_OR_RETURN(
+      std::unique_ptr<server::ArbiterServer> started,
+      server::ArbiterServer::Start(flags_.server, *db_->events,
+                                   *db_->events,  // its own result index
+                                   *db_->tokens, *registry_, &*leagues_, transparency_.get()));
   server_ = std::move(started);
   return absl::OkStatus();
 }

@@ -10,8 +10,8 @@
 #include "absl/strings/str_join.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
+#include "services/common/ruling_name.h"
 #include "services/log/json_lines.h"
-#include "services/tournament/rulings.h"
 
 namespace arbiter::cli {
 namespace {
@@ -51,7 +51,7 @@ void PrintDispute(const v1::Dispute& d, bool json) {
     return;
   }
   const v1::Ruling& r = d.ruling();
-  std::cout << "  ruled " << tournament::RulingName(r.kind()) << " by " << r.ruled_by() << ": "
+  std::cout << "  ruled " << common::RulingName(r.kind()) << " by " << r.ruled_by() << ": "
             << r.reason() << "\n";
   if (r.kind() == v1::RULING_KIND_CORRECTED) {
     std::cout << "  corrected places " << absl::StrJoin(r.corrected().places(), " ")
@@ -158,7 +158,7 @@ int RunList(const DisputeOpts& opts) {
         std::cout << d.name() << "\t" << d.tournament() << " r" << d.round() << " t" << d.table()
                   << "\t"
                   << (d.state() == v1::DISPUTE_STATE_RULED
-                          ? tournament::RulingName(d.ruling().kind())
+                          ? common::RulingName(d.ruling().kind())
                           : "open")
                   << "\n";
       }

@@ -139,11 +139,12 @@ absl::StatusOr<replay::Referee> Judge(const LoadedGame& game,
 }
 
 absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store,
+                                                        store::ResultIndex& result_index,
                                                         const engine::RulesetRegistry& registry,
                                                         const std::string& game_id,
                                                         const CancelCheck& cancel) {
   ARBITER_ASSIGN_OR_RETURN(const OpenedGame game, OpenGame(store, game_id));
-  return VerifyOpenedGame(store, registry, game, cancel);
+  return VerifyOpenedGame(store, result_index, registry, game, cancel);
 }
 
 }  // namespace arbiter::games

@@ -21,6 +21,7 @@
 #include "services/games/game_views.h"
 #include "services/replay/referee.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 
 namespace arbiter::games {
 
@@ -70,8 +71,9 @@ absl::StatusOr<replay::Referee> Judge(const LoadedGame& game,
 // Checks the hash chain, that the row's head matches it, that every event
 // decodes (every seed_revealed opening event 1's commitment), and replays
 // the game, streaming its events (game_stream.h VerifyOpenedGame). NotFound
-// for an unknown game.
+// for an unknown game. `result_index` is the store's.
 absl::StatusOr<v1::VerifyGameResponse> VerifyStoredGame(store::EventStore& store,
+                                                        store::ResultIndex& result_index,
                                                         const engine::RulesetRegistry& registry,
                                                         const std::string& game_id,
                                                         const CancelCheck& cancel);

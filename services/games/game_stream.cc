@@ -225,12 +225,12 @@ namespace {
 // rates the rows (migration 0018), so a row edited in the database, or
 // missing, is a game its leagues would not rate as its log says.
 absl::StatusOr<std::optional<std::pair<int64_t, std::string>>> CheckResultRows(
-    store::EventStore& store, const std::vector<store::StoredEvent>& results) {
+    store::ResultIndex& result_index, const std::vector<store::StoredEvent>& results) {
   if (results.empty()) return std::nullopt;
   std::vector<int64_t> positions;
   for (const store::StoredEvent& e : results) positions.push_back(e.position);
   ARBITER_ASSIGN_OR_RETURN(const std::vector<store::ResultEvent> rows,
-                           store.ReadResultRows(positions));
+                           result_index.ReadResultRows(positions));
   for (const store::StoredEvent& e : results) {
     auto row = std::find_if(rows.begin(), rows.end(), [&](const store::ResultEvent& r) {
       return r.event.position == e.position;
@@ -382,8 +382,9 @@ v1::VerifyGameResponse Failed(v1::VerifyGameResponse out, const Failure& failure
 // the first failure in order of precedence (the chain; the row's head
 // against it; no events at all; the result rows; decoding; the replay), or
 // intact with the replay's verdict. Errors only from the store.
-absl::StatusOr<v1::VerifyGameResponse> Report(store::EventStore& store, const OpenedGame& game,
-                                              const ChainWalk& walk, int64_t count) {
+absl::StatusOr<v1::VerifyGameResponse> Report(store::ResultIndex& result_index,
+                                              const OpenedGame& game, const ChainWalk& walk,
+                                              int64_t count) {
   const std::string& game_id = game.row.game_id;
   v1::VerifyGameResponse out;
   out.set_events(count);
@@ -408,7 +409,7 @@ absl::StatusOr<v1::VerifyGameResponse> Report(store::EventStore& store, const Op
   if (count == 0) {
     return Failed(out, Failure{1, "the game has no events: its creation was interrupted"});
   }
-  ARBITER_ASSIGN_OR_RETURN(const auto rows, CheckResultRows(store, walk.results()));
+  ARBITER_ASSIGN_OR_RETURN(const auto rows, CheckResultRows(result_index, walk.results()));
   if (rows.has_value()) return Failed(out, Failure{rows->first, rows->second});
   if (walk.decode_failure().has_value()) return Failed(out, *walk.decode_failure());
   out.set_intact(true);
@@ -422,6 +423,7 @@ absl::StatusOr<v1::VerifyGameResponse> Report(store::EventStore& store, const Op
 }  // namespace
 
 absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store,
+                                                        store::ResultIndex& result_index,
                                                         const engine::RulesetRegistry& registry,
                                                         const OpenedGame& game,
                                                         const CancelCheck& cancel) {
@@ -436,7 +438,7 @@ absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store
     if (count % kCancelEvery == 0) ARBITER_RETURN_IF_ERROR(cancel());
     walk.Take(*next, count);
   }
-  return Report(store, game, walk, count);
+  return Report(result_index, game, walk, count);
 }
 
 }  // namespace arbiter::games

@@ -32,6 +32,7 @@
 #include "services/replay/referee.h"
 #include "services/games/game_loader.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 
 namespace arbiter::games {
 
@@ -82,7 +83,10 @@ absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
 // that order of precedence, as VerifyStoredGame always has. Errors only for
 // an unreachable store or a cancelled call. The row-against-chain check of
 // the other columns (chained_game.h VerifyRowAgainstChain) is the caller's.
+// `result_index` is the store's: its rows of the game's results are compared
+// with the result events.
 absl::StatusOr<v1::VerifyGameResponse> VerifyOpenedGame(store::EventStore& store,
+                                                        store::ResultIndex& result_index,
                                                         const engine::RulesetRegistry& registry,
                                                         const OpenedGame& game,
                                                         const CancelCheck& cancel);

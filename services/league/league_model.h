@@ -19,7 +19,7 @@
 #include "arbiter/v1/tournament_service.pb.h"
 #include "engine/league/league_ratings.h"
 #include "services/league/history_chunks.h"
-#include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 
 namespace arbiter::league {
@@ -37,7 +37,7 @@ struct LeagueModel {
 // voided game counts not at all. Every history point goes to `history`
 // unless it is null, grouped into whole chunks (HistoryChunker). NotFound
 // for an unknown league.
-absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::StreamStore& streams,
+absl::StatusOr<LeagueModel> ComputeLeague(store::ResultIndex& results, store::StreamStore& streams,
                                           const std::string& league_id, int64_t position,
                                           std::vector<HistoryChunk>* history);
 
@@ -47,7 +47,7 @@ absl::StatusOr<LeagueModel> ComputeLeague(store::EventStore& events, store::Stre
 // whose rating or games differ, in table then player order; virtual
 // opponents left out. A player without a rated game on one side has 0
 // games and zero ratings there.
-absl::StatusOr<std::vector<v1::RatingChange>> RatingChangesAt(store::EventStore& events,
+absl::StatusOr<std::vector<v1::RatingChange>> RatingChangesAt(store::ResultIndex& results,
                                                               store::StreamStore& streams,
                                                               const std::string& league_id,
                                                               int64_t position);

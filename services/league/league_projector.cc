@@ -1,7 +1,5 @@
 #include "services/league/league_projector.h"
 
-#include "services/common/resource_names.h"
-
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -9,6 +7,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "engine/core/status_macros.h"
+#include "services/common/resource_names.h"
 #include "services/league/league_settings.h"
 #include "spdlog/spdlog.h"
 
@@ -25,14 +25,13 @@ absl::StatusOr<std::map<std::string, int64_t>> AllLeagues(store::StreamStore& st
   std::map<std::string, int64_t> out;
   std::string after;
   while (true) {
-    absl::StatusOr<std::vector<store::StreamRecord>> page =
-        streams.ListStreams(kLeagueKind, after, kStreamPage);
-    if (!page.ok()) return page.status();
-    for (const store::StreamRecord& stream : *page) {
-      out[stream.stream_id.substr(std::string_view("leagues/").size())] = stream.last_sequence;
+    ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StreamRecord> page,
+                             streams.ListStreams(kLeagueKind, after, kStreamPage));
+    for (const store::StreamRecord& stream : page) {
+      out[common::IdOf(common::IdKind::kLeague, stream.stream_id)] = stream.last_sequence;
     }
-    if (static_cast<int>(page->size()) < kStreamPage) break;
-    after = page->back().stream_id;
+    if (static_cast<int>(page.size()) < kStreamPage) break;
+    after = page.back().stream_id;
   }
   return out;
 }
@@ -113,10 +112,10 @@ absl::Status LeagueProjector::CatchUp() {
 
 absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& league_id) {
   absl::MutexLock lock(&mu_);
-  absl::StatusOr<store::StreamRecord> stream = streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id));
-  if (!stream.ok()) return stream.status();
+  ARBITER_RETURN_IF_ERROR(
+      streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id)).status());
   force_rebuild_.insert(league_id);
-  if (absl::Status status = CatchUpLocked(); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(CatchUpLocked());
   RebuildSummary summary;
   summary.position = checkpoint_;
   if (auto it = leagues_.find(league_id); it != leagues_.end()) {
@@ -125,9 +124,7 @@ absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& leagu
       if (!rating.is_virtual) ++summary.players;
     }
   }
-  absl::StatusOr<std::string> digest = projections_.Digest(league_id);
-  if (!digest.ok()) return digest.status();
-  summary.digest = *digest;
+  ARBITER_ASSIGN_OR_RETURN(summary.digest, projections_.Digest(league_id));
   return summary;
 }
 
@@ -148,55 +145,81 @@ void LeagueProjector::AddWholeLeague(const std::string& league_id, const League&
 }
 
 absl::Status LeagueProjector::Load() {
-  absl::StatusOr<int64_t> checkpoint = projections_.Checkpoint();
-  if (!checkpoint.ok()) return checkpoint.status();
-  absl::StatusOr<std::map<std::string, int64_t>> leagues = AllLeagues(streams_);
-  if (!leagues.ok()) return leagues.status();
-  absl::StatusOr<std::vector<LeagueProjection>> projected = projections_.Projections();
-  if (!projected.ok()) return projected.status();
+  ARBITER_ASSIGN_OR_RETURN(const int64_t checkpoint, projections_.Checkpoint());
+  ARBITER_ASSIGN_OR_RETURN(const auto leagues, AllLeagues(streams_));
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<LeagueProjection> projected,
+                           projections_.Projections());
   std::map<std::string, int64_t> projected_settings;
-  for (const LeagueProjection& p : *projected) projected_settings[p.league_id] = p.settings_sequence;
+  for (const LeagueProjection& p : projected) projected_settings[p.league_id] = p.settings_sequence;
   leagues_.clear();
-  for (const auto& [league_id, sequence] : *leagues) {
+  for (const auto& [league_id, sequence] : leagues) {
     auto it = projected_settings.find(league_id);
     if (it == projected_settings.end() || it->second != sequence) continue;  // rebuilt next
-    absl::StatusOr<League> league = Compute(league_id, *checkpoint, nullptr);
-    if (!league.ok()) return league.status();
-    leagues_.emplace(league_id, *std::move(league));
+    ARBITER_ASSIGN_OR_RETURN(League league, Compute(league_id, checkpoint, nullptr));
+    leagues_.emplace(league_id, std::move(league));
   }
-  checkpoint_ = *checkpoint;
+  checkpoint_ = checkpoint;
   position_ = checkpoint_;
   loaded_ = true;
   return absl::OkStatus();
 }
 
-absl::Status LeagueProjector::CatchUpLocked() {
-  if (!loaded_) {
-    if (absl::Status status = Load(); !status.ok()) return status;
-  }
-  absl::StatusOr<int64_t> head = events_.HeadPosition();
-  if (!head.ok()) return head.status();
-  absl::StatusOr<std::map<std::string, int64_t>> leagues = AllLeagues(streams_);
-  if (!leagues.ok()) return leagues.status();
-  std::set<std::string> rebuild = force_rebuild_;
-  for (const auto& [league_id, sequence] : *leagues) {
-    auto it = leagues_.find(league_id);
-    if (it == leagues_.end() || it->second.settings_sequence != sequence) rebuild.insert(league_id);
-  }
-
-  const absl::Time started = absl::Now();
+// What one CatchUp step rates and writes.
+struct LeagueProjector::Step {
+  int64_t head = 0;                        // the store's head: the new checkpoint
+  std::map<std::string, int64_t> leagues;  // every league and its settings sequence
+  std::set<std::string> rebuild;           // leagues computed whole
   ProjectionWrite write;
-  write.from_position = checkpoint_;
-  std::map<std::string, Changed> changed;
-  std::map<std::string, std::vector<engine::league::HistoryPoint>> history;
+  std::map<std::string, Changed> changed;  // league -> (season, player) rated
+  std::map<std::string, std::vector<engine::league::HistoryPoint>> history;  // new points
+  std::map<std::string, League> rebuilt;
+  absl::Time started;
+};
+
+absl::Status LeagueProjector::CatchUpLocked() {
+  if (!loaded_) ARBITER_RETURN_IF_ERROR(Load());
+  Step step;
+  ARBITER_ASSIGN_OR_RETURN(step.head, events_.HeadPosition());
+  ARBITER_ASSIGN_OR_RETURN(step.leagues, AllLeagues(streams_));
+  step.rebuild = force_rebuild_;
+  for (const auto& [league_id, sequence] : step.leagues) {
+    auto it = leagues_.find(league_id);
+    if (it == leagues_.end() || it->second.settings_sequence != sequence) {
+      step.rebuild.insert(league_id);
+    }
+  }
+  step.started = absl::Now();
+  step.write.from_position = checkpoint_;
+  ARBITER_RETURN_IF_ERROR(RateNewResults(step));
+  step.write.to_position = step.head;
+  AddChangedRows(step);
+  ARBITER_RETURN_IF_ERROR(RebuildLeagues(step));
+  const absl::Time computed = absl::Now();
+  if (absl::Status status = projections_.Write(step.write); !status.ok()) {
+    loaded_ = false;  // memory may be ahead of the store: reload next time
+    return status;
+  }
+  const absl::Time written = absl::Now();
+  if (!step.rebuilt.empty() || written - step.started > absl::Seconds(1)) {
+    spdlog::info(
+        "league projector: up to position {}, {} leagues rebuilt, {} rating rows and {} history "
+        "points ({} chunks) written; read and rated in {:.3f}s, written in {:.3f}s",
+        step.head, step.rebuilt.size(), step.write.ratings.size(), PointsOf(step.write.history),
+        step.write.history.size(), absl::ToDoubleSeconds(computed - step.started),
+        absl::ToDoubleSeconds(written - computed));
+  }
+  Finish(step);
+  return absl::OkStatus();
+}
+
+absl::Status LeagueProjector::RateNewResults(Step& step) {
   int64_t after = checkpoint_;
-  while (after < *head) {
-    absl::StatusOr<std::vector<store::ResultEvent>> batch =
-        events_.ReadResults(after, *head, "", kResultBatch);
-    if (!batch.ok()) return batch.status();
-    for (const store::ResultEvent& result : *batch) {
+  while (after < step.head) {
+    ARBITER_ASSIGN_OR_RETURN(const std::vector<store::ResultEvent> batch,
+                             results_.ReadResults(after, step.head, "", kResultBatch));
+    for (const store::ResultEvent& result : batch) {
       const std::string& league_id = result.league_id;
-      if (league_id.empty() || rebuild.contains(league_id)) continue;
+      if (league_id.empty() || step.rebuild.contains(league_id)) continue;
       if (!ChainNamesLeague(result)) {
         spdlog::warn("league {}: game {} not counted: its chained events name another league",
                      league_id, result.event.game_id);
@@ -206,77 +229,68 @@ absl::Status LeagueProjector::CatchUpLocked() {
       if (it == leagues_.end()) continue;  // no such league (yet): its rebuild will count it
       League& league = it->second;
       if (result.kind == store::GameStatus::kVoided) {
-        if (league.seen.contains(result.event.game_id)) rebuild.insert(league_id);
+        if (league.seen.contains(result.event.game_id)) step.rebuild.insert(league_id);
         continue;
       }
       if (!league.seen.insert(result.event.game_id).second) {
-        rebuild.insert(league_id);  // a corrected result
+        step.rebuild.insert(league_id);  // a corrected result
         continue;
       }
-      absl::StatusOr<engine::league::GameResult> game = ResultOf(result);
-      if (!game.ok()) return game.status();
+      ARBITER_ASSIGN_OR_RETURN(const engine::league::GameResult game, ResultOf(result));
       absl::StatusOr<bool> counted =
-          league.ratings->Add(*game, &history[league_id], &changed[league_id]);
+          league.ratings->Add(game, &step.history[league_id], &step.changed[league_id]);
       if (!counted.ok()) {
         spdlog::warn("league {}: game {} not rated: {}", league_id, result.event.game_id,
                      std::string(counted.status().message()));
-        continue;
       }
     }
-    if (static_cast<int>(batch->size()) < kResultBatch) break;
-    after = batch->back().event.position;
+    if (static_cast<int>(batch.size()) < kResultBatch) break;
+    after = batch.back().event.position;
   }
-  write.to_position = *head;
+  return absl::OkStatus();
+}
 
-  for (const auto& [league_id, pairs] : changed) {
-    if (rebuild.contains(league_id)) continue;
+void LeagueProjector::AddChangedRows(Step& step) {
+  for (const auto& [league_id, pairs] : step.changed) {
+    if (step.rebuild.contains(league_id)) continue;
     const League& league = leagues_.at(league_id);
     const engine::league::LeagueRatings& ratings = *league.ratings;
     std::set<std::string> seasons;
     for (const auto& [season, player] : pairs) {
       seasons.insert(season);
-      write.ratings.push_back(
-          RowOf(league_id, season, player, ratings.table(season).at(player), ratings.config().rating));
+      step.write.ratings.push_back(RowOf(league_id, season, player,
+                                         ratings.table(season).at(player),
+                                         ratings.config().rating));
     }
-    AddHistory(league_id, ratings, history[league_id], write);
-    AddTables(league_id, ratings, seasons, write);
-    write.projections.push_back(
+    AddHistory(league_id, ratings, step.history[league_id], step.write);
+    AddTables(league_id, ratings, seasons, step.write);
+    step.write.projections.push_back(
         LeagueProjection{league_id, league.settings_sequence, ratings.rated_games()});
   }
-  std::map<std::string, League> rebuilt;
-  for (const std::string& league_id : rebuild) {
-    if (!leagues->contains(league_id)) continue;
-    std::vector<HistoryChunk> chunks;
-    absl::StatusOr<League> league = Compute(league_id, *head, &chunks);
-    if (!league.ok()) return league.status();
-    AddWholeLeague(league_id, *league, write);
-    write.history.insert(write.history.end(), std::make_move_iterator(chunks.begin()),
-                         std::make_move_iterator(chunks.end()));
-    rebuilt.emplace(league_id, *std::move(league));
-  }
+}
 
-  const absl::Time computed = absl::Now();
-  if (absl::Status status = projections_.Write(write); !status.ok()) {
-    loaded_ = false;  // memory may be ahead of the store: reload next time
-    return status;
+absl::Status LeagueProjector::RebuildLeagues(Step& step) {
+  for (const std::string& league_id : step.rebuild) {
+    if (!step.leagues.contains(league_id)) continue;
+    std::vector<HistoryChunk> chunks;
+    ARBITER_ASSIGN_OR_RETURN(League league, Compute(league_id, step.head, &chunks));
+    AddWholeLeague(league_id, league, step.write);
+    step.write.history.insert(step.write.history.end(), std::make_move_iterator(chunks.begin()),
+                              std::make_move_iterator(chunks.end()));
+    step.rebuilt.emplace(league_id, std::move(league));
   }
-  for (auto& [league_id, league] : rebuilt) leagues_[league_id] = std::move(league);
-  for (const std::string& league_id : rebuild) force_rebuild_.erase(league_id);
-  const absl::Time written = absl::Now();
-  if (!rebuilt.empty() || written - started > absl::Seconds(1)) {
-    spdlog::info(
-        "league projector: up to position {}, {} leagues rebuilt, {} rating rows and {} history "
-        "points ({} chunks) written; read and rated in {:.3f}s, written in {:.3f}s",
-        *head, rebuilt.size(), write.ratings.size(), PointsOf(write.history), write.history.size(),
-        absl::ToDoubleSeconds(computed - started), absl::ToDoubleSeconds(written - computed));
-  }
-  checkpoint_ = *head;
+  return absl::OkStatus();
+}
+
+void LeagueProjector::Finish(Step& step) {
+  for (auto& [league_id, league] : step.rebuilt) leagues_[league_id] = std::move(league);
+  for (const std::string& league_id : step.rebuild) force_rebuild_.erase(league_id);
+  checkpoint_ = step.head;
   position_ = checkpoint_;
   absl::StatusOr<int64_t> now = events_.HeadPosition();
   lag_ = now.ok() ? *now - checkpoint_ : 0;
   if (lag_ == 0) caught_up_micros_ = absl::ToUnixMicros(absl::Now());
   if (lag_ > 100'000) spdlog::warn("league projector: {} events behind the store", lag_.load());
-  return absl::OkStatus();
 }
 
 }  // namespace arbiter::league

@@ -1,7 +1,8 @@
 // LeagueProjector: keeps the league projections (ratings, leaderboards,
 // histories) up to date with the store, inside arbiterd.
 //
-// It reads the store's results ("game_finished" / "game_voided" events) in
+// It reads the store's results ("game_finished" / "game_voided" events, from
+// the store's result index, result_index.h) in
 // global order after its checkpoint, rates each with its league's settings
 // (engine/league), and writes the changed ratings, the new history points and
 // the new checkpoint in one transaction (ProjectionStore::Write), so every
@@ -35,6 +36,7 @@
 #include "services/league/league_model.h"
 #include "services/league/projection_store.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 
 namespace arbiter::league {
@@ -48,9 +50,10 @@ struct RebuildSummary {
 
 class LeagueProjector {
  public:
-  LeagueProjector(store::EventStore& events, store::StreamStore& streams,
-                  ProjectionStore& projections)
-      : events_(events), streams_(streams), projections_(projections) {}
+  // `events` gives the store's head; `results` the results up to it.
+  LeagueProjector(store::EventStore& events, store::ResultIndex& results,
+                  store::StreamStore& streams, ProjectionStore& projections)
+      : events_(events), results_(results), streams_(streams), projections_(projections) {}
   ~LeagueProjector() { Stop(); }
 
   // Runs CatchUp every `interval` on a thread of its own until Stop.
@@ -76,17 +79,28 @@ class LeagueProjector {
   // rebuilds the league.
   using League = LeagueModel;
 
+  struct Step;  // what one CatchUp step rates and writes (league_projector.cc)
+
   absl::Status CatchUpLocked() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   absl::Status Load() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  // The parts of a step: rate the results after the checkpoint into the
+  // leagues' models (leagues to rebuild aside), add the rows they changed,
+  // compute the leagues to rebuild whole, and once written keep the new
+  // models and checkpoint.
+  absl::Status RateNewResults(Step& step) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void AddChangedRows(Step& step) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  absl::Status RebuildLeagues(Step& step) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
+  void Finish(Step& step) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_);
   // ComputeLeague (league_model.h) on this projector's stores.
   absl::StatusOr<League> Compute(const std::string& league_id, int64_t position,
                                  std::vector<HistoryChunk>* history) {
-    return ComputeLeague(events_, streams_, league_id, position, history);
+    return ComputeLeague(results_, streams_, league_id, position, history);
   }
   // Every row of a league's model, for a write that replaces it.
   void AddWholeLeague(const std::string& league_id, const League& league, ProjectionWrite& write);
 
   store::EventStore& events_;
+  store::ResultIndex& results_;
   store::StreamStore& streams_;
   ProjectionStore& projections_;
 

@@ -10,7 +10,7 @@
 #include "arbiter/v1/arbiter_service.pb.h"
 #include "arbiter/v1/league_service.pb.h"
 #include "engine/league/league_ratings.h"
-#include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 
 namespace arbiter::league {

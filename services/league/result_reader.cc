@@ -7,6 +7,7 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/synchronization/mutex.h"
+#include "engine/core/status_macros.h"
 #include "services/league/league_settings.h"
 #include "spdlog/spdlog.h"
 
@@ -78,16 +79,14 @@ absl::Status Decode(const store::ResultEvent& result, const std::string& league_
     out.kind = DecodedResult::Kind::kVoid;
     return absl::OkStatus();
   }
-  absl::StatusOr<engine::league::GameResult> game = ResultOf(result, finished);
-  if (!game.ok()) return game.status();
+  ARBITER_ASSIGN_OR_RETURN(out.game, ResultOf(result, finished));
   out.kind = DecodedResult::Kind::kResult;
-  out.game = *std::move(game);
   return absl::OkStatus();
 }
 
 }  // namespace
 
-absl::Status ReadLeagueResults(store::EventStore& events, const std::string& league_id,
+absl::Status ReadLeagueResults(store::ResultIndex& results, const std::string& league_id,
                                int64_t position, bool warn,
                                const std::function<void(DecodedResult&)>& each) {
   Pipe pipe;
@@ -95,7 +94,7 @@ absl::Status ReadLeagueResults(store::EventStore& events, const std::string& lea
     std::vector<DecodedResult> batch;
     batch.reserve(kBatch);
     v1::GameFinished finished;
-    absl::Status status = events.ScanLeagueResults(
+    absl::Status status = results.ScanLeagueResults(
         league_id, 0, position, [&](const store::ResultEvent& result) -> absl::Status {
           DecodedResult decoded;
           if (absl::Status failed = Decode(result, league_id, warn, finished, decoded);

@@ -16,7 +16,7 @@
 
 #include "absl/status/status.h"
 #include "engine/league/league_ratings.h"
-#include "services/store/event_store.h"
+#include "services/store/result_index.h"
 
 namespace arbiter::league {
 
@@ -36,7 +36,7 @@ struct DecodedResult {
 // on the calling thread. With `warn`, uncounted results are logged. Returns
 // the store's error or the first result that does not decode (DataLoss),
 // after handing over the results before it.
-absl::Status ReadLeagueResults(store::EventStore& events, const std::string& league_id,
+absl::Status ReadLeagueResults(store::ResultIndex& results, const std::string& league_id,
                                int64_t position, bool warn,
                                const std::function<void(DecodedResult&)>& each);
 

@@ -32,7 +32,7 @@ grpc::Status DisputeServiceImpl::GetDispute(grpc::ServerContext* context,
                  ARBITER_ASSIGN_OR_RETURN(v1::Dispute dispute,
                                           tournament::ReadDispute(streams_, id));
                  ARBITER_RETURN_IF_ERROR(
-                     tournament::AddRatingChanges(events_, streams_, id, dispute));
+                     tournament::AddRatingChanges(events_, results_, streams_, id, dispute));
                  *response = std::move(dispute);
                  return absl::OkStatus();
                });

@@ -11,6 +11,7 @@
 #include "services/access/authenticator.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/dispute_writer.h"
 
@@ -19,9 +20,12 @@ namespace arbiter::server {
 class DisputeServiceImpl final : public v1::DisputeService::Service {
  public:
   DisputeServiceImpl(store::StreamStore& streams, store::EventStore& events,
-                     games::GameWriter& games, const engine::RulesetRegistry& registry,
-                     access::Authenticator& auth)
-      : streams_(streams), events_(events), writer_(streams, events, games, registry),
+                     store::ResultIndex& results, games::GameWriter& games,
+                     const engine::RulesetRegistry& registry, access::Authenticator& auth)
+      : streams_(streams),
+        events_(events),
+        results_(results),
+        writer_(streams, events, results, games, registry),
         auth_(auth) {}
 
   grpc::Status OpenDispute(grpc::ServerContext* context, const v1::OpenDisputeRequest* request,
@@ -36,6 +40,7 @@ class DisputeServiceImpl final : public v1::DisputeService::Service {
  private:
   store::StreamStore& streams_;
   store::EventStore& events_;
+  store::ResultIndex& results_;
   tournament::DisputeWriter writer_;
   access::Authenticator& auth_;
 };

@@ -355,8 +355,10 @@ grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, *game_id));
-                 auto report = games::VerifyOpenedGame(store_, registry_, game, CancelOf(context));
+                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game,
+                                          OpenReadable(store_, caller, *game_id));
+                 auto report = games::VerifyOpenedGame(store_, results_, registry_, game,
+                                                       CancelOf(context));
                  if (!report.ok()) return report.status();
                  *response = *std::move(report);
                  // The row was read with the events (one snapshot): a game

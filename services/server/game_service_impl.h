@@ -20,15 +20,18 @@
 #include "services/transparency/transparency_proofs.h"
 #include "services/store/token_store.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/transparency/transparency_log.h"
 
 namespace arbiter::server {
 
 class ArbiterServiceImpl final : public v1::ArbiterService::Service {
  public:
-  ArbiterServiceImpl(store::EventStore& store, const engine::RulesetRegistry& registry,
-                     access::Authenticator& auth, games::GameWriter& writer)
+  ArbiterServiceImpl(store::EventStore& store, store::ResultIndex& results,
+                     const engine::RulesetRegistry& registry, access::Authenticator& auth,
+                     games::GameWriter& writer)
       : store_(store),
+        results_(results),
         registry_(registry),
         auth_(auth),
         writer_(writer),
@@ -64,6 +67,7 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
 
  private:
   store::EventStore& store_;
+  store::ResultIndex& results_;  // VerifyGame compares its rows with the events
   const engine::RulesetRegistry& registry_;
   access::Authenticator& auth_;
   // Sets the answer's inclusion proof of its last event, or says why there

@@ -229,13 +229,14 @@ grpc::Status LeagueServiceImpl::ListLeagues(grpc::ServerContext* context,
     // reads at most 1,000, so a page of 1,000 that fills up gets a token
     // (whose page may then be empty).
     const int fetch = std::min(size + 1, 1000);
-    ARBITER_ASSIGN_OR_RETURN(std::vector<store::StreamRecord> streams, streams_.ListStreams(league::kLeagueKind, after, fetch));
+    ARBITER_ASSIGN_OR_RETURN(std::vector<store::StreamRecord> streams,
+                             streams_.ListStreams(league::kLeagueKind, after, fetch));
     for (int i = 0; i < static_cast<int>(streams.size()); ++i) {
       if (i == size) {
         response->set_next_page_token(response->leagues().rbegin()->name());
         break;
       }
-      const std::string id = streams[i].stream_id.substr(std::string_view("leagues/").size());
+      const std::string id = common::IdOf(common::IdKind::kLeague, streams[i].stream_id);
       ARBITER_ASSIGN_OR_RETURN(v1::League league, ReadLeague(id));
       *response->add_leagues() = std::move(league);
     }

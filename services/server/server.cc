@@ -52,7 +52,8 @@ bool IsLoopbackAddress(const std::string& listen) {
   return true;
 }
 
-ArbiterServer::ArbiterServer(store::EventStore& store, store::TokenStore& tokens,
+ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& results,
+                             store::TokenStore& tokens,
                              const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
                              const LeagueParts* leagues,
                              transparency::TransparencyLog* transparency)
@@ -61,14 +62,14 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::TokenStore& tokens
                         ? std::make_unique<league::StreamLeagueCheck>(*leagues->streams)
                         : nullptr),
       writer_(store, registry, limits, league_check_.get()),
-      arbiter_service_(store, registry, auth_, writer_),
+      arbiter_service_(store, results, registry, auth_, writer_),
       token_service_(tokens, auth_) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
                                                           *leagues->projector, auth_);
     tournament_service_ = std::make_unique<TournamentServiceImpl>(*leagues->streams, store,
-                                                                  writer_, auth_);
-    dispute_service_ = std::make_unique<DisputeServiceImpl>(*leagues->streams, store,
+                                                                  results, writer_, auth_);
+    dispute_service_ = std::make_unique<DisputeServiceImpl>(*leagues->streams, store, results,
                                                             writer_, registry, auth_);
   }
   if (transparency != nullptr) {
@@ -82,14 +83,14 @@ ArbiterServer::~ArbiterServer() {
 }
 
 absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
-    const ServerOptions& options, store::EventStore& store, store::TokenStore& tokens,
-    const engine::RulesetRegistry& registry, const LeagueParts* leagues,
+    const ServerOptions& options, store::EventStore& store, store::ResultIndex& results,
+    store::TokenStore& tokens, const engine::RulesetRegistry& registry, const LeagueParts* leagues,
     transparency::TransparencyLog* transparency) {
   ARBITER_ASSIGN_OR_RETURN(Credentials credentials, CredentialsFor(options));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
-      new ArbiterServer(store, tokens, registry, options.limits, leagues, transparency));
+      new ArbiterServer(store, results, tokens, registry, options.limits, leagues, transparency));
   if (credentials.takes_auth_processor) {
     server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
     credentials.credentials->SetAuthMetadataProcessor(server->early_auth_);

@@ -28,6 +28,7 @@
 #include "services/server/token_service_impl.h"
 #include "services/store/token_store.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 
 namespace arbiter::server {
 
@@ -70,14 +71,17 @@ struct LeagueParts {
 
 class ArbiterServer {
  public:
-  // Builds and starts the server. InvalidArgument for unreadable TLS files
-  // and for plaintext on a non-loopback address without `insecure`;
+  // Builds and starts the server on `store` and its result index `results`
+  // (the PostgreSQL and in-memory stores are both). InvalidArgument for
+  // unreadable TLS files and for plaintext on a non-loopback address without
+  // `insecure`;
   // Unavailable if the address cannot be bound.
   // With `transparency` (owned by the caller) the server also serves
   // TransparencyService, and AdjudicateGame answers carry inclusion proofs.
   static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
-      const ServerOptions& options, store::EventStore& store, store::TokenStore& tokens,
-      const engine::RulesetRegistry& registry, const LeagueParts* leagues = nullptr,
+      const ServerOptions& options, store::EventStore& store, store::ResultIndex& results,
+      store::TokenStore& tokens, const engine::RulesetRegistry& registry,
+      const LeagueParts* leagues = nullptr,
       transparency::TransparencyLog* transparency = nullptr);
   ~ArbiterServer();
 
@@ -107,7 +111,7 @@ class ArbiterServer {
   // The health service says every registered service is serving.
   void MarkServing();
 
-  ArbiterServer(store::EventStore& store, store::TokenStore& tokens,
+  ArbiterServer(store::EventStore& store, store::ResultIndex& results, store::TokenStore& tokens,
                 const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
                 const LeagueParts* leagues, transparency::TransparencyLog* transparency);
 

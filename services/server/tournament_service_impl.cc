@@ -40,7 +40,7 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                           tournament::ParseTournamentName(request->name()));
                  ARBITER_ASSIGN_OR_RETURN(const tournament::TournamentLog log,
                                           tournament::ReadTournament(streams_, id));
-                 ARBITER_ASSIGN_OR_RETURN(*response, tournament::ReadTournamentView(events_, log));
+                 ARBITER_ASSIGN_OR_RETURN(*response, tournament::ReadTournamentView(results_, log));
                  return absl::OkStatus();
                });
 }
@@ -68,7 +68,7 @@ grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
                  const int number = request->round() == 0 ? static_cast<int>(log.rounds.size())
                                                           : request->round();
                  ARBITER_ASSIGN_OR_RETURN(*response,
-                                          tournament::ReadRoundView(events_, log, number));
+                                          tournament::ReadRoundView(results_, log, number));
                  return absl::OkStatus();
                });
 }
@@ -94,7 +94,7 @@ grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                           tournament::ReadTournament(streams_, id));
                  ARBITER_ASSIGN_OR_RETURN(
                      *response,
-                     tournament::ReadStandingsView(events_, log, request->after_round()));
+                     tournament::ReadStandingsView(results_, log, request->after_round()));
                  return absl::OkStatus();
                });
 }

@@ -10,6 +10,7 @@
 #include "services/access/authenticator.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/tournament_writer.h"
 
@@ -18,8 +19,10 @@ namespace arbiter::server {
 class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
   TournamentServiceImpl(store::StreamStore& streams, store::EventStore& events,
-                        games::GameWriter& games, access::Authenticator& auth)
-      : streams_(streams), events_(events), writer_(streams, events, games), auth_(auth) {}
+                        store::ResultIndex& results, games::GameWriter& games,
+                        access::Authenticator& auth)
+      : streams_(streams), results_(results), writer_(streams, events, results, games),
+        auth_(auth) {}
 
   grpc::Status CreateTournament(grpc::ServerContext* context,
                                 const v1::CreateTournamentRequest* request,
@@ -40,7 +43,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
 
  private:
   store::StreamStore& streams_;
-  store::EventStore& events_;
+  store::ResultIndex& results_;
   tournament::TournamentWriter writer_;
   access::Authenticator& auth_;
 };

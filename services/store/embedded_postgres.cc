@@ -317,7 +317,7 @@ absl::Status EmbeddedPostgres::StopServer() {
 }
 
 absl::Status EmbeddedPostgres::Restart() {
-  if (absl::Status s = StopServer(); !s.ok()) return s;
+  ARBITER_RETURN_IF_ERROR(StopServer());
   return StartServer();
 }
 

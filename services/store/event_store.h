@@ -15,6 +15,9 @@
 // retried request returns the first answer without writing anything again,
 // also after a restart of the server or of PostgreSQL.
 //
+// The results of games (what leagues and tournaments read) are indexed by
+// an interface of their own, ResultIndex (result_index.h).
+//
 // Implementations: PostgresEventStore (postgres_event_store.h) and
 // MemoryEventStore (memory_event_store.h, for unit tests; same behaviour).
 // Every implementation is thread-safe: one instance may be shared by all
@@ -22,7 +25,6 @@
 #ifndef ARBITER_SERVICES_STORE_EVENT_STORE_H_
 #define ARBITER_SERVICES_STORE_EVENT_STORE_H_
 
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -63,7 +65,8 @@ inline constexpr int kMaxPlayers = 64;
 // makes an active game kFinished, "game_voided" makes an active or finished
 // game kVoided. They may only stand last in a batch; a finished game accepts
 // nothing but a batch of one "game_voided" event, a voided game nothing.
-// The store also lists every such event, by position, for ReadResults.
+// The store also lists every such event, by position, in its result index
+// (result_index.h).
 // stored: never rename.
 inline constexpr char kGameFinishedType[] = "game_finished";
 inline constexpr char kGameVoidedType[] = "game_voided";
@@ -165,15 +168,6 @@ struct ListGamesFilter {
 struct ListGamesPage {
   std::vector<GameRecord> games;  // ordered by game_id
   std::string next_page_token;    // empty on the last page
-};
-
-// A "game_finished" or "game_voided" event, with the game's league and
-// tournament (fixed at its creation).
-struct ResultEvent {
-  StoredEvent event;
-  GameStatus kind = GameStatus::kUnspecified;  // kFinished or kVoided
-  std::string league_id;
-  std::string tournament_id;
 };
 
 // A game's row with the first and the last of its events (ReadGameHead).
@@ -325,65 +319,6 @@ class EventStore {
     }
     return absl::OkStatus();
   }
-
-  // Up to `limit` (1..10000) result events (kGameFinishedType and
-  // kGameVoidedType) with after_position < position <= up_to_position (0:
-  // no upper bound), in position order; only those of games of `league_id`
-  // unless it is empty. The same guarantee as ReadAll: a reader passing the
-  // last position it saw never skips one.
-  virtual absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
-                                                               int64_t up_to_position,
-                                                               const std::string& league_id,
-                                                               int limit) = 0;
-
-  // Every result event of the games of league `league_id` with
-  // after_position < position <= up_to_position (0: no upper bound), in
-  // position order, each handed to `each`, in one read: for a league's
-  // rebuild. The events carry what rating needs (position, game id,
-  // sequence, payload, recorded_at; kind and league_id) and no more: event
-  // id, type, JSON copy, recorded_by and hashes are left empty. `each` must
-  // not call this store. The first error `each` returns ends the scan and is
-  // returned; otherwise the errors of ReadResults.
-  virtual absl::Status ScanLeagueResults(const std::string& league_id, int64_t after_position,
-                                         int64_t up_to_position,
-                                         const std::function<absl::Status(const ResultEvent&)>& each) {
-    constexpr int kPage = 10'000;
-    while (true) {
-      absl::StatusOr<std::vector<ResultEvent>> page =
-          ReadResults(after_position, up_to_position, league_id, kPage);
-      if (!page.ok()) return page.status();
-      for (const ResultEvent& result : *page) {
-        if (absl::Status status = each(result); !status.ok()) return status;
-      }
-      if (static_cast<int>(page->size()) < kPage) return absl::OkStatus();
-      after_position = page->back().event.position;
-    }
-  }
-
-  // The result rows stored at `positions` (any order), as ScanLeagueResults
-  // reads them (position, game id, sequence, payload, recorded_at; kind and
-  // league_id), in position order; positions with no row are left out. For
-  // VerifyGame, which compares them with the events at those positions: a
-  // league's rebuild rates the rows. This default reads the events through
-  // ReadResults (a store whose rows are its events).
-  virtual absl::StatusOr<std::vector<ResultEvent>> ReadResultRows(
-      std::vector<int64_t> positions) {
-    std::sort(positions.begin(), positions.end());
-    std::vector<ResultEvent> out;
-    for (int64_t position : positions) {
-      if (position < 1 || (!out.empty() && out.back().event.position == position)) continue;
-      absl::StatusOr<std::vector<ResultEvent>> one = ReadResults(position - 1, position, "", 1);
-      if (!one.ok()) return one.status();
-      for (ResultEvent& result : *one) out.push_back(std::move(result));
-    }
-    return out;
-  }
-
-  // Up to `limit` (1..10000) result events of the games of one tournament
-  // (fixed at their creation) with position > after_position, in position
-  // order: every table result of a tournament in one read.
-  virtual absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(
-      const std::string& tournament_id, int64_t after_position, int limit) = 0;
 
   // The position of the last committed event (0 for an empty store).
   virtual absl::StatusOr<int64_t> HeadPosition() = 0;

@@ -1,4 +1,5 @@
-// MemoryEventStore: an EventStore kept in memory, for unit tests.
+// MemoryEventStore: an EventStore and its ResultIndex kept in memory, for
+// unit tests.
 //
 // Behaves like PostgresEventStore (same validation, errors, hashing, order,
 // idempotency), except that nothing survives the object. Thread-safe (one
@@ -13,10 +14,11 @@
 
 #include "absl/synchronization/mutex.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 
 namespace arbiter::store {
 
-class MemoryEventStore final : public EventStore {
+class MemoryEventStore final : public EventStore, public ResultIndex {
  public:
   MemoryEventStore() = default;
 
@@ -35,6 +37,11 @@ class MemoryEventStore final : public EventStore {
                                                            int64_t after_sequence,
                                                            int64_t up_to_sequence) override;
   absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position, int limit) override;
+  absl::StatusOr<int64_t> HeadPosition() override;
+  absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
+
+  // ResultIndex (ScanLeagueResults and ReadResultRows: its defaults, as the
+  // events are the rows).
   absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
                                                        int64_t up_to_position,
                                                        const std::string& league_id,
@@ -42,8 +49,6 @@ class MemoryEventStore final : public EventStore {
   absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(const std::string& tournament_id,
                                                                  int64_t after_position,
                                                                  int limit) override;
-  absl::StatusOr<int64_t> HeadPosition() override;
-  absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
 
   // For tests of verification: replaces the stored payload of one event
   // without updating its hash, as an attacker with disk access would.

@@ -4,6 +4,7 @@
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "engine/core/sha256.h"
 #include "services/store/pg/status.h"
 
@@ -89,7 +90,7 @@ absl::Status ApplyMigrations(const std::string& conninfo) {
 }
 
 absl::Status ApplyMigrations(const std::string& conninfo, const std::vector<Migration>& migrations) {
-  if (absl::Status status = CheckOrder(migrations); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(CheckOrder(migrations));
   try {
     pqxx::connection conn(conninfo);
     {

@@ -227,10 +227,8 @@ absl::StatusOr<GameRecord> PostgresEventStore::GetGame(const std::string& game_i
 absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilter& filter,
                                                             int page_size,
                                                             const std::string& page_token) {
-  absl::StatusOr<int> size = internal::NormalisePageSize(page_size);
-  if (!size.ok()) return size.status();
-  absl::StatusOr<std::string> after = internal::DecodePageToken(page_token);
-  if (!after.ok()) return after.status();
+  ARBITER_ASSIGN_OR_RETURN(const int size, internal::NormalisePageSize(page_size));
+  ARBITER_ASSIGN_OR_RETURN(const std::string after, internal::DecodePageToken(page_token));
   ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     pqxx::read_transaction txn(lease.conn());
@@ -242,17 +240,16 @@ absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilte
                      "AND ($3 = '' OR status = $3) AND ($4 = '' OR league_id = $4) "
                      "AND ($5 = '' OR tournament_id = $5) "
                      "AND ($7 = '' OR players @> ARRAY[$7]) ORDER BY game_id LIMIT $6"),
-        *after, filter.game, status, filter.league_id, filter.tournament_id, *size + 1,
+        after, filter.game, status, filter.league_id, filter.tournament_id, size + 1,
         filter.player);
     ListGamesPage page;
     for (const pqxx::row& row : rows) {
-      if (static_cast<int>(page.games.size()) == *size) {
+      if (static_cast<int>(page.games.size()) == size) {
         page.next_page_token = internal::EncodePageToken(page.games.back().game_id);
         break;
       }
-      absl::StatusOr<GameRecord> game = GameFromRow(row);
-      if (!game.ok()) return game.status();
-      page.games.push_back(*std::move(game));
+      ARBITER_ASSIGN_OR_RETURN(GameRecord game, GameFromRow(row));
+      page.games.push_back(std::move(game));
     }
     return page;
   } catch (const std::exception& e) {
@@ -296,7 +293,7 @@ std::unique_ptr<StoreFollower> PostgresEventStore::Follow(StoreListener& listene
 }
 
 absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& request) {
-  if (absl::Status status = internal::ValidateAppend(request); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(internal::ValidateAppend(request));
   const std::string digest = internal::AppendDigest(request);
   ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   // The answer to an earlier request with this id, or an error if the id
@@ -325,7 +322,7 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
       GameRecord record;
       record.game_id = request.game_id;
       record.status = ParseGameStatus(game[0].as<std::string>()).value_or(GameStatus::kUnspecified);
-      if (absl::Status s = internal::CheckAppendAllowed(record, request.events); !s.ok()) return s;
+      ARBITER_RETURN_IF_ERROR(internal::CheckAppendAllowed(record, request.events));
     }
     if (current != request.expected_sequence) {
       // A concurrent retry of this very request may have committed while we
@@ -363,7 +360,7 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
     const std::string& game_id, int64_t after_sequence, int limit) {
-  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(internal::ValidateLimit(limit));
   ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     // One statement (the second only finds whether an empty game exists,
@@ -385,7 +382,7 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(
 
 absl::StatusOr<GameHead> PostgresEventStore::ReadGameHead(const std::string& game_id,
                                                           int limit) {
-  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(internal::ValidateLimit(limit));
   ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     // One statement: one snapshot, no transaction around it.
@@ -393,10 +390,8 @@ absl::StatusOr<GameHead> PostgresEventStore::ReadGameHead(const std::string& gam
     pqxx::result rows = txn.exec_prepared("read_game_head", game_id, limit);
     if (rows.empty()) return internal::GameNotFound(game_id);
     const pqxx::row::size_type game_from = kEventColumnCount + 1;
-    absl::StatusOr<GameRecord> row = GameFromRow(rows[0].slice(game_from, rows.columns()));
-    if (!row.ok()) return row.status();
     GameHead head;
-    head.row = *std::move(row);
+    ARBITER_ASSIGN_OR_RETURN(head.row, GameFromRow(rows[0].slice(game_from, rows.columns())));
     head.first_events.reserve(std::min<std::size_t>(rows.size(), static_cast<std::size_t>(limit)));
     for (const pqxx::row& event_row : rows) {
       if (event_row[0].is_null()) break;  // a game without events
@@ -433,7 +428,7 @@ absl::StatusOr<std::optional<StoredEvent>> PostgresEventStore::FindGameEvent(
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t after_position,
                                                                      int limit) {
-  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
+  ARBITER_RETURN_IF_ERROR(internal::ValidateLimit(limit));
   ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
   try {
     pqxx::read_transaction txn(lease.conn());
@@ -450,86 +445,6 @@ absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadAll(int64_t aft
     return events;
   } catch (const std::exception& e) {
     return lease.Fail(e, "reading the store");
-  }
-}
-
-absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResults(
-    int64_t after_position, int64_t up_to_position, const std::string& league_id, int limit) {
-  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
-  try {
-    pqxx::read_transaction txn(lease.conn());
-    // Results are few next to actions: game_results lists them by position
-    // (a result is the last event of its batch, so its position is the
-    // batch's). The page is cut first, then each result is one primary-key
-    // look-up in events: the LATERAL ... LIMIT 1 keeps the planner from
-    // hashing the whole events table for every page. A league's results come
-    // through game_results_by_league.
-    const std::string query = absl::StrCat(
-        "SELECT x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
-        "e.payload_json::text, e.recorded_by, "
-        "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash, "
-        "x.kind, x.league_id, x.tournament_id "
-        "FROM (SELECT * FROM game_results "
-        "WHERE position > $1::bigint AND ($2::bigint = 0 OR position <= $2::bigint) ",
-        league_id.empty() ? "" : "AND league_id = $4::text ",
-        "ORDER BY position LIMIT $3) x "
-        "CROSS JOIN LATERAL (SELECT * FROM events WHERE events.game_id = x.game_id "
-        "AND events.sequence = x.sequence LIMIT 1) e "
-        "ORDER BY x.position");
-    pqxx::result rows =
-        league_id.empty()
-            ? txn.exec_params(query, after_position, up_to_position, limit)
-            : txn.exec_params(query, after_position, up_to_position, limit, league_id);
-    std::vector<ResultEvent> results;
-    results.reserve(rows.size());
-    const int extra = static_cast<int>(rows.columns()) - 3;
-    for (const pqxx::row& row : rows) {
-      ResultEvent result;
-      result.event = EventFromRow(row);
-      result.kind = ParseGameStatus(row[extra].as<std::string>()).value_or(GameStatus::kUnspecified);
-      result.league_id = row[extra + 1].is_null() ? "" : row[extra + 1].as<std::string>();
-      result.tournament_id = row[extra + 2].is_null() ? "" : row[extra + 2].as<std::string>();
-      results.push_back(std::move(result));
-    }
-    return results;
-  } catch (const std::exception& e) {
-    return lease.Fail(e, "reading results");
-  }
-}
-
-absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadTournamentResults(
-    const std::string& tournament_id, int64_t after_position, int limit) {
-  if (absl::Status status = internal::ValidateLimit(limit); !status.ok()) return status;
-  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
-  try {
-    pqxx::read_transaction txn(lease.conn());
-    // As ReadResults, through game_results_by_tournament (migration 0011).
-    pqxx::result rows = txn.exec_params(
-        "SELECT x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
-        "e.payload_json::text, e.recorded_by, "
-        "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash, "
-        "x.kind, x.league_id, x.tournament_id "
-        "FROM (SELECT * FROM game_results WHERE tournament_id = $1::text "
-        "AND position > $2::bigint ORDER BY position LIMIT $3) x "
-        "CROSS JOIN LATERAL (SELECT * FROM events WHERE events.game_id = x.game_id "
-        "AND events.sequence = x.sequence LIMIT 1) e "
-        "ORDER BY x.position",
-        tournament_id, after_position, limit);
-    std::vector<ResultEvent> results;
-    results.reserve(rows.size());
-    const int extra = static_cast<int>(rows.columns()) - 3;
-    for (const pqxx::row& row : rows) {
-      ResultEvent result;
-      result.event = EventFromRow(row);
-      result.kind = ParseGameStatus(row[extra].as<std::string>()).value_or(GameStatus::kUnspecified);
-      result.league_id = row[extra + 1].is_null() ? "" : row[extra + 1].as<std::string>();
-      result.tournament_id = row[extra + 2].as<std::string>();
-      results.push_back(std::move(result));
-    }
-    return results;
-  } catch (const std::exception& e) {
-    return lease.Fail(e, "reading a tournament's results");
   }
 }
 
@@ -551,18 +466,17 @@ absl::StatusOr<VerifyReport> PostgresEventStore::VerifyGame(const std::string& g
     pqxx::result game_rows = txn.exec_params(
         absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE game_id = $1"), game_id);
     if (game_rows.empty()) return internal::GameNotFound(game_id);
-    absl::StatusOr<GameRecord> game = GameFromRow(game_rows[0]);
-    if (!game.ok()) return game.status();
+    ARBITER_ASSIGN_OR_RETURN(const GameRecord game, GameFromRow(game_rows[0]));
     // The events a batch at a time (never the whole game in memory), in
     // the same snapshot.
-    internal::ChainCheck check(*game);
+    internal::ChainCheck check(game);
     std::vector<StoredEvent> events;
     int64_t after = 0;
     while (true) {
       pqxx::result rows = txn.exec_prepared("read_game_events", game_id, after, kVerifyBatch);
       events.clear();
       for (const pqxx::row& row : rows) events.push_back(EventFromRow(row));
-      if (absl::Status status = check.Add(events); !status.ok()) return status;
+      ARBITER_RETURN_IF_ERROR(check.Add(events));
       if (static_cast<int>(rows.size()) < kVerifyBatch) break;
       after = events.back().sequence;
     }

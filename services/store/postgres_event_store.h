@@ -21,6 +21,7 @@
 #include "services/store/event_store.h"
 #include "services/store/internal/group_commit.h"
 #include "services/store/pg/pool.h"
+#include "services/store/result_index.h"
 
 namespace arbiter::store {
 
@@ -47,7 +48,9 @@ struct PostgresOptions {
   int create_writers = 2;
 };
 
-class PostgresEventStore final : public EventStore {
+// The event store and its result index (result_index.h: the table
+// game_results, which the appending transaction fills by a trigger).
+class PostgresEventStore final : public EventStore, public ResultIndex {
  public:
   // Connects once to check the server is reachable and migrated.
   // Unavailable if it is not reachable; FailedPrecondition if the schema is
@@ -55,7 +58,19 @@ class PostgresEventStore final : public EventStore {
   static absl::StatusOr<std::unique_ptr<PostgresEventStore>> Open(const PostgresOptions& options);
   ~PostgresEventStore() override;
 
+  // The store's pool, for the other PostgreSQL parts of the service
+  // (streams, tokens, projections, the transparency log): they share its
+  // connections (and find the store's statements prepared on them).
+  pg::PgPool& pool() { return pool_; }
+
+  // EventStore.
   absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) override;
+  // Creates games as CreateGame does, in statements of up to
+  // max_games_per_commit games (one commit each): a game whose id or request
+  // id is taken, or a group whose statement fails, is written again on its
+  // own to get its own answer. The answers are in the order of `requests`.
+  std::vector<absl::StatusOr<GameRecord>> CreateGames(
+      const std::vector<CreateGameRequest>& requests) override;
   absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
   absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter, int page_size,
                                           const std::string& page_token) override;
@@ -70,39 +85,29 @@ class PostgresEventStore final : public EventStore {
                                                            int64_t after_sequence,
                                                            int64_t up_to_sequence) override;
   absl::StatusOr<std::vector<StoredEvent>> ReadAll(int64_t after_position, int limit) override;
-  absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
-                                                       int64_t up_to_position,
-                                                       const std::string& league_id,
-                                                       int limit) override;
-  // One COPY each (postgres_scans.cc): the rows stream in while `each`
-  // handles the ones before.
+  // One COPY (postgres_scans.cc): the rows stream in while `each` handles
+  // the ones before.
   absl::Status ScanEvents(int64_t after_position, int64_t up_to_position,
                           const std::function<absl::Status(const StoredEvent&)>& each) override;
-  absl::StatusOr<std::vector<ResultEvent>> ReadResultRows(std::vector<int64_t> positions) override;
-  absl::Status ScanLeagueResults(const std::string& league_id, int64_t after_position,
-                                 int64_t up_to_position,
-                                 const std::function<absl::Status(const ResultEvent&)>& each) override;
-  absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(const std::string& tournament_id,
-                                                                 int64_t after_position,
-                                                                 int limit) override;
   absl::StatusOr<int64_t> HeadPosition() override;
-
-  // The store's pool, for the other PostgreSQL parts of the service
-  // (streams, tokens, projections, the transparency log): they share its
-  // connections (and find the store's statements prepared on them).
-  pg::PgPool& pool() { return pool_; }
   absl::StatusOr<VerifyReport> VerifyGame(const std::string& game_id) override;
-
   // A follower on a connection of its own (postgres_store_follower.h).
   std::unique_ptr<StoreFollower> Follow(StoreListener& listener) override;
   int64_t WrittenThrough() const override { return written_through_.load(); }
 
-  // Creates games as CreateGame does, in statements of up to
-  // max_games_per_commit games (one commit each): a game whose id or request
-  // id is taken, or a group whose statement fails, is written again on its
-  // own to get its own answer. The answers are in the order of `requests`.
-  std::vector<absl::StatusOr<GameRecord>> CreateGames(
-      const std::vector<CreateGameRequest>& requests) override;
+  // ResultIndex (postgres_result_index.cc).
+  absl::StatusOr<std::vector<ResultEvent>> ReadResults(int64_t after_position,
+                                                       int64_t up_to_position,
+                                                       const std::string& league_id,
+                                                       int limit) override;
+  // One COPY: the rows stream in while `each` handles the ones before.
+  absl::Status ScanLeagueResults(
+      const std::string& league_id, int64_t after_position, int64_t up_to_position,
+      const std::function<absl::Status(const ResultEvent&)>& each) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadResultRows(std::vector<int64_t> positions) override;
+  absl::StatusOr<std::vector<ResultEvent>> ReadTournamentResults(const std::string& tournament_id,
+                                                                 int64_t after_position,
+                                                                 int limit) override;
 
  private:
   explicit PostgresEventStore(PostgresOptions options);

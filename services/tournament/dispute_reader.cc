@@ -68,8 +68,9 @@ absl::StatusOr<v1::Dispute> ReadDispute(store::StreamStore& streams,
   return out;
 }
 
-absl::Status AddRatingChanges(store::EventStore& events, store::StreamStore& streams,
-                              const std::string& dispute_id, v1::Dispute& dispute) {
+absl::Status AddRatingChanges(store::EventStore& events, store::ResultIndex& results,
+                              store::StreamStore& streams, const std::string& dispute_id,
+                              v1::Dispute& dispute) {
   const v1::RulingKind kind = dispute.ruling().kind();
   if (dispute.state() != v1::DISPUTE_STATE_RULED ||
       (kind != v1::RULING_KIND_VOID && kind != v1::RULING_KIND_CORRECTED)) {
@@ -84,7 +85,7 @@ absl::Status AddRatingChanges(store::EventStore& events, store::StreamStore& str
                            FindRulingEvent(events, record, dispute_id, kind));
   if (!ruled.has_value()) return absl::OkStatus();
   absl::StatusOr<std::vector<v1::RatingChange>> changes =
-      league::RatingChangesAt(events, streams, record.league_id, ruled->position);
+      league::RatingChangesAt(results, streams, record.league_id, ruled->position);
   if (!changes.ok()) {
     if (absl::IsNotFound(changes.status())) return absl::OkStatus();  // no such league
     return changes.status();
@@ -127,12 +128,12 @@ absl::StatusOr<v1::ListDisputesResponse> ListDisputes(store::StreamStore& stream
   }
 }
 
-v1::DisputeAdjudication Adjudicate(store::EventStore& events,
+v1::DisputeAdjudication Adjudicate(store::EventStore& events, store::ResultIndex& results,
                                    const engine::RulesetRegistry& registry,
                                    const std::string& game_id, const games::CancelCheck& cancel) {
   v1::DisputeAdjudication out;
   absl::StatusOr<v1::VerifyGameResponse> verify =
-      games::VerifyStoredGame(events, registry, game_id, cancel);
+      games::VerifyStoredGame(events, results, registry, game_id, cancel);
   if (verify.ok()) {
     out.set_chain_intact(verify->intact());
     out.set_chain_detail(verify->intact() ? "every event's hash recomputed and matched"

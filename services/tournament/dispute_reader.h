@@ -13,6 +13,7 @@
 #include "engine/core/ruleset_registry.h"
 #include "services/games/game_loader.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 
 namespace arbiter::tournament {
@@ -27,8 +28,9 @@ absl::StatusOr<v1::Dispute> ReadDispute(store::StreamStore& streams,
 // sets rating_changes and rating_event (league_model.h RatingChangesAt at
 // the ruling's event in the game's log). Nothing for other disputes, nor
 // when the ruling's event or the league is not found. Errors of the reads.
-absl::Status AddRatingChanges(store::EventStore& events, store::StreamStore& streams,
-                              const std::string& dispute_id, v1::Dispute& dispute);
+absl::Status AddRatingChanges(store::EventStore& events, store::ResultIndex& results,
+                              store::StreamStore& streams, const std::string& dispute_id,
+                              v1::Dispute& dispute);
 
 // A page of ListDisputes (without rating changes). InvalidArgument on
 // "page_size" (0-1000) or "page_token" (not a dispute name).
@@ -39,7 +41,7 @@ absl::StatusOr<v1::ListDisputesResponse> ListDisputes(store::StreamStore& stream
 // VerifyGame does (or why it could not be), and the replay's verdict,
 // violation and standings when the game loads and replays. Never fails:
 // what could not be read is left empty (the chain's detail says why).
-v1::DisputeAdjudication Adjudicate(store::EventStore& events,
+v1::DisputeAdjudication Adjudicate(store::EventStore& events, store::ResultIndex& results,
                                    const engine::RulesetRegistry& registry,
                                    const std::string& game_id, const games::CancelCheck& cancel);
 

@@ -108,7 +108,7 @@ absl::StatusOr<v1::Dispute> DisputeWriter::OpenDispute(const access::Caller& cal
   opened.set_game(table->table.game());
   opened.set_event(request.event());
   opened.set_reason(request.reason());
-  *opened.mutable_adjudication() = Adjudicate(events_, registry_, game_id, cancel);
+  *opened.mutable_adjudication() = Adjudicate(events_, results_, registry_, game_id, cancel);
   store::StreamAppendRequest append;
   append.stream_id = common::NameOf(common::IdKind::kDispute, request.dispute_id());
   append.kind = kDisputeKind;
@@ -175,7 +175,7 @@ absl::StatusOr<v1::RulingRecorded> DisputeWriter::Decide(const access::Caller& c
   *ruling->mutable_rule_time() = common::TimestampOf(absl::Now());
   // The standings before and as the ruling makes them (a ruling on a table
   // takes precedence over its game's result, tournament_reader.h).
-  ARBITER_ASSIGN_OR_RETURN(const Outcomes outcomes, ReadOutcomes(events_, log.id));
+  ARBITER_ASSIGN_OR_RETURN(const Outcomes outcomes, ReadOutcomes(results_, log.id));
   ARBITER_ASSIGN_OR_RETURN(const std::vector<engine::tournament::StandingRow> before,
                            StandingsOf(outcomes, log));
   TournamentLog ruled = log;
@@ -265,7 +265,7 @@ absl::Status DisputeWriter::RecordInDispute(const access::Caller& caller,
 
 absl::StatusOr<v1::Dispute> DisputeWriter::Answer(const std::string& dispute_id) {
   ARBITER_ASSIGN_OR_RETURN(v1::Dispute dispute, ReadDispute(streams_, dispute_id));
-  ARBITER_RETURN_IF_ERROR(AddRatingChanges(events_, streams_, dispute_id, dispute));
+  ARBITER_RETURN_IF_ERROR(AddRatingChanges(events_, results_, streams_, dispute_id, dispute));
   return dispute;
 }
 

@@ -52,6 +52,7 @@
 #include "services/games/game_loader.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/tournament_log.h"
 
@@ -60,9 +61,10 @@ namespace arbiter::tournament {
 class DisputeWriter {
  public:
   // The stores, the writer and the registry must outlive this object.
-  DisputeWriter(store::StreamStore& streams, store::EventStore& events, games::GameWriter& games,
+  DisputeWriter(store::StreamStore& streams, store::EventStore& events,
+                store::ResultIndex& results, games::GameWriter& games,
                 const engine::RulesetRegistry& registry)
-      : streams_(streams), events_(events), games_(games), registry_(registry) {}
+      : streams_(streams), events_(events), results_(results), games_(games), registry_(registry) {}
 
   // OpenDispute: the dispute as opened. InvalidArgument with a field
   // violation for a bad field, NotFound for an unknown tournament, round or
@@ -108,6 +110,7 @@ class DisputeWriter {
 
   store::StreamStore& streams_;
   store::EventStore& events_;
+  store::ResultIndex& results_;
   games::GameWriter& games_;
   const engine::RulesetRegistry& registry_;
 };

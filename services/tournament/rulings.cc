@@ -11,19 +11,6 @@
 
 namespace arbiter::tournament {
 
-const char* RulingName(v1::RulingKind kind) {
-  switch (kind) {
-    case v1::RULING_KIND_UPHOLD:
-      return "uphold";
-    case v1::RULING_KIND_VOID:
-      return "void";
-    case v1::RULING_KIND_CORRECTED:
-      return "corrected";
-    default:
-      return "unspecified";
-  }
-}
-
 absl::Status DisputeClosed(const std::string& dispute_id, const v1::Ruling& ruling) {
   return absl::FailedPreconditionError(absl::StrCat(
       "dispute \"", dispute_id, "\" is closed: ruled ", RulingName(ruling.kind()),

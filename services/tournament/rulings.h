@@ -16,12 +16,12 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/tournament_service.pb.h"
 #include "engine/tournament/standings.h"
+#include "services/common/ruling_name.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::tournament {
 
-// "uphold", "void", "corrected" or "unspecified".
-const char* RulingName(v1::RulingKind kind);
+using common::RulingName;  // services/common/ruling_name.h
 
 // FailedPrecondition: "dispute "x" is closed: ruled void by olga" (a
 // corrected one reads "corrected result").

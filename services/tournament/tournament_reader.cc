@@ -55,13 +55,13 @@ absl::StatusOr<GameOutcome> ReadOutcome(store::EventStore& events, const std::st
   return out;
 }
 
-absl::StatusOr<Outcomes> ReadOutcomes(store::EventStore& events, const std::string& tournament_id) {
+absl::StatusOr<Outcomes> ReadOutcomes(store::ResultIndex& results, const std::string& tournament_id) {
   constexpr int kPage = 10'000;
   Outcomes out;
   int64_t after = 0;
   while (true) {
     absl::StatusOr<std::vector<store::ResultEvent>> page =
-        events.ReadTournamentResults(tournament_id, after, kPage);
+        results.ReadTournamentResults(tournament_id, after, kPage);
     if (!page.ok()) return page.status();
     for (const store::ResultEvent& result : *page) {
       GameOutcome& outcome = out[result.event.game_id];
@@ -121,9 +121,9 @@ absl::StatusOr<engine::tournament::TableResult> ResultOf(const v1::GameFinished&
   return result;
 }
 
-absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const TournamentLog& log,
+absl::StatusOr<ReadRounds> ReadResults(store::ResultIndex& results, const TournamentLog& log,
                                        int up_to) {
-  absl::StatusOr<Outcomes> outcomes = ReadOutcomes(events, log.id);
+  absl::StatusOr<Outcomes> outcomes = ReadOutcomes(results, log.id);
   if (!outcomes.ok()) return outcomes.status();
   return ResultsFrom(*outcomes, log, up_to);
 }

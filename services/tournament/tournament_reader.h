@@ -20,6 +20,7 @@
 #include "engine/tournament/rounds.h"
 #include "engine/tournament/standings.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/tournament/tournament_log.h"
 
 namespace arbiter::tournament {
@@ -36,10 +37,10 @@ absl::StatusOr<GameOutcome> ReadOutcome(store::EventStore& events, const std::st
 
 // The outcome of every game of the tournament that has one (finished or
 // voided), by game id, from the store's results in one read
-// (EventStore::ReadTournamentResults); a game not listed is still active.
+// (ResultIndex::ReadTournamentResults); a game not listed is still active.
 // DataLoss if a "game_finished" event does not decode.
 using Outcomes = std::map<std::string, GameOutcome>;
-absl::StatusOr<Outcomes> ReadOutcomes(store::EventStore& events, const std::string& tournament_id);
+absl::StatusOr<Outcomes> ReadOutcomes(store::ResultIndex& results, const std::string& tournament_id);
 // The outcome of `game_name` ("games/{id}") in `outcomes` (active if absent).
 const GameOutcome& OutcomeOf(const Outcomes& outcomes, const std::string& game_name);
 
@@ -54,7 +55,7 @@ struct ReadRounds {
 };
 
 // Rounds 1..up_to (0: all started) with their results (see the header).
-absl::StatusOr<ReadRounds> ReadResults(store::EventStore& events, const TournamentLog& log,
+absl::StatusOr<ReadRounds> ReadResults(store::ResultIndex& results, const TournamentLog& log,
                                        int up_to);
 // The same from outcomes already read.
 ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int up_to);

@@ -20,7 +20,7 @@ absl::Status NoSuchRound(const TournamentLog& log, int number) {
 
 }  // namespace
 
-absl::StatusOr<v1::Tournament> ReadTournamentView(store::EventStore& events,
+absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
                                                   const TournamentLog& log) {
   v1::Tournament out;
   out.set_name(common::NameOf(common::IdKind::kTournament, log.id));
@@ -28,7 +28,7 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::EventStore& events,
   for (const std::string& p : log.players) out.add_players(p);
   out.set_rounds_started(static_cast<int>(log.rounds.size()));
   if (!log.rounds.empty()) {
-    ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events, log, 0));
+    ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results, log, 0));
     out.set_last_round_closed(IsClosed(read.status.back()));
   }
   out.set_creator(log.stream.created_by);
@@ -38,20 +38,20 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::EventStore& events,
   return out;
 }
 
-absl::StatusOr<v1::TournamentRound> ReadRoundView(store::EventStore& events,
+absl::StatusOr<v1::TournamentRound> ReadRoundView(store::ResultIndex& results,
                                                   const TournamentLog& log, int number) {
   if (number < 1 || number > static_cast<int>(log.rounds.size())) return NoSuchRound(log, number);
-  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events, log, number));
+  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results, log, number));
   return RoundView(log, read, number);
 }
 
-absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::EventStore& events,
+absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::ResultIndex& results,
                                                           const TournamentLog& log,
                                                           int after_round) {
   const int started = static_cast<int>(log.rounds.size());
   if (after_round < 0 || after_round > started) return NoSuchRound(log, after_round);
   const int after = after_round == 0 ? started : after_round;
-  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events, log, after));
+  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results, log, after));
   ARBITER_ASSIGN_OR_RETURN(
       const std::vector<engine::tournament::StandingRow> rows,
       engine::tournament::ComputeStandings(log.model, log.players, read.rounds));

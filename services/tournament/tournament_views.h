@@ -7,23 +7,23 @@
 
 #include "absl/status/statusor.h"
 #include "arbiter/v1/tournament_service.pb.h"
-#include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/tournament/tournament_log.h"
 
 namespace arbiter::tournament {
 
 // The tournament as GetTournament answers it. Errors of the results' read.
-absl::StatusOr<v1::Tournament> ReadTournamentView(store::EventStore& events,
+absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
                                                   const TournamentLog& log);
 
 // Round `number` with its results. NotFound ("tournament "x" has no round
 // N (M started)") for a round that has not started.
-absl::StatusOr<v1::TournamentRound> ReadRoundView(store::EventStore& events,
+absl::StatusOr<v1::TournamentRound> ReadRoundView(store::ResultIndex& results,
                                                   const TournamentLog& log, int number);
 
 // The standings after round `after_round` (0: the latest). NotFound for a
 // round that has not started (or a negative one).
-absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::EventStore& events,
+absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::ResultIndex& results,
                                                           const TournamentLog& log,
                                                           int after_round);
 

@@ -64,7 +64,7 @@ absl::StatusOr<TournamentLog> TournamentWriter::ForWrite(const access::Caller& c
 
 absl::StatusOr<v1::Tournament> TournamentWriter::Answer(const std::string& id) {
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog log, ReadTournament(streams_, id));
-  return ReadTournamentView(events_, log);
+  return ReadTournamentView(results_, log);
 }
 
 absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
@@ -142,7 +142,7 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::StartRound(
   ARBITER_RETURN_IF_ERROR(CreateTableGames(caller, log, started));
   ARBITER_RETURN_IF_ERROR(RecordRound(caller, log, started, resume, request_id));
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog after, ReadTournament(streams_, log.id));
-  return ReadRoundView(events_, after, next);
+  return ReadRoundView(results_, after, next);
 }
 
 absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const TournamentLog& log,
@@ -158,11 +158,11 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
                      " has already started (by another StartRound request; GetRound reads its "
                      "tables)"));
   }
-  return ReadRoundView(events_, log, number);
+  return ReadRoundView(results_, log, number);
 }
 
 absl::StatusOr<v1::RoundStarted> TournamentWriter::DealNextRound(const TournamentLog& log) {
-  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(events_, log, 0));
+  ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results_, log, 0));
   ARBITER_ASSIGN_OR_RETURN(const engine::tournament::Round round,
                            engine::tournament::AssignRound(log.model, log.players, read.rounds));
   return RoundStartedOf(static_cast<int>(log.rounds.size()) + 1, round);
@@ -227,13 +227,13 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::ConfirmResult(
   if (batch.results_size() > 0) {
     ARBITER_ASSIGN_OR_RETURN(log, ReadTournament(streams_, log.id));
   }
-  return ReadRoundView(events_, log, request.round());
+  return ReadRoundView(results_, log, request.round());
 }
 
 absl::StatusOr<v1::ResultsConfirmed> TournamentWriter::Confirmations(const TournamentLog& log,
                                                                      int round, int table) {
   const bool all = table == 0;
-  ARBITER_ASSIGN_OR_RETURN(const Outcomes outcomes, ReadOutcomes(events_, log.id));
+  ARBITER_ASSIGN_OR_RETURN(const Outcomes outcomes, ReadOutcomes(results_, log.id));
   v1::ResultsConfirmed batch;
   for (const TableState& state : log.rounds[static_cast<size_t>(round - 1)].tables) {
     if (!all && state.table.number() != table) continue;

@@ -28,6 +28,7 @@
 #include "services/access/permissions.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/round_parts.h"
 #include "services/tournament/tournament_log.h"
@@ -37,8 +38,9 @@ namespace arbiter::tournament {
 class TournamentWriter {
  public:
   // The stores and the writer must outlive this object.
-  TournamentWriter(store::StreamStore& streams, store::EventStore& events, games::GameWriter& games)
-      : streams_(streams), events_(events), games_(games) {}
+  TournamentWriter(store::StreamStore& streams, store::EventStore& events,
+                   store::ResultIndex& results, games::GameWriter& games)
+      : streams_(streams), events_(events), results_(results), games_(games) {}
 
   // The RPCs of the same names; each answers as the RPC does (the tournament
   // or the round as it stands after the write). Errors: InvalidArgument with
@@ -88,6 +90,7 @@ class TournamentWriter {
 
   store::StreamStore& streams_;
   store::EventStore& events_;
+  store::ResultIndex& results_;
   games::GameWriter& games_;
 };
 

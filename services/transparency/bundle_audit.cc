@@ -4,7 +4,12 @@
 
 #include <google/protobuf/util/json_util.h>
 
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "engine/merkle/merkle.h"
 #include "services/games/game_events.h"
 #include "services/games/game_loader.h"
@@ -49,15 +54,9 @@ std::string ChainProblem(const std::string& game_id, const v1::AuditBundle& bund
   return "";
 }
 
-// The replay on an in-memory store holding the bundle's events, as the
-// server's VerifyGame runs it; fills `adjudication` when it can judge.
-AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
-                    const engine::RulesetRegistry& registry, v1::Adjudication& adjudication) {
-  v1::GameCreated created;
-  if (bundle.events(0).type() != games::kTypeGameCreated ||
-      !created.ParseFromString(bundle.events(0).payload())) {
-    return Fails("replay", "event 1 is not the game's creation");
-  }
+// The creation request of the game whose event 1 is `created`, as the
+// server stored it.
+store::CreateGameRequest CreationOf(const std::string& game_id, const v1::GameCreated& created) {
   store::CreateGameRequest request;
   request.request_id = "audit";
   request.game.game_id = game_id;
@@ -73,7 +72,20 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
   request.game.created_by = "audit";
   request.game.league_id = created.league();
   request.game.tournament_id = created.tournament();
-  // Batches end after each event that ends the game, as the store requires.
+  return request;
+}
+
+// Stores the bundle's events as a game in `memory`: created with the first
+// batch, then appended, batches ending after each event that ends the game,
+// as the store requires. A failing finding if they cannot be stored.
+std::optional<AuditFinding> StoreBundle(const std::string& game_id,
+                                        const v1::AuditBundle& bundle,
+                                        store::MemoryEventStore& memory) {
+  v1::GameCreated created;
+  if (bundle.events(0).type() != games::kTypeGameCreated ||
+      !created.ParseFromString(bundle.events(0).payload())) {
+    return Fails("replay", "event 1 is not the game's creation");
+  }
   std::vector<std::vector<store::NewEvent>> batches(1);
   for (const v1::AuditEvent& e : bundle.events()) {
     batches.back().push_back({e.event_id(), e.type(), e.payload(), ""});
@@ -82,11 +94,11 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
     }
   }
   if (batches.back().empty()) batches.pop_back();
+  store::CreateGameRequest request = CreationOf(game_id, created);
   request.events = batches.front();
   if (request.events.back().type == store::kGameFinishedType) {
     request.game.status = store::GameStatus::kFinished;
   }
-  store::MemoryEventStore memory;
   absl::StatusOr<store::GameRecord> record = memory.CreateGame(request);
   if (!record.ok()) {
     return Fails("replay", absl::StrCat("the log cannot be stored as a game: ",
@@ -106,9 +118,36 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
     }
     record->last_sequence = appended->last_sequence;
   }
+  return std::nullopt;
+}
+
+// A failing finding if a verdict the game records is not `adjudication`'s.
+std::optional<AuditFinding> RecordedVerdictProblem(const games::LoadedGame& game,
+                                                   const v1::Adjudication& adjudication) {
+  for (const v1::Event& event : game.events) {
+    if (!event.has_game_finished()) continue;
+    const v1::GameFinished& finished = event.game_finished();
+    if (finished.verdict() != adjudication.verdict() ||
+        finished.actions() != adjudication.actions()) {
+      return Fails("replay", absl::StrCat("event ", event.event(), " records verdict ",
+                                          v1::Verdict_Name(finished.verdict()), " after ",
+                                          finished.actions(), " actions, but the replay gives ",
+                                          v1::Verdict_Name(adjudication.verdict()), " after ",
+                                          adjudication.actions()));
+    }
+  }
+  return std::nullopt;
+}
+
+// The replay on an in-memory store holding the bundle's events, as the
+// server's VerifyGame runs it; fills `adjudication` when it can judge.
+AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
+                    const engine::RulesetRegistry& registry, v1::Adjudication& adjudication) {
+  store::MemoryEventStore memory;
+  if (std::optional<AuditFinding> failed = StoreBundle(game_id, bundle, memory)) return *failed;
   const games::CancelCheck never = [] { return absl::OkStatus(); };
   absl::StatusOr<v1::VerifyGameResponse> verified =
-      games::VerifyStoredGame(memory, registry, game_id, never);
+      games::VerifyStoredGame(memory, memory, registry, game_id, never);
   if (!verified.ok()) return Fails("replay", std::string(verified.status().message()));
   if (!verified->intact()) {
     return Fails("replay", absl::StrCat("event ", verified->first_bad_event(), ": ",
@@ -125,20 +164,78 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
       games::ToAdjudication(game_id, *referee, static_cast<int64_t>(bundle.events_size()));
   adjudication.set_last_event_hash(bundle.events(bundle.events_size() - 1).hash());
   // A recorded verdict must be the one the replay reaches.
-  for (const v1::Event& event : game->events) {
-    if (!event.has_game_finished()) continue;
-    const v1::GameFinished& finished = event.game_finished();
-    if (finished.verdict() != adjudication.verdict() ||
-        finished.actions() != adjudication.actions()) {
-      return Fails("replay", absl::StrCat("event ", event.event(), " records verdict ",
-                                          v1::Verdict_Name(finished.verdict()), " after ",
-                                          finished.actions(), " actions, but the replay gives ",
-                                          v1::Verdict_Name(adjudication.verdict()), " after ",
-                                          adjudication.actions()));
-    }
+  if (std::optional<AuditFinding> differs = RecordedVerdictProblem(*game, adjudication)) {
+    return *differs;
   }
   return Holds("replay", absl::StrCat(v1::Verdict_Name(adjudication.verdict()), " after ",
                                       adjudication.actions(), " actions"));
+}
+
+// The findings "signature" (the signed note opens with `verifier`) and, if
+// it does, "checkpoint" (the bundle's copy of its fields agrees with it);
+// the checkpoint, or why the note does not open.
+absl::StatusOr<Checkpoint> CheckCheckpoint(const v1::AuditBundle& bundle,
+                                           const NoteVerifier& verifier, AuditReport& report) {
+  // The signed note is the authority; the bundle's copy of its fields must
+  // agree with it.
+  const v1::InclusionProof& proof = bundle.proof();
+  absl::StatusOr<Checkpoint> checkpoint = OpenCheckpoint(verifier, proof.checkpoint().note());
+  if (!checkpoint.ok()) {
+    report.findings.push_back(Fails("signature", std::string(checkpoint.status().message())));
+    return checkpoint;
+  }
+  report.findings.push_back(Holds(
+      "signature", absl::StrCat("checkpoint of ", checkpoint->size, " leaves of log ",
+                                checkpoint->origin, ", signed ",
+                                absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", checkpoint->time,
+                                                 absl::UTCTimeZone()))));
+  const v1::Checkpoint& copy = proof.checkpoint();
+  if (copy.tree_size() != static_cast<int64_t>(checkpoint->size) ||
+      copy.root_hash() != engine::merkle::ToBytes(checkpoint->root) ||
+      copy.origin() != checkpoint->origin ||
+      proof.tree_size() != static_cast<int64_t>(checkpoint->size)) {
+    report.findings.push_back(Fails(
+        "checkpoint", "the bundle's tree size, root or origin differ from the signed note's"));
+  } else {
+    report.findings.push_back(Holds("checkpoint", "the bundle's copy matches the signed note"));
+  }
+  return checkpoint;
+}
+
+// The finding "inclusion": the bundle's proof puts its last event in the
+// signed tree of `checkpoint`.
+AuditFinding CheckInclusion(const v1::AuditBundle& bundle,
+                            const absl::StatusOr<Checkpoint>& checkpoint) {
+  const v1::InclusionProof& proof = bundle.proof();
+  const v1::AuditEvent& last = bundle.events(bundle.events_size() - 1);
+  const std::string last_name = absl::StrCat(bundle.game(), "/events/", bundle.events_size());
+  if (!checkpoint.ok()) return Fails("inclusion", "no signed checkpoint to prove against");
+  if (proof.event() != last_name || proof.event_hash() != last.hash()) {
+    return Fails("inclusion", absl::StrCat("the proof is of ", proof.event(), " with hash ",
+                                           proof.event_hash(), ", not of the last event ",
+                                           last_name, " with hash ", last.hash()));
+  }
+  absl::StatusOr<Hash> leaf = EventLeafHash(last.hash());
+  std::vector<Hash> hashes;
+  absl::Status status = leaf.status();
+  for (const std::string& h : proof.hashes()) {
+    absl::StatusOr<Hash> hash = engine::merkle::FromBytes(h);
+    if (!hash.ok()) {
+      status = hash.status();
+      break;
+    }
+    hashes.push_back(*hash);
+  }
+  if (status.ok() && proof.leaf_index() < 0) {
+    status = absl::InvalidArgumentError("the leaf index is negative");
+  }
+  if (status.ok()) {
+    status = engine::merkle::VerifyInclusion(static_cast<uint64_t>(proof.leaf_index()),
+                                             checkpoint->size, *leaf, hashes, checkpoint->root);
+  }
+  if (!status.ok()) return Fails("inclusion", std::string(status.message()));
+  return Holds("inclusion", absl::StrCat(last_name, " is leaf ", proof.leaf_index(), " of the ",
+                                         checkpoint->size, "-leaf tree"));
 }
 
 }  // namespace
@@ -151,36 +248,12 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
                                                    bundle.format(), "\", not \"", kBundleFormat,
                                                    "\""));
   }
-  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, bundle.game(), "game");
-  if (!game_id.ok()) return game_id.status();
+  ARBITER_ASSIGN_OR_RETURN(const std::string game_id,
+                           common::ParseName(common::IdKind::kGame, bundle.game(), "game"));
   if (bundle.events().empty()) return absl::InvalidArgumentError("the bundle has no events");
   AuditReport report;
-
-  // The checkpoint: the signed note is the authority; the bundle's copy of
-  // its fields must agree with it.
-  const v1::InclusionProof& proof = bundle.proof();
-  absl::StatusOr<Checkpoint> checkpoint = OpenCheckpoint(verifier, proof.checkpoint().note());
-  if (!checkpoint.ok()) {
-    report.findings.push_back(Fails("signature", std::string(checkpoint.status().message())));
-  } else {
-    report.findings.push_back(Holds(
-        "signature", absl::StrCat("checkpoint of ", checkpoint->size, " leaves of log ",
-                                  checkpoint->origin, ", signed ",
-                                  absl::FormatTime("%Y-%m-%dT%H:%M:%SZ", checkpoint->time,
-                                                   absl::UTCTimeZone()))));
-    const v1::Checkpoint& copy = proof.checkpoint();
-    if (copy.tree_size() != static_cast<int64_t>(checkpoint->size) ||
-        copy.root_hash() != engine::merkle::ToBytes(checkpoint->root) ||
-        copy.origin() != checkpoint->origin ||
-        proof.tree_size() != static_cast<int64_t>(checkpoint->size)) {
-      report.findings.push_back(Fails(
-          "checkpoint", "the bundle's tree size, root or origin differ from the signed note's"));
-    } else {
-      report.findings.push_back(Holds("checkpoint", "the bundle's copy matches the signed note"));
-    }
-  }
-
-  const std::string chain_problem = ChainProblem(*game_id, bundle);
+  const absl::StatusOr<Checkpoint> checkpoint = CheckCheckpoint(bundle, verifier, report);
+  const std::string chain_problem = ChainProblem(game_id, bundle);
   const v1::AuditEvent& last = bundle.events(bundle.events_size() - 1);
   if (chain_problem.empty()) {
     report.findings.push_back(Holds("chain", absl::StrCat(bundle.events_size(),
@@ -188,46 +261,10 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
   } else {
     report.findings.push_back(Fails("chain", chain_problem));
   }
-
   // Inclusion of the last event in the signed tree.
-  const std::string last_name = absl::StrCat(bundle.game(), "/events/", bundle.events_size());
-  if (!checkpoint.ok()) {
-    report.findings.push_back(Fails("inclusion", "no signed checkpoint to prove against"));
-  } else if (proof.event() != last_name || proof.event_hash() != last.hash()) {
-    report.findings.push_back(Fails(
-        "inclusion", absl::StrCat("the proof is of ", proof.event(), " with hash ",
-                                  proof.event_hash(), ", not of the last event ", last_name,
-                                  " with hash ", last.hash())));
-  } else {
-    absl::StatusOr<Hash> leaf = EventLeafHash(last.hash());
-    std::vector<Hash> hashes;
-    absl::Status status = leaf.status();
-    for (const std::string& h : proof.hashes()) {
-      absl::StatusOr<Hash> hash = engine::merkle::FromBytes(h);
-      if (!hash.ok()) {
-        status = hash.status();
-        break;
-      }
-      hashes.push_back(*hash);
-    }
-    if (status.ok() && proof.leaf_index() < 0) {
-      status = absl::InvalidArgumentError("the leaf index is negative");
-    }
-    if (status.ok()) {
-      status = engine::merkle::VerifyInclusion(static_cast<uint64_t>(proof.leaf_index()),
-                                               checkpoint->size, *leaf, hashes, checkpoint->root);
-    }
-    if (status.ok()) {
-      report.findings.push_back(Holds(
-          "inclusion", absl::StrCat(last_name, " is leaf ", proof.leaf_index(), " of the ",
-                                    checkpoint->size, "-leaf tree")));
-    } else {
-      report.findings.push_back(Fails("inclusion", std::string(status.message())));
-    }
-  }
-
+  report.findings.push_back(CheckInclusion(bundle, checkpoint));
   if (chain_problem.empty()) {
-    report.findings.push_back(Replay(*game_id, bundle, registry, report.adjudication));
+    report.findings.push_back(Replay(game_id, bundle, registry, report.adjudication));
   } else {
     report.findings.push_back(Fails("replay", "not replayed: the chain is broken"));
   }

@@ -118,9 +118,8 @@ struct TransparencyLog::Growth {
 };
 
 absl::StatusOr<Hash> EventLeafHash(const std::string& event_hash_hex) {
-  absl::StatusOr<Hash> raw = engine::merkle::FromHex(event_hash_hex);
-  if (!raw.ok()) return raw.status();
-  return engine::merkle::LeafHash(engine::merkle::ToBytes(*raw));
+  ARBITER_ASSIGN_OR_RETURN(const Hash raw, engine::merkle::FromHex(event_hash_hex));
+  return engine::merkle::LeafHash(engine::merkle::ToBytes(raw));
 }
 
 absl::StatusOr<uint64_t> TransparencyLog::CatchUp() {

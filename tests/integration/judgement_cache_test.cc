@@ -88,17 +88,6 @@ class CountingStore final : public store::EventStore {
     ++calls_;
     return inner_.ReadAll(after, limit);
   }
-  absl::StatusOr<std::vector<store::ResultEvent>> ReadResults(int64_t after, int64_t up_to,
-                                                              const std::string& league,
-                                                              int limit) override {
-    ++calls_;
-    return inner_.ReadResults(after, up_to, league, limit);
-  }
-  absl::StatusOr<std::vector<store::ResultEvent>> ReadTournamentResults(
-      const std::string& tournament, int64_t after, int limit) override {
-    ++calls_;
-    return inner_.ReadTournamentResults(tournament, after, limit);
-  }
   absl::StatusOr<int64_t> HeadPosition() override {
     ++calls_;
     return inner_.HeadPosition();
@@ -135,7 +124,7 @@ class JudgementCacheTest : public ServerTest {
         *engine::RulesetRegistry::WithBuiltins());
     ServerOptions options_b;
     options_b.listen = "127.0.0.1:0";
-    auto b = ArbiterServer::Start(options_b, *counted_, *tokens_, *registry_);
+    auto b = ArbiterServer::Start(options_b, *counted_, *own_store_, *tokens_, *registry_);
     ASSERT_TRUE(b.ok()) << b.status();
     server_b_ = *std::move(b);
     stub_b_ = StubFor(*server_b_);

@@ -12,13 +12,13 @@ void LeagueServerTest::SetUp() {
   streams_ = std::make_unique<store::PostgresStreamStore>(events_->pool());
   projections_ = std::make_unique<league::ProjectionStore>(events_->pool());
   projector_ =
-      std::make_unique<league::LeagueProjector>(*events_, *streams_, *projections_);
+      std::make_unique<league::LeagueProjector>(*events_, *events_, *streams_, *projections_);
   parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
   ServerOptions options;
   options.listen = "127.0.0.1:0";
   static const engine::RulesetRegistry* const registry =
       new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
-  auto server = ArbiterServer::Start(options, *events_, *tokens_, *registry, &parts_);
+  auto server = ArbiterServer::Start(options, *events_, *events_, *tokens_, *registry, &parts_);
   ASSERT_TRUE(server.ok()) << server.status();
   server_ = *std::move(server);
   stub_ = StubFor(*server_);

@@ -259,7 +259,7 @@ TEST_F(LeagueTest, AnInterruptedWriteCountsNothingAndTheNextCountsEverythingOnce
   }
   // A new projector (a restart) and the old one both catch up: each game
   // counts once.
-  league::LeagueProjector restarted(*events_, *streams_, *projections_);
+  league::LeagueProjector restarted(*events_, *events_, *streams_, *projections_);
   ASSERT_TRUE(restarted.CatchUp().ok());
   ASSERT_TRUE(projector_->CatchUp().ok());
   const engine::league::LeagueRatings expected = Expected("north", "plackett-luce");

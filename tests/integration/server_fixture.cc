@@ -42,7 +42,8 @@ void ServerTest::TearDown() {
 }
 
 std::unique_ptr<ArbiterServer> ServerTest::StartServer(ServerOptions options) {
-  auto server = ArbiterServer::Start(options, *events_, *tokens_, Registry(), nullptr, transparency_);
+  auto server = ArbiterServer::Start(options, *events_, *events_, *tokens_, Registry(), nullptr,
+                                     transparency_);
   EXPECT_TRUE(server.ok()) << server.status();
   return server.ok() ? *std::move(server) : nullptr;
 }

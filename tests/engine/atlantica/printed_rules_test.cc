@@ -1,6 +1,6 @@
 // Atlantica as printed: the hurricane card in the tie-break (issue 15), the
 // rulebook's scoring-row examples, and players' names in the sentences.
-// Rulebook: shared/rulebooks/002_e8451cea96dac620.txt (English).
+// Rulebook: 002_e8451cea96dac620.txt (English; docs/rules/README.md).
 #include <gtest/gtest.h>
 
 #include "engine/atlantica/game.h"

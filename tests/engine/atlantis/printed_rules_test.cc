@@ -1,7 +1,7 @@
 // Atlantis as printed: the rules where an earlier engine read the rulebooks
 // differently (issue 15), the options for the passages the two rulebooks
 // read differently, tested both ways, and players' names in the sentences.
-// Rulebooks: shared/rulebooks/001_412b213e84fff6ab.txt (Czech, "CZ")
+// Rulebooks (docs/rules/README.md): 001_412b213e84fff6ab.txt (Czech, "CZ")
 // and 003_4cb24d7ca1c7eb6e.txt (Italian, "IT").
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Atlantis Rising as printed: the limited supplies of the component list
 // (issue 15), which data values the seed rulebook states, the options, and
 // players' names in the sentences. Rulebook:
-// shared/rulebooks/004_4e451f5a2e57c831.txt (Spanish), "Componentes".
+// 004_4e451f5a2e57c831.txt (Spanish; docs/rules/README.md), "Componentes".
 #include <gtest/gtest.h>
 
 #include <sstream>

@@ -174,7 +174,7 @@ TEST_F(GameStreamTest, AHiddenSeedAndAGameWithoutEventsAreRefusedAsBefore) {
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(refused.ToString(), Whole("hidden", 0));
   absl::StatusOr<v1::VerifyGameResponse> report =
-      games::VerifyOpenedGame(store_, Registry(), *hidden, Never());
+      games::VerifyOpenedGame(store_, store_, Registry(), *hidden, Never());
   ASSERT_TRUE(report.ok());
   EXPECT_TRUE(report->intact());
   EXPECT_EQ(report->verdict(), v1::VERDICT_UNSPECIFIED);  // nothing to replay yet
@@ -204,7 +204,7 @@ TEST_F(GameStreamTest, VerifyFindsAnEventChangedDeepInALongGameAtItsNumber) {
     absl::StatusOr<games::OpenedGame> game = games::OpenGame(store_, "long", batch);
     ASSERT_TRUE(game.ok());
     absl::StatusOr<v1::VerifyGameResponse> report =
-        games::VerifyOpenedGame(store_, Registry(), *game, Never());
+        games::VerifyOpenedGame(store_, store_, Registry(), *game, Never());
     ASSERT_TRUE(report.ok());
     EXPECT_TRUE(report->intact()) << report->problem();
     EXPECT_EQ(report->events(), last);
@@ -217,7 +217,7 @@ TEST_F(GameStreamTest, VerifyFindsAnEventChangedDeepInALongGameAtItsNumber) {
     absl::StatusOr<games::OpenedGame> game = games::OpenGame(store_, "long", batch);
     ASSERT_TRUE(game.ok());
     absl::StatusOr<v1::VerifyGameResponse> report =
-        games::VerifyOpenedGame(store_, Registry(), *game, Never());
+        games::VerifyOpenedGame(store_, store_, Registry(), *game, Never());
     ASSERT_TRUE(report.ok());
     EXPECT_FALSE(report->intact());
     EXPECT_EQ(report->first_bad_event(), 2345) << "batch " << batch;
@@ -238,7 +238,7 @@ TEST_F(GameStreamTest, AReadCoversThePrefixItOpenedWhileTheGameGrows) {
     // Appended after the read opened, before its later batches are read.
     AppendActions("growing", log.actions[0], 25);
     absl::StatusOr<v1::VerifyGameResponse> report =
-        games::VerifyOpenedGame(store_, Registry(), *game, Never());
+        games::VerifyOpenedGame(store_, store_, Registry(), *game, Never());
     ASSERT_TRUE(report.ok());
     EXPECT_TRUE(report->intact()) << report->problem();
     EXPECT_EQ(report->events(), before.last_sequence);

@@ -19,10 +19,11 @@ void GameWriterTest::SetUp() {
     store_ = std::make_unique<store::MemoryEventStore>();
     tokens_ = std::make_unique<store::MemoryTokenStore>();
   } else {
-    std::string conninfo;
-    store_ = store::testing::FreshPostgresStore(&conninfo);
-    ASSERT_NE(store_, nullptr);
-    tokens_ = std::make_unique<store::PostgresTokenStore>(conninfo, "arbiter_service");
+    std::unique_ptr<store::PostgresEventStore> postgres = store::testing::FreshPostgresStore();
+    ASSERT_NE(postgres, nullptr);
+    // Declared after store_, so destroyed before the store whose pool it uses.
+    tokens_ = std::make_unique<store::PostgresTokenStore>(postgres->pool());
+    store_ = std::move(postgres);
   }
   auth_ = std::make_unique<access::Authenticator>(*tokens_);
   writer_.emplace(*store_, Registry(), WriteLimits{});

@@ -169,12 +169,12 @@ TEST(Transport, PlaintextOnANonLoopbackAddressIsRefusedUnlessInsecure) {
   ServerOptions options;
   options.listen = "0.0.0.0:0";
   absl::StatusOr<std::unique_ptr<ArbiterServer>> refused =
-      ArbiterServer::Start(options, events, tokens, *registry);
+      ArbiterServer::Start(options, events, events, tokens, *registry);
   ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(refused.status().message().find("--insecure"), std::string::npos);
   options.insecure = true;
   absl::StatusOr<std::unique_ptr<ArbiterServer>> allowed =
-      ArbiterServer::Start(options, events, tokens, *registry);
+      ArbiterServer::Start(options, events, events, tokens, *registry);
   ASSERT_TRUE(allowed.ok()) << allowed.status();
   (*allowed)->Shutdown(std::chrono::system_clock::now());
 }

@@ -529,7 +529,7 @@ TYPED_TEST(EventStoreTest, AFinishedGameTakesOneCorrectedResultAndTheTournamentR
 
   // The tournament's results, in position order, and no other tournament's.
   absl::StatusOr<std::vector<ResultEvent>> results =
-      this->store().ReadTournamentResults("cup", 0, 100);
+      this->results().ReadTournamentResults("cup", 0, 100);
   ASSERT_TRUE(results.ok()) << results.status();
   std::vector<std::string> seen;
   for (const ResultEvent& r : *results) {
@@ -538,11 +538,11 @@ TYPED_TEST(EventStoreTest, AFinishedGameTakesOneCorrectedResultAndTheTournamentR
   }
   EXPECT_EQ(seen, (std::vector<std::string>{"t1-end:finished", "t2-end:finished",
                                             "t1-fix:finished", "t2-void:voided"}));
-  results = this->store().ReadTournamentResults("cup", (*results)[1].event.position, 1);
+  results = this->results().ReadTournamentResults("cup", (*results)[1].event.position, 1);
   ASSERT_TRUE(results.ok());
   ASSERT_EQ(results->size(), 1u);
   EXPECT_EQ((*results)[0].event.event_id, "t1-fix");
-  EXPECT_EQ(this->store().ReadTournamentResults("cup", 0, 0).status().code(),
+  EXPECT_EQ(this->results().ReadTournamentResults("cup", 0, 0).status().code(),
             absl::StatusCode::kInvalidArgument);
 }
 
@@ -625,13 +625,13 @@ TYPED_TEST(EventStoreTest, ALeaguesScannedResultsAreTheResultsItReads) {
   this->AppendOk(Append("a", 3, "fix-a", {result("a-fix", kGameFinishedType)}));
   this->AppendOk(Append("b", 3, "void-b", {result("b-void", kGameVoidedType)}));
 
-  absl::StatusOr<std::vector<ResultEvent>> read = this->store().ReadResults(0, 0, "north", 100);
+  absl::StatusOr<std::vector<ResultEvent>> read = this->results().ReadResults(0, 0, "north", 100);
   ASSERT_TRUE(read.ok()) << read.status();
   ASSERT_EQ(read->size(), 5u);  // a, b and c finished, a corrected, b voided
   auto scan = [&](int64_t after, int64_t up_to) {
     std::vector<ResultEvent> out;
     const absl::Status status =
-        this->store().ScanLeagueResults("north", after, up_to, [&](const ResultEvent& r) {
+        this->results().ScanLeagueResults("north", after, up_to, [&](const ResultEvent& r) {
           out.push_back(r);
           return absl::OkStatus();
         });
@@ -661,7 +661,7 @@ TYPED_TEST(EventStoreTest, ALeaguesScannedResultsAreTheResultsItReads) {
   // The first error of `each` ends the scan and is what it returns.
   int calls = 0;
   const absl::Status stopped =
-      this->store().ScanLeagueResults("north", 0, 0, [&](const ResultEvent&) {
+      this->results().ScanLeagueResults("north", 0, 0, [&](const ResultEvent&) {
         ++calls;
         return absl::CancelledError("enough");
       });

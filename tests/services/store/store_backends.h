@@ -1,6 +1,7 @@
-// The two EventStore implementations as test backends, and a typed test
-// fixture that runs the same tests against both: the in-memory store and
-// PostgreSQL (a private cluster started by the test program).
+// The two EventStore implementations (each its own ResultIndex) as test
+// backends, and a typed test fixture that runs the same tests against both:
+// the in-memory store and PostgreSQL (a private cluster started by the test
+// program).
 #ifndef ARBITER_TESTS_SERVICES_STORE_STORE_BACKENDS_H_
 #define ARBITER_TESTS_SERVICES_STORE_STORE_BACKENDS_H_
 
@@ -21,6 +22,7 @@ namespace arbiter::store::testing {
 struct MemoryBackend {
   std::unique_ptr<MemoryEventStore> store = std::make_unique<MemoryEventStore>();
   EventStore& Store() { return *store; }
+  ResultIndex& Results() { return *store; }
   void Tamper(const std::string& game_id, int64_t sequence, const std::string& payload) {
     ASSERT_TRUE(store->TamperForTesting(game_id, sequence, payload).ok());
   }
@@ -30,6 +32,7 @@ struct PostgresBackend {
   std::string conninfo;
   std::unique_ptr<PostgresEventStore> store = testing::FreshPostgresStore(&conninfo);
   EventStore& Store() { return *store; }
+  ResultIndex& Results() { return *store; }
   // As a superuser with triggers disabled, as an intruder with the database
   // password would.
   void Tamper(const std::string& game_id, int64_t sequence, const std::string& payload) {
@@ -46,6 +49,7 @@ template <typename Backend>
 class EventStoreTest : public ::testing::Test {
  protected:
   EventStore& store() { return backend_.Store(); }
+  ResultIndex& results() { return backend_.Results(); }
 
   void CreateGame(const std::string& game_id) {
     absl::StatusOr<GameRecord> game = store().CreateGame(CreateRequest(game_id));

@@ -113,17 +113,21 @@ v1::TournamentSettings Settings(int rounds) {
 
 Arena::Arena(Backend backend) {
   if (backend == Backend::kMemory) {
-    events_ = std::make_unique<store::MemoryEventStore>();
+    auto memory = std::make_unique<store::MemoryEventStore>();
+    results_ = memory.get();
+    events_ = std::move(memory);
     streams_ = std::make_unique<store::MemoryStreamStore>();
   } else {
     std::unique_ptr<store::PostgresEventStore> pool = store::testing::FreshPostgresStore();
-    streams_ = std::make_unique<store::PostgresStreamStore>(*pool);
+    streams_ = std::make_unique<store::PostgresStreamStore>(pool->pool());
+    results_ = pool.get();
     events_ = std::move(pool);
   }
   flaky_ = std::make_unique<FlakyStreamStore>(*streams_);
   games_ = std::make_unique<games::GameWriter>(*events_, Registry(), games::WriteLimits{});
-  tournaments_ = std::make_unique<TournamentWriter>(*flaky_, *events_, *games_);
-  disputes_ = std::make_unique<DisputeWriter>(*flaky_, *events_, *games_, Registry());
+  tournaments_ = std::make_unique<TournamentWriter>(*flaky_, *events_, *results_, *games_);
+  disputes_ = std::make_unique<DisputeWriter>(*flaky_, *events_, *results_, *games_,
+                                              Registry());
 }
 
 v1::Tournament Arena::Create(const std::string& id, const v1::TournamentSettings& settings,
@@ -217,7 +221,7 @@ v1::TournamentStandings Arena::Standings(const std::string& id) {
   absl::StatusOr<TournamentLog> log = ReadTournament(*flaky_, id);
   EXPECT_TRUE(log.ok()) << log.status();
   if (!log.ok()) return {};
-  absl::StatusOr<v1::TournamentStandings> standings = ReadStandingsView(*events_, *log, 0);
+  absl::StatusOr<v1::TournamentStandings> standings = ReadStandingsView(*results_, *log, 0);
   EXPECT_TRUE(standings.ok()) << standings.status();
   return standings.ok() ? *standings : v1::TournamentStandings();
 }
@@ -226,7 +230,7 @@ v1::TournamentRound Arena::Round(const std::string& id, int round) {
   absl::StatusOr<TournamentLog> log = ReadTournament(*flaky_, id);
   EXPECT_TRUE(log.ok()) << log.status();
   if (!log.ok()) return {};
-  absl::StatusOr<v1::TournamentRound> view = ReadRoundView(*events_, *log, round);
+  absl::StatusOr<v1::TournamentRound> view = ReadRoundView(*results_, *log, round);
   EXPECT_TRUE(view.ok()) << view.status();
   return view.ok() ? *view : v1::TournamentRound();
 }

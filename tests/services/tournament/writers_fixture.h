@@ -17,6 +17,7 @@
 #include "services/access/caller.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
+#include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/dispute_writer.h"
 #include "services/tournament/tournament_writer.h"
@@ -117,6 +118,7 @@ class Arena {
   // Destroyed in reverse order: the writers before the stores they use,
   // the event store (PostgreSQL: the pool) last.
   std::unique_ptr<store::EventStore> events_;
+  store::ResultIndex* results_ = nullptr;  // events_, which is its own index
   std::unique_ptr<store::StreamStore> streams_;
   std::unique_ptr<FlakyStreamStore> flaky_;
   std::unique_ptr<games::GameWriter> games_;
