@@ -86,8 +86,19 @@ async function until(what, check, seconds = 60) {
   throw new Error('timed out waiting for ' + what);
 }
 
+// A GET, tried once more if the connection fails: the server closes an idle
+// kept-alive connection after 5 s, and a request sent on it just then fails
+// with "fetch failed" (browsers retry idempotent requests the same way).
+async function get(url) {
+  try {
+    return await fetch(url);
+  } catch (error) {
+    return fetch(url);
+  }
+}
+
 async function getJson(site, p) {
-  const response = await fetch(site + p);
+  const response = await get(site + p);
   assert.equal(response.status, 200, p);
   return response.json();
 }
