@@ -1,12 +1,17 @@
 // The `arbiter` commands that talk to arbiterd: submit, adjudicate, state,
 // verify, games and token create.
+#include <cstdint>
 #include <iostream>
 #include <memory>
+#include <random>
+#include <string>
+#include <vector>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/time.h"
 #include "engine/core/sha256.h"
 #include "services/cli/client_common.h"
@@ -244,14 +249,23 @@ std::string TimeText(const google::protobuf::Timestamp& t) {
                           absl::UTCTimeZone());
 }
 
+// A token's leagues and tournaments as resource names ("leagues/north,
+// tournaments/cup"), or "-" for none.
+std::string ScopesText(const v1::TokenInfo& token) {
+  std::vector<std::string> scopes;
+  for (const std::string& l : token.leagues()) scopes.push_back(absl::StrCat("leagues/", l));
+  for (const std::string& t : token.tournaments()) scopes.push_back(absl::StrCat("tournaments/", t));
+  return scopes.empty() ? "-" : absl::StrJoin(scopes, ",");
+}
+
 int RunTokenList(const TokenOpts& opts) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::ListTokensRequest request;
   request.set_page_size(1000);
   if (!opts.client.json) {
-    std::cout << absl::StrFormat("%-32s  %-9s  %-10s  %-20s  %s\n", "token_id", "role",
-                                 "principal", "expires", "revoked");
+    std::cout << absl::StrFormat("%-32s  %-9s  %-10s  %-20s  %-24s  %s\n", "token_id", "role",
+                                 "principal", "expires", "revoked", "scopes");
   }
   while (true) {
     v1::ListTokensResponse page;
@@ -265,11 +279,12 @@ int RunTokenList(const TokenOpts& opts) {
       std::string role = v1::Role_Name(token.role());
       role = absl::AsciiStrToLower(role.substr(role.find('_') + 1));
       std::cout << absl::StrFormat(
-          "%-32s  %-9s  %-10s  %-20s  %s\n", token.token_id(), role, token.principal(),
+          "%-32s  %-9s  %-10s  %-20s  %-24s  %s\n", token.token_id(), role, token.principal(),
           token.has_expire_time() ? TimeText(token.expire_time()) : "never",
           token.has_revoke_time()
               ? absl::StrCat(TimeText(token.revoke_time()), " by ", token.revoker())
-              : "-");
+              : "-",
+          ScopesText(token));
     }
     if (page.next_page_token().empty()) break;
     request.set_page_token(page.next_page_token());
@@ -294,20 +309,27 @@ int RunTokenRevoke(const TokenOpts& opts) {
   return kExitOk;
 }
 
+// "token-<role>-<principal>-<16 random hex digits>": each call without
+// --request-id mints a new token (a second token for the same person is the
+// usual case, not a mistake); a retry that must not mint twice passes its own.
+std::string FreshTokenRequestId(const TokenOpts& opts) {
+  std::random_device random;
+  const uint64_t bits = (uint64_t{random()} << 32) | random();
+  return absl::StrCat("token-", opts.role, "-", opts.principal, "-", absl::Hex(bits, absl::kZeroPad16));
+}
+
 int RunTokenCreate(const TokenOpts& opts) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::CreateTokenRequest request;
   if (opts.role == "admin") request.set_role(v1::ROLE_ADMIN);
-  if (opts.role == "organiser") request.set_role(v1::ROLE_ORGANISER);
+  if (opts.role == "organiser" || opts.role == "organizer") request.set_role(v1::ROLE_ORGANISER);
   if (opts.role == "auditor") request.set_role(v1::ROLE_AUDITOR);
   if (opts.role == "public") request.set_role(v1::ROLE_PUBLIC);
   request.set_principal(opts.principal);
   for (const std::string& l : opts.leagues) request.add_leagues(l);
   for (const std::string& t : opts.tournaments) request.add_tournaments(t);
-  request.set_request_id(opts.request_id.empty()
-                             ? absl::StrCat("token-", opts.role, "-", opts.principal)
-                             : opts.request_id);
+  request.set_request_id(opts.request_id.empty() ? FreshTokenRequestId(opts) : opts.request_id);
   if (!opts.ttl.empty()) {
     absl::StatusOr<int64_t> seconds = ParseTtl(opts.ttl);
     if (!seconds.ok()) return ReportError(seconds.status());
@@ -316,12 +338,19 @@ int RunTokenCreate(const TokenOpts& opts) {
   v1::CreateTokenResponse response;
   grpc::Status status =
       client->tokens->CreateToken(NewContext(*client).get(), request, &response);
+  if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
+    const int exit_code = ReportRpcError(status);
+    std::cerr << "arbiter: leave out --request-id to mint another token (each call then gets a "
+                 "fresh one); a lost token is replaced by revoking it (arbiter token list, "
+                 "arbiter token revoke ID)\n";
+    return exit_code;
+  }
   if (!status.ok()) return ReportRpcError(status);
   if (opts.client.json) {
     std::cout << log::ToJsonLine(response) << "\n";
-  } else {
-    std::cout << response.token() << "\n";
+    return kExitOk;
   }
+  std::cout << response.token() << "\n";
   return kExitOk;
 }
 
@@ -381,14 +410,15 @@ void AddClientCommands(CLI::App& app, int& exit_code) {
   CLI::App* token_cmd = app.add_subcommand("token", "Manage arbiterd's bearer tokens (admin)");
   token_cmd->require_subcommand(1);
   cmd = token_cmd->add_subcommand("create", "Create a token; prints it (shown only once)");
-  cmd->add_option("--role", token->role, "admin, organiser, auditor or public")
+  cmd->add_option("--role", token->role, "admin, organiser (or organizer), auditor or public")
       ->required()
-      ->check(CLI::IsMember({"admin", "organiser", "auditor", "public"}));
+      ->check(CLI::IsMember({"admin", "organiser", "organizer", "auditor", "public"}));
   cmd->add_option("--principal", token->principal, "Who holds the token")->required();
   cmd->add_option("--league", token->leagues, "An organiser's league (repeatable)");
   cmd->add_option("--tournament", token->tournaments, "An organiser's tournament (repeatable)");
   cmd->add_option("--request-id", token->request_id,
-                  "Request id (default: token-<role>-<principal>)");
+                  "Request id: a retry with the same one returns the same token instead of "
+                  "minting another (default: a fresh one, so every call mints a new token)");
   cmd->add_option("--ttl", token->ttl,
                   "How long the token works: 90d, 12h, 30m or 45s (default: until revoked)");
   AddClientOptions(*cmd, token->client);

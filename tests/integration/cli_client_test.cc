@@ -205,5 +205,41 @@ TEST_F(CliClientTest, TokenCreatePrintsATokenThatCarriesItsRole) {
   EXPECT_THAT(bogus.err, StartsWith("arbiter: UNAUTHENTICATED: "));
 }
 
+TEST_F(CliClientTest, EachTokenCreateMintsANewTokenUnlessARequestIdRepeats) {
+  // A second token for the same person is the usual case: no --request-id
+  // needed, and no collision with the first.
+  const CliRun first = Arbiter("token create --role organiser --principal olga --league north");
+  const CliRun second = Arbiter("token create --role organiser --principal olga --league north");
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_NE(first.out, second.out);
+  // "organizer" is the same role.
+  const CliRun spelled = Arbiter("token create --role organizer --principal olga --league north");
+  EXPECT_EQ(spelled.exit_code, 0) << spelled.err;
+  // An explicit request id makes a retry mint nothing more; its secret was
+  // printed once, so the retry says which token it was and how to replace it.
+  const CliRun retried = Arbiter("token create --role auditor --principal ida --request-id ida-1");
+  const CliRun again = Arbiter("token create --role auditor --principal ida --request-id ida-1");
+  EXPECT_EQ(retried.exit_code, 0) << retried.err;
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_EQ(again.out, "");
+  EXPECT_THAT(again.err, HasSubstr("already created for request_id \"ida-1\""));
+  EXPECT_THAT(again.err, HasSubstr("leave out --request-id to mint another token"));
+
+  // token list names each token's scopes.
+  const CliRun listed = Arbiter("token list");
+  EXPECT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("scopes"));
+  int olga_lines = 0;
+  const std::vector<std::string> lines = absl::StrSplit(listed.out, '\n', absl::SkipEmpty());
+  for (const std::string& line : lines) {
+    if (line.find(" olga ") == std::string::npos) continue;
+    ++olga_lines;
+    EXPECT_THAT(line, HasSubstr("organiser"));
+    EXPECT_THAT(line, HasSubstr("leagues/north"));
+  }
+  EXPECT_EQ(olga_lines, 3) << listed.out;
+}
+
 }  // namespace
 }  // namespace arbiter::server::testing
