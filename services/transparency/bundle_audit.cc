@@ -122,11 +122,22 @@ std::optional<AuditFinding> StoreBundle(const std::string& game_id,
 }
 
 // A failing finding if a verdict the game records is not `adjudication`'s.
+// A later "game_finished" that carries a correction is an arbiter's ruling
+// recorded in place of the game's result (docs/tournaments.md): it is not a
+// verdict of the replay, so it is not compared with it, but it must follow
+// the result it corrects.
 std::optional<AuditFinding> RecordedVerdictProblem(const games::LoadedGame& game,
                                                    const v1::Adjudication& adjudication) {
+  bool result_seen = false;
   for (const v1::Event& event : game.events) {
     if (!event.has_game_finished()) continue;
     const v1::GameFinished& finished = event.game_finished();
+    if (!finished.correction().empty()) {
+      if (result_seen) continue;
+      return Fails("replay", absl::StrCat("event ", event.event(), " records a corrected result, "
+                                          "but no result of the game precedes it"));
+    }
+    result_seen = true;
     if (finished.verdict() != adjudication.verdict() ||
         finished.actions() != adjudication.actions()) {
       return Fails("replay", absl::StrCat("event ", event.event(), " records verdict ",
@@ -137,6 +148,23 @@ std::optional<AuditFinding> RecordedVerdictProblem(const games::LoadedGame& game
     }
   }
   return std::nullopt;
+}
+
+// What a ruling or a void recorded after the game's result, which makes the
+// official result: "; the result was corrected at event 95 (dispute d1:
+// ...)" or "; the game was voided at event 60: ...". Empty when nothing did.
+std::string OfficialResultNote(const games::LoadedGame& game) {
+  std::string note;
+  for (const v1::Event& event : game.events) {
+    if (event.has_game_finished() && !event.game_finished().correction().empty()) {
+      note = absl::StrCat("; the result was corrected at event ", event.event(), " (",
+                          event.game_finished().correction(), ")");
+    } else if (event.has_game_voided()) {
+      absl::StrAppend(&note, "; the game was voided at event ", event.event(), ": ",
+                      event.game_voided().reason());
+    }
+  }
+  return note;
 }
 
 // The replay on an in-memory store holding the bundle's events, as the
@@ -156,7 +184,9 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
   absl::StatusOr<games::LoadedGame> game = games::LoadGame(memory, game_id, never);
   if (!game.ok()) return Fails("replay", std::string(game.status().message()));
   if (!game->seed.has_value()) {
-    return Holds("replay", "the log decodes; its seed is still hidden, so it cannot be replayed");
+    return Holds("replay", absl::StrCat("the log decodes; its seed is still hidden, so it cannot "
+                                        "be replayed",
+                                        OfficialResultNote(*game)));
   }
   absl::StatusOr<replay::Referee> referee = games::Judge(*game, registry, 0, never);
   if (!referee.ok()) return Fails("replay", std::string(referee.status().message()));
@@ -168,7 +198,8 @@ AuditFinding Replay(const std::string& game_id, const v1::AuditBundle& bundle,
     return *differs;
   }
   return Holds("replay", absl::StrCat(v1::Verdict_Name(adjudication.verdict()), " after ",
-                                      adjudication.actions(), " actions"));
+                                      adjudication.actions(), " actions",
+                                      OfficialResultNote(*game)));
 }
 
 // The findings "signature" (the signed note opens with `verifier`) and, if

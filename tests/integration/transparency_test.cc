@@ -18,6 +18,7 @@
 #include "arbiter/v1/transparency_service.grpc.pb.h"
 #include "engine/core/seed_derivation.h"
 #include "engine/merkle/merkle.h"
+#include "services/games/game_writer.h"
 #include "services/store/event_hash.h"
 #include "services/transparency/bundle_audit.h"
 #include "services/transparency/checkpoint.h"
@@ -362,6 +363,63 @@ TEST_F(TransparencyTest, ASealedGameIsAuditedWithItsDerivedSeed) {
   CliRun run = Audit(bundle);
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_THAT(run.out, HasSubstr("replay: holds - VERDICT_LEGAL"));
+}
+
+// A game whose result a ruling corrected, and a voided game, audit as
+// holding, and the report says what the official result is: the replay's
+// verdict, then the correction or the void with its reason. (The audit used
+// to compare a correction with the replay as if it were a second verdict,
+// and said nothing of a void.)
+TEST_F(TransparencyTest, ACorrectedAndAVoidedGameAuditWithTheirOfficialResult) {
+  Finished("corrected", 13);
+  const v1::Game game = Get("corrected");
+  v1::Standings standings;
+  for (int i = 0; i < game.players_size(); ++i) {
+    v1::PlayerStanding* seat = standings.add_players();
+    seat->set_player(game.players(i).id());
+    seat->set_seat(i + 1);
+    seat->set_place(game.players_size() - i);  // the score sheet's order, reversed
+    seat->set_score(10 * i);
+  }
+  // As a dispute's ruling records it (services/tournament/dispute_writer.cc).
+  games::GameWriter writer(*events_, Registry(), games::WriteLimits{});
+  access::Caller arbiter;
+  arbiter.principal = "olga";
+  arbiter.role = store::Role::kAdmin;
+  const absl::StatusOr<int64_t> corrected = writer.RecordCorrection(
+      arbiter, "corrected", standings, "dispute d1: the score sheet was misread", "dispute-d1");
+  ASSERT_TRUE(corrected.ok()) << corrected.status();
+
+  Finished("voided", 14);
+  v1::VoidGameRequest void_request;
+  void_request.set_name("games/voided");
+  void_request.set_request_id("void-1");
+  void_request.set_reason("a seat was played by someone else");
+  v1::Game voided;
+  ASSERT_TRUE(stub_->VoidGame(As(admin_).get(), void_request, &voided).ok());
+  Publish();
+
+  CliRun run = Audit(Export("corrected", "corrected.json"));
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr(absl::StrCat(
+                           "; the result was corrected at event ", *corrected,
+                           " (dispute d1: the score sheet was misread)")));
+  EXPECT_THAT(run.out, HasSubstr("audit of games/corrected: every check holds"));
+  run = Audit(Export("voided", "voided.json"));
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("; the game was voided at event "));
+  EXPECT_THAT(run.out, HasSubstr(": a seat was played by someone else"));
+
+  // A correction with no result before it is no ruling on a result: the
+  // bundle of an unfinished game with a correction appended is refused.
+  Active("unfinished", 15, 6);
+  ASSERT_TRUE(writer.RecordCorrection(arbiter, "unfinished", standings,
+                                      "dispute d2: forged", "dispute-d2")
+                  .ok());
+  Publish();
+  run = Audit(Export("unfinished", "unfinished.json"));
+  EXPECT_EQ(run.exit_code, 4) << run.out << run.err;
+  EXPECT_THAT(run.err, HasSubstr("records a corrected result, but no result of the game precedes it"));
 }
 
 // Every field of a bundle matters: each change is caught by the check it
