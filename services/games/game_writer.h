@@ -60,6 +60,14 @@ class GameWriter {
              WriteLimits limits, LeagueCheck* leagues = nullptr)
       : store_(store), registry_(registry), limits_(limits), leagues_(leagues) {}
 
+  // LeagueCheck::CheckRates (league `league_id` exists and rates
+  // `game_type`; OK for an empty id), or OK without `leagues`. For writers
+  // that create games later, such as a tournament's rounds.
+  absl::Status CheckLeague(const std::string& league_id, const std::string& game_type,
+                           const char* field) {
+    return leagues_ == nullptr ? absl::OkStatus() : leagues_->CheckRates(league_id, game_type, field);
+  }
+
   // The RPCs CreateGame, AppendActions, SubmitGame, RevealSeed and VoidGame
   // (arbiter_service.proto says what each answers and refuses). Errors carry
   // ErrorInfo/BadRequest details (common/status_details.h); the store's
@@ -117,12 +125,6 @@ class GameWriter {
   // the game is already finished; the store's error otherwise.
   absl::Status RecordFinished(const std::string& game_id, const v1::GameCreated& created,
                               const v1::Adjudication& judged, int64_t last_sequence);
-
-  // LeagueCheck::CheckRates, or OK without `leagues_`.
-  absl::Status CheckLeague(const std::string& league_id, const std::string& game_type,
-                           const char* field) {
-    return leagues_ == nullptr ? absl::OkStatus() : leagues_->CheckRates(league_id, game_type, field);
-  }
 
   store::EventStore& store_;
   const engine::RulesetRegistry& registry_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/game.h"
 #include "engine/core/status_macros.h"
 #include "engine/tournament/pairing.h"
 #include "services/common/resource_names.h"
@@ -78,6 +79,16 @@ absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
   if (absl::Status s = ModelSettings(request.settings()).status(); !s.ok()) {
     return SettingsError(s);
   }
+  // Round 1 creates the tables' games: what their creation would refuse is
+  // refused now, before the tournament exists.
+  const std::string& game_type = request.settings().game_type();
+  if (engine::FindGame(game_type) == nullptr) {
+    return common::FieldError("settings.game_type",
+                              absl::StrCat("settings.game_type: unknown game '", game_type,
+                                           "'; known games: ", engine::GameNames()));
+  }
+  ARBITER_RETURN_IF_ERROR(
+      games_.CheckLeague(request.settings().league(), game_type, "settings.league"));
   ARBITER_RETURN_IF_ERROR(CheckNewPlayers({}, request.players()));
   v1::TournamentCreated created;
   *created.mutable_settings() = request.settings();

@@ -818,6 +818,44 @@ TEST_F(TournamentTest, RolesAreEnforced) {
   ASSERT_TRUE(Start("cup", 1, &round, admin_).ok());
 }
 
+// What round 1 would refuse when it creates the tables' games is refused
+// when the tournament is created, and nothing is written: the same request,
+// corrected, then creates it (it used to be stored, fail at round 1, and
+// block its own request id).
+TEST_F(TournamentTest, AGameTypeOrLeagueThatRound1WouldRefuseIsRefusedAtCreation) {
+  v1::TournamentSettings settings = Settings(2);
+  settings.set_game_type("chess");
+  grpc::Status status = Create("early", settings, Names(8), admin_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(),
+              ::testing::StartsWith("settings.game_type: unknown game 'chess'; known games: "));
+
+  settings = Settings(2);
+  settings.set_league("nowhere");
+  status = Create("early", settings, Names(8), admin_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND) << status.error_message();
+  EXPECT_THAT(status.error_message(), ::testing::HasSubstr("nowhere"));
+
+  v1::CreateLeagueRequest league;
+  league.set_request_id("south");
+  league.set_league_id("south");
+  league.mutable_settings()->add_game_types("atlantica");
+  league.mutable_settings()->set_rating_system("plackett-luce");
+  v1::League south;
+  ASSERT_TRUE(leagues_->CreateLeague(As(admin_).get(), league, &south).ok());
+  settings.set_league("south");  // rates Atlantica; the tournament plays Atlantis
+  status = Create("early", settings, Names(8), admin_);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION) << status.error_message();
+
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/early");
+  v1::Tournament none;
+  EXPECT_EQ(tournaments_->GetTournament(As(admin_).get(), get, &none).error_code(),
+            grpc::StatusCode::NOT_FOUND);
+  status = Create("early", Settings(2), Names(8), admin_);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+}
+
 TEST_F(TournamentTest, BadInputGivesAPreciseErrorAndChangesNothing) {
   v1::TournamentSettings settings = Settings(2);
   settings.add_tie_breaks("elo");
