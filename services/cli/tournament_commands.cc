@@ -78,7 +78,9 @@ void PrintTournament(const v1::Tournament& t) {
   const v1::TournamentSettings& s = t.settings();
   std::cout << t.name() << ": " << s.game_type() << ", " << s.rounds() << " rounds, tables of "
             << absl::StrJoin(s.table_sizes(), "/") << " (preferred " << s.preferred_table_size()
-            << "), seed " << s.seed() << "\n  tie-breaks: "
+            << "), seed "
+            << (t.seed_withheld() ? "withheld until every game is over" : absl::StrCat(s.seed()))
+            << "\n  tie-breaks: "
             << (s.tie_breaks().empty() ? "none" : absl::StrJoin(s.tie_breaks(), ", "))
             << ", then the lot\n  players (" << t.players_size()
             << "): " << absl::StrJoin(t.players(), " ") << "\n  rounds started: "
@@ -213,7 +215,11 @@ int RunPlay(const Opts& opts) {
   }
   const v1::TournamentTable& table = round.tables(opts.table - 1);
   const v1::LogHeader& header = game_log->header;
-  if (header.players_size() != table.players_size() || header.seed() != table.seed()) {
+  // A withheld seed (a token that may not see live seeds) is not compared:
+  // such a token may not append to the table's game either, and the
+  // server says so.
+  if (header.players_size() != table.players_size() ||
+      (!table.seed_withheld() && header.seed() != table.seed())) {
     return ReportError(absl::InvalidArgumentError(absl::StrCat(
         opts.log_file, ": the log is not this table's game (table ", opts.table, ": ",
         table.players_size(), " players, seed ", table.seed(), "; log: ", header.players_size(),

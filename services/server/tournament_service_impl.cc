@@ -6,6 +6,7 @@
 #include "services/common/resource_names.h"
 #include "services/server/rpc_common.h"
 #include "services/tournament/tournament_log.h"
+#include "services/tournament/seed_sight.h"
 #include "services/tournament/tournament_views.h"
 
 namespace arbiter::server {
@@ -35,12 +36,14 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                                   const v1::GetTournamentRequest* request,
                                                   v1::Tournament* response) {
   return Serve(context, auth_, "GetTournament", request->name(), "",
-               [&](const access::Caller&) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(const std::string id,
                                           tournament::ParseTournamentName(request->name()));
                  ARBITER_ASSIGN_OR_RETURN(const tournament::TournamentLog log,
                                           tournament::ReadTournament(streams_, id));
-                 ARBITER_ASSIGN_OR_RETURN(*response, tournament::ReadTournamentView(results_, log));
+                 ARBITER_ASSIGN_OR_RETURN(
+                     *response, tournament::ReadTournamentView(
+                                    results_, log, tournament::SeedSightOf(caller, id)));
                  return absl::OkStatus();
                });
 }
@@ -59,7 +62,7 @@ grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
                                              const v1::GetRoundRequest* request,
                                              v1::TournamentRound* response) {
   return Serve(context, auth_, "GetRound", request->name(), "",
-               [&](const access::Caller&) -> absl::Status {
+               [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(const std::string id,
                                           tournament::ParseTournamentName(request->name()));
                  ARBITER_ASSIGN_OR_RETURN(const tournament::TournamentLog log,
@@ -67,8 +70,9 @@ grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
                  // Round 0: the latest.
                  const int number = request->round() == 0 ? static_cast<int>(log.rounds.size())
                                                           : request->round();
-                 ARBITER_ASSIGN_OR_RETURN(*response,
-                                          tournament::ReadRoundView(results_, log, number));
+                 ARBITER_ASSIGN_OR_RETURN(
+                     *response, tournament::ReadRoundView(results_, log, number,
+                                                          tournament::SeedSightOf(caller, id)));
                  return absl::OkStatus();
                });
 }

@@ -136,6 +136,7 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
     const RoundState& state = log.rounds[static_cast<size_t>(r)];
     engine::tournament::Round& round = out.rounds.emplace_back();
     std::vector<v1::TableStatus>& status = out.status.emplace_back();
+    std::vector<bool>& game_over = out.game_over.emplace_back();
     round.number = state.number;
     round.byes = state.byes;
     for (const TableState& t : state.tables) {
@@ -171,6 +172,9 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
         }
       }
       status.push_back(table_status);
+      const store::GameStatus game_status = OutcomeOf(outcomes, t.table.game()).status;
+      game_over.push_back(t.ruling.has_value() || game_status == store::GameStatus::kFinished ||
+                          game_status == store::GameStatus::kVoided);
     }
   }
   return out;
@@ -181,7 +185,8 @@ bool IsClosed(const std::vector<v1::TableStatus>& status) {
                       [](v1::TableStatus s) { return s == v1::TABLE_STATUS_PENDING; });
 }
 
-v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number) {
+v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number,
+                              SeedSight sight) {
   const size_t r = static_cast<size_t>(number - 1);
   const engine::tournament::Round& round = read.rounds[r];
   v1::TournamentRound out;
@@ -192,6 +197,10 @@ v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, 
     v1::TournamentTable* view = out.add_tables();
     *view = log.rounds[r].tables[t].table;
     view->set_status(read.status[r][t]);
+    if (sight == SeedSight::kEndedGamesOnly && !read.game_over[r][t]) {
+      view->clear_seed();
+      view->set_seed_withheld(true);
+    }
     if (table.result.kind == engine::tournament::TableResult::Kind::kPlayed) {
       for (int p : table.result.places) view->add_places(p);
       for (int64_t g : table.result.game_points) view->add_game_points(g);

@@ -52,6 +52,9 @@ absl::StatusOr<engine::tournament::TableResult> ResultOf(const v1::GameFinished&
 struct ReadRounds {
   std::vector<engine::tournament::Round> rounds;         // for the model
   std::vector<std::vector<v1::TableStatus>> status;  // per round, per table
+  // Per round, per table: whether its game is over (finished, voided, or
+  // given a result by a ruling), so that its seed no longer deals anything.
+  std::vector<std::vector<bool>> game_over;
 };
 
 // Rounds 1..up_to (0: all started) with their results (see the header).
@@ -60,8 +63,15 @@ absl::StatusOr<ReadRounds> ReadResults(store::ResultIndex& results, const Tourna
 // The same from outcomes already read.
 ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int up_to);
 
-// The API's round `number` (1-based, must exist) with its results.
-v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number);
+// Who is shown the seeds that deal tables still in play: everyone who may
+// (admins, auditors, the tournament's organisers), or nobody (seed_sight.h).
+enum class SeedSight { kAll, kEndedGamesOnly };
+
+// The API's round `number` (1-based, must exist) with its results. With
+// kEndedGamesOnly the seed of every table whose game is not over is left
+// out and seed_withheld set.
+v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, int number,
+                              SeedSight sight);
 v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
                                       const std::vector<engine::tournament::StandingRow>& rows);
 // Whether every table of the round has a result or a ruling.

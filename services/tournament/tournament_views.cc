@@ -18,18 +18,34 @@ absl::Status NoSuchRound(const TournamentLog& log, int number) {
                                           " (", log.rounds.size(), " started)"));
 }
 
+// Whether every round has started and every table's game is over.
+bool EveryGameOver(const TournamentLog& log, const ReadRounds& read) {
+  if (static_cast<int>(log.rounds.size()) < log.settings.rounds()) return false;
+  for (const std::vector<bool>& round : read.game_over) {
+    for (const bool over : round) {
+      if (!over) return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
-                                                  const TournamentLog& log) {
+                                                  const TournamentLog& log, SeedSight sight) {
   v1::Tournament out;
   out.set_name(common::NameOf(common::IdKind::kTournament, log.id));
   *out.mutable_settings() = log.settings;
   for (const std::string& p : log.players) out.add_players(p);
   out.set_rounds_started(static_cast<int>(log.rounds.size()));
+  ReadRounds read;
   if (!log.rounds.empty()) {
-    ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results, log, 0));
+    ARBITER_ASSIGN_OR_RETURN(read, ReadResults(results, log, 0));
     out.set_last_round_closed(IsClosed(read.status.back()));
+  }
+  if (sight == SeedSight::kEndedGamesOnly && !EveryGameOver(log, read)) {
+    out.mutable_settings()->clear_seed();
+    out.set_seed_withheld(true);
   }
   out.set_creator(log.stream.created_by);
   *out.mutable_create_time() = common::TimestampOf(log.stream.created_at);
@@ -39,10 +55,11 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
 }
 
 absl::StatusOr<v1::TournamentRound> ReadRoundView(store::ResultIndex& results,
-                                                  const TournamentLog& log, int number) {
+                                                  const TournamentLog& log, int number,
+                                                  SeedSight sight) {
   if (number < 1 || number > static_cast<int>(log.rounds.size())) return NoSuchRound(log, number);
   ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results, log, number));
-  return RoundView(log, read, number);
+  return RoundView(log, read, number, sight);
 }
 
 absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::ResultIndex& results,

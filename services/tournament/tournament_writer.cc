@@ -65,7 +65,7 @@ absl::StatusOr<TournamentLog> TournamentWriter::ForWrite(const access::Caller& c
 
 absl::StatusOr<v1::Tournament> TournamentWriter::Answer(const std::string& id) {
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog log, ReadTournament(streams_, id));
-  return ReadTournamentView(results_, log);
+  return ReadTournamentView(results_, log, SeedSight::kAll);
 }
 
 absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
@@ -153,7 +153,7 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::StartRound(
   ARBITER_RETURN_IF_ERROR(CreateTableGames(caller, log, started));
   ARBITER_RETURN_IF_ERROR(RecordRound(caller, log, started, resume, request_id));
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog after, ReadTournament(streams_, log.id));
-  return ReadRoundView(results_, after, next);
+  return ReadRoundView(results_, after, next, SeedSight::kAll);
 }
 
 absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const TournamentLog& log,
@@ -169,7 +169,7 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
                      " has already started (by another StartRound request; GetRound reads its "
                      "tables)"));
   }
-  return ReadRoundView(results_, log, number);
+  return ReadRoundView(results_, log, number, SeedSight::kAll);
 }
 
 absl::StatusOr<v1::RoundStarted> TournamentWriter::DealNextRound(const TournamentLog& log) {
@@ -238,7 +238,7 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::ConfirmResult(
   if (batch.results_size() > 0) {
     ARBITER_ASSIGN_OR_RETURN(log, ReadTournament(streams_, log.id));
   }
-  return ReadRoundView(results_, log, request.round());
+  return ReadRoundView(results_, log, request.round(), SeedSight::kAll);
 }
 
 absl::StatusOr<v1::ResultsConfirmed> TournamentWriter::Confirmations(const TournamentLog& log,

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -22,6 +23,7 @@
 #include "services/access/token_format.h"
 #include "services/common/resource_names.h"
 #include "services/league/league_settings.h"
+#include "services/log/json_lines.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/store/postgres_stream_store.h"
@@ -816,6 +818,92 @@ TEST_F(TournamentTest, RolesAreEnforced) {
   EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
   EXPECT_EQ(Get("cup").rounds_started(), 0);
   ASSERT_TRUE(Start("cup", 1, &round, admin_).ok());
+}
+
+// A pending table's seed deals every card its players will hold, and the
+// tournament's seed deals every table: while a game they deal is live, the
+// public and organisers of other tournaments read every tournament answer
+// without them (seed_withheld says so). The tournament's organisers, admins
+// and auditors see them. A finished game's seed is shown to everyone, and
+// the tournament's once every round is over.
+TEST_F(TournamentTest, ALiveTablesSeedIsShownOnlyToThoseWhoMaySeeLiveSeeds) {
+  v1::TournamentSettings settings = Settings(2);
+  settings.set_seed(918273645546372819);
+  ASSERT_TRUE(Create("cup", settings, Names(8), organiser_).ok());
+  v1::TournamentRound started;
+  ASSERT_TRUE(Start("cup", 1, &started).ok());
+  ASSERT_EQ(started.tables_size(), 2);
+  ASSERT_NE(started.tables(0).seed(), 0u);  // the organiser's own StartRound
+  const std::vector<std::string> kept_from = {reader_, MakeToken(store::Role::kPublic, "pat"),
+                                              Organiser("sam", {"elsewhere"})};
+  const std::vector<std::string> shown_to = {organiser_, admin_,
+                                             MakeToken(store::Role::kAuditor, "audrey")};
+  // Every answer about the tournament a caller can ask for, as JSON.
+  auto answers = [&](const std::string& token) {
+    v1::GetTournamentRequest get;
+    get.set_name("tournaments/cup");
+    v1::Tournament tournament;
+    EXPECT_TRUE(tournaments_->GetTournament(As(token).get(), get, &tournament).ok());
+    v1::GetRoundRequest round;
+    round.set_name("tournaments/cup");
+    v1::TournamentRound latest;
+    EXPECT_TRUE(tournaments_->GetRound(As(token).get(), round, &latest).ok());
+    v1::GetStandingsRequest standings_request;
+    standings_request.set_name("tournaments/cup");
+    v1::TournamentStandings standings;
+    EXPECT_TRUE(tournaments_->GetStandings(As(token).get(), standings_request, &standings).ok());
+    return std::make_tuple(tournament, latest,
+                           absl::StrCat(log::ToJsonLine(tournament), log::ToJsonLine(latest),
+                                        log::ToJsonLine(standings)));
+  };
+  const std::string tournament_seed = absl::StrCat(settings.seed());
+  const std::string table1_seed = absl::StrCat(started.tables(0).seed());
+  const std::string table2_seed = absl::StrCat(started.tables(1).seed());
+  for (const std::string& token : kept_from) {
+    const auto [tournament, round, json] = answers(token);
+    EXPECT_TRUE(tournament.seed_withheld());
+    EXPECT_EQ(tournament.settings().seed(), 0u);
+    for (const v1::TournamentTable& table : round.tables()) {
+      EXPECT_TRUE(table.seed_withheld());
+      EXPECT_EQ(table.seed(), 0u);
+    }
+    for (const std::string& seed : {tournament_seed, table1_seed, table2_seed}) {
+      EXPECT_FALSE(absl::StrContains(json, seed)) << seed << " in " << json;
+    }
+  }
+  for (const std::string& token : shown_to) {
+    const auto [tournament, round, json] = answers(token);
+    EXPECT_FALSE(tournament.seed_withheld());
+    EXPECT_EQ(tournament.settings().seed(), settings.seed());
+    EXPECT_EQ(round.tables(0).seed(), started.tables(0).seed());
+    EXPECT_FALSE(round.tables(1).seed_withheld());
+  }
+  // Table 1's game ends (not yet confirmed): its seed deals nothing more.
+  Play(started.tables(0));
+  {
+    const auto [tournament, round, json] = answers(reader_);
+    EXPECT_FALSE(round.tables(0).seed_withheld());
+    EXPECT_EQ(round.tables(0).seed(), started.tables(0).seed());
+    EXPECT_TRUE(round.tables(1).seed_withheld());
+    EXPECT_FALSE(absl::StrContains(json, table2_seed));
+    EXPECT_TRUE(tournament.seed_withheld());  // round 2 is still to be dealt
+  }
+  Play(started.tables(1));
+  v1::TournamentRound confirmed;
+  ASSERT_TRUE(Confirm("cup", 1, 0, &confirmed).ok());
+  EXPECT_TRUE(std::get<0>(answers(reader_)).seed_withheld());  // round 2 is still to be dealt
+  v1::TournamentRound second;
+  ASSERT_TRUE(Start("cup", 2, &second).ok());
+  // Every round has started, and round 2's games are live.
+  EXPECT_TRUE(std::get<0>(answers(reader_)).seed_withheld());
+  for (const v1::TournamentTable& table : second.tables()) Play(table);
+  v1::TournamentRound last;
+  ASSERT_TRUE(Confirm("cup", 2, 0, &last).ok());
+  ASSERT_TRUE(last.closed());
+  const auto [tournament, round, json] = answers(reader_);
+  EXPECT_FALSE(tournament.seed_withheld());
+  EXPECT_EQ(tournament.settings().seed(), settings.seed());
+  EXPECT_EQ(round.tables(0).seed(), last.tables(0).seed());
 }
 
 // What round 1 would refuse when it creates the tables' games is refused

@@ -230,7 +230,7 @@ v1::TournamentRound Arena::Round(const std::string& id, int round) {
   absl::StatusOr<TournamentLog> log = ReadTournament(*flaky_, id);
   EXPECT_TRUE(log.ok()) << log.status();
   if (!log.ok()) return {};
-  absl::StatusOr<v1::TournamentRound> view = ReadRoundView(*results_, *log, round);
+  absl::StatusOr<v1::TournamentRound> view = ReadRoundView(*results_, *log, round, SeedSight::kAll);
   EXPECT_TRUE(view.ok()) << view.status();
   return view.ok() ? *view : v1::TournamentRound();
 }

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
+#include "arbiter/v1/tournament_service.grpc.pb.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/log/log_file.h"
@@ -271,6 +272,44 @@ TEST_F(WebServerTest, LeagueJsonEqualsTheGrpcAnswer) {
   auto page = client.Get("/leagues/north");
   ASSERT_TRUE(page);
   EXPECT_EQ(page->status, 200);
+}
+
+// The public site's tournament and round pages, as a visitor with no
+// sign-in reads them while round 1 is in play: no seed that deals a live
+// table (nor the tournament's, which deals them all), and seedWithheld says
+// why it is missing.
+TEST_F(WebServerTest, ATournamentsLiveSeedsAreNotOnThePublicSite) {
+  auto tournaments = v1::TournamentService::NewStub(server_->InProcessChannel());
+  v1::CreateTournamentRequest create;
+  create.set_request_id("create-cup");
+  create.set_tournament_id("cup");
+  v1::TournamentSettings& settings = *create.mutable_settings();
+  settings.set_game_type("atlantis");
+  settings.set_seed(918273645546372819);
+  settings.set_rounds(1);
+  settings.add_table_sizes(4);
+  settings.set_preferred_table_size(4);
+  for (int p : {3, 2, 1, 0}) settings.add_place_points(p);
+  for (const char* player : {"ann", "bob", "cy", "dee"}) create.add_players(player);
+  v1::Tournament created;
+  ASSERT_TRUE(tournaments->CreateTournament(As(admin_).get(), create, &created).ok());
+  v1::StartRoundRequest start;
+  start.set_name("tournaments/cup");
+  start.set_request_id("start-cup-1");
+  start.set_round(1);
+  v1::TournamentRound round;
+  ASSERT_TRUE(tournaments->StartRound(As(admin_).get(), start, &round).ok());
+  ASSERT_EQ(round.tables_size(), 1);
+  const std::string table_seed = absl::StrCat(round.tables(0).seed());
+  auto client = Http();
+  for (const char* path : {"/api/tournaments/cup", "/api/tournaments/cup/rounds/1"}) {
+    auto res = client.Get(path);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, 200) << path << ": " << res->body;
+    EXPECT_EQ(res->body.find(table_seed), std::string::npos) << path << ": " << res->body;
+    EXPECT_EQ(res->body.find("918273645546372819"), std::string::npos) << path << ": " << res->body;
+    EXPECT_NE(res->body.find("\"seedWithheld\":true"), std::string::npos) << path << ": " << res->body;
+  }
 }
 
 // Every route names a method of the gRPC API that reads (the website never

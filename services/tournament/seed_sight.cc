@@ -1,0 +1,14 @@
+#include "services/tournament/seed_sight.h"
+
+#include "services/tournament/tournament_access.h"
+
+namespace arbiter::tournament {
+
+SeedSight SeedSightOf(const access::Caller& caller, const std::string& tournament_id) {
+  if (caller.role == store::Role::kAuditor || RequireOrganise(caller, tournament_id).ok()) {
+    return SeedSight::kAll;
+  }
+  return SeedSight::kEndedGamesOnly;
+}
+
+}  // namespace arbiter::tournament
