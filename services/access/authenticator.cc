@@ -66,7 +66,7 @@ absl::StatusOr<Caller> Authenticator::Authenticate(const std::string& authorizat
     return absl::UnauthenticatedError(absl::StrCat("the token is ", *refusal));
   }
   Caller caller{record.principal, record.role, record.leagues, record.tournaments,
-                record.token_id};
+                record.token_id, record.games};
   if (cache_.size() >= kMaxCachedTokens) cache_.clear();
   cache_[hash] = Entry{caller, record.expires_at, now};
   return caller;

@@ -20,6 +20,7 @@ struct Caller {
   std::vector<std::string> leagues;
   std::vector<std::string> tournaments;
   std::string token_id;
+  std::vector<std::string> games;  // a player's games (its tournaments: every table)
 };
 
 }  // namespace arbiter::access

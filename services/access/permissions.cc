@@ -68,16 +68,64 @@ bool InScope(const Caller& caller, const store::GameRecord& game) {
           Contains(caller.tournaments, game.tournament_id));
 }
 
+bool ReadsLiveGames(const Caller& caller) {
+  return caller.role == store::Role::kAdmin || caller.role == store::Role::kOrganiser ||
+         caller.role == store::Role::kAuditor;
+}
+
+int SeatOf(const Caller& caller, const store::GameRecord& game) {
+  for (size_t i = 0; i < game.players.size(); ++i) {
+    if (game.players[i] == caller.principal) return static_cast<int>(i) + 1;
+  }
+  return 0;
+}
+
+bool PlaysIn(const Caller& caller, const store::GameRecord& game) {
+  return caller.role == store::Role::kPlayer &&
+         (Contains(caller.games, game.game_id) || Contains(caller.tournaments, game.tournament_id)) &&
+         SeatOf(caller, game) > 0;
+}
+
 absl::Status ReadDenied(const Caller& caller, const std::string& game_id) {
+  if (caller.role == store::Role::kPlayer) {
+    return Denied(caller, absl::StrCat("read game \"", game_id,
+                                       "\" (player tokens read finished games and the games "
+                                       "they play in)"));
+  }
   return Denied(caller, absl::StrCat("read game \"", game_id,
                                      "\" (public tokens read finished games only)"));
 }
 
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game) {
-  if (caller.role != store::Role::kPublic || game.status == store::GameStatus::kFinished) {
+  if (ReadsLiveGames(caller) || game.status == store::GameStatus::kFinished ||
+      PlaysIn(caller, game)) {
     return absl::OkStatus();
   }
   return ReadDenied(caller, game.game_id);
+}
+
+absl::Status RequirePlayerWrite(const Caller& caller, const std::string& game_id,
+                                const store::GameRecord* game) {
+  if (game != nullptr && PlaysIn(caller, *game)) return absl::OkStatus();
+  return Denied(caller, absl::StrCat("write to game \"", game_id,
+                                     "\" (a player token plays only the games it is bound to, "
+                                     "at its own seat)"));
+}
+
+absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
+                            const std::string& action_player, int index) {
+  if (caller.role != store::Role::kPlayer || action_player == caller.principal) {
+    return absl::OkStatus();
+  }
+  const int seat = SeatOf(caller, game);
+  const auto asked = std::find(game.players.begin(), game.players.end(), action_player);
+  const std::string other =
+      asked == game.players.end()
+          ? absl::StrCat("player \"", action_player, "\", who has no seat in the game")
+          : absl::StrCat("seat ", asked - game.players.begin() + 1, " (\"", action_player, "\")");
+  return Denied(caller, absl::StrCat("act for ", other, " in game \"", game.game_id,
+                                     "\": actions[", index, "]; it plays seat ", seat, " (\"",
+                                     caller.principal, "\") only"));
 }
 
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game) {

@@ -34,12 +34,32 @@ absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game,
 // The denial RequireWrite gives an organiser for `game_id`; also the answer
 // for a game that does not exist (permission before existence, AIP-211).
 absl::Status WriteDenied(const Caller& caller, const std::string& game_id);
+// True for the roles that read games still in play: admins, organisers and
+// auditors. Public and player tokens read finished games (and a player the
+// games it plays); for them an unknown game is denied like a live one.
+bool ReadsLiveGames(const Caller& caller);
+// True if the caller is a player token that plays in `game`: bound to it
+// (its games) or to its tournament, and seated in it (its principal is one
+// of the game's players).
+bool PlaysIn(const Caller& caller, const store::GameRecord& game);
+// The seat (1-based) of the caller's principal in `game`, or 0.
+int SeatOf(const Caller& caller, const store::GameRecord& game);
 // PERMISSION_DENIED unless the caller may read `game` (public tokens: only
-// finished games).
+// finished games; player tokens: finished games and those they play in).
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game);
-// The denial RequireRead gives a public token; also its answer for a game
-// that does not exist.
+// The denial RequireRead gives a public or player token; also its answer
+// for a game that does not exist.
 absl::Status ReadDenied(const Caller& caller, const std::string& game_id);
+// PERMISSION_DENIED unless a player token plays in `game`
+// (`game_id` when it does not exist, `game` null): the same denial either
+// way. Only for player tokens; other roles use RequireWrite.
+absl::Status RequirePlayerWrite(const Caller& caller, const std::string& game_id,
+                                const store::GameRecord* game);
+// PERMISSION_DENIED, naming the caller's seat and the seat asked for,
+// unless a player token's action `index` is for its own seat
+// (`action_player` is the action's player id). OK for other roles.
+absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
+                            const std::string& action_player, int index);
 // PERMISSION_DENIED unless the caller may see positions of `game`: they are
 // derived from the seed (hidden cards), so exactly when SeesSeed.
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game);

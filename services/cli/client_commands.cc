@@ -218,6 +218,7 @@ struct TokenOpts {
   std::string principal;
   std::vector<std::string> leagues;
   std::vector<std::string> tournaments;
+  std::vector<std::string> games;  // a player's
   std::string request_id;
   std::string ttl;       // "90d", "12h", "30m", "45s"; empty: never expires
   std::string token_id;  // revoke
@@ -255,6 +256,7 @@ std::string ScopesText(const v1::TokenInfo& token) {
   std::vector<std::string> scopes;
   for (const std::string& l : token.leagues()) scopes.push_back(absl::StrCat("leagues/", l));
   for (const std::string& t : token.tournaments()) scopes.push_back(absl::StrCat("tournaments/", t));
+  for (const std::string& g : token.games()) scopes.push_back(absl::StrCat("games/", g));
   return scopes.empty() ? "-" : absl::StrJoin(scopes, ",");
 }
 
@@ -326,7 +328,9 @@ int RunTokenCreate(const TokenOpts& opts) {
   if (opts.role == "organiser" || opts.role == "organizer") request.set_role(v1::ROLE_ORGANISER);
   if (opts.role == "auditor") request.set_role(v1::ROLE_AUDITOR);
   if (opts.role == "public") request.set_role(v1::ROLE_PUBLIC);
+  if (opts.role == "player") request.set_role(v1::ROLE_PLAYER);
   request.set_principal(opts.principal);
+  for (const std::string& g : opts.games) request.add_games(g);
   for (const std::string& l : opts.leagues) request.add_leagues(l);
   for (const std::string& t : opts.tournaments) request.add_tournaments(t);
   request.set_request_id(opts.request_id.empty() ? FreshTokenRequestId(opts) : opts.request_id);
@@ -352,6 +356,41 @@ int RunTokenCreate(const TokenOpts& opts) {
   }
   std::cout << response.token() << "\n";
   return kExitOk;
+}
+
+// `arbiter token create|list|revoke`.
+void AddTokenCommands(CLI::App& app, int& exit_code) {
+  auto token = std::make_shared<TokenOpts>();
+  CLI::App* token_cmd = app.add_subcommand(
+      "token", "Manage arbiterd's bearer tokens (admins; organisers create player tokens)");
+  token_cmd->require_subcommand(1);
+  CLI::App* cmd = token_cmd->add_subcommand("create", "Create a token; prints it (shown only once)");
+  cmd->add_option("--role", token->role,
+                  "admin, organiser (or organizer), auditor, public or player")
+      ->required()
+      ->check(CLI::IsMember({"admin", "organiser", "organizer", "auditor", "public", "player"}));
+  cmd->add_option("--principal", token->principal,
+                  "Who holds the token (a player token: the player id its games seat)")
+      ->required();
+  cmd->add_option("--league", token->leagues, "An organiser's league (repeatable)");
+  cmd->add_option("--tournament", token->tournaments,
+                  "An organiser's tournament, or a player's: every table it sits at (repeatable)");
+  cmd->add_option("--game", token->games, "A player's game (repeatable)");
+  cmd->add_option("--request-id", token->request_id,
+                  "Request id: a retry with the same one returns the same token instead of "
+                  "minting another (default: a fresh one, so every call mints a new token)");
+  cmd->add_option("--ttl", token->ttl,
+                  "How long the token works: 90d, 12h, 30m or 45s (default: until revoked)");
+  AddClientOptions(*cmd, token->client);
+  cmd->callback([token, &exit_code] { exit_code = RunTokenCreate(*token); });
+  cmd = token_cmd->add_subcommand("list",
+                                  "List tokens (ids, roles, expiry, revocation; no secrets)");
+  AddClientOptions(*cmd, token->client);
+  cmd->callback([token, &exit_code] { exit_code = RunTokenList(*token); });
+  cmd = token_cmd->add_subcommand("revoke", "Revoke a token by its id (effective within a second)");
+  cmd->add_option("token_id", token->token_id, "The token's id (from token list)")->required();
+  AddClientOptions(*cmd, token->client);
+  cmd->callback([token, &exit_code] { exit_code = RunTokenRevoke(*token); });
 }
 
 }  // namespace
@@ -406,31 +445,7 @@ void AddClientCommands(CLI::App& app, int& exit_code) {
     exit_code = RunGames(*games);
   });
 
-  auto token = std::make_shared<TokenOpts>();
-  CLI::App* token_cmd = app.add_subcommand("token", "Manage arbiterd's bearer tokens (admin)");
-  token_cmd->require_subcommand(1);
-  cmd = token_cmd->add_subcommand("create", "Create a token; prints it (shown only once)");
-  cmd->add_option("--role", token->role, "admin, organiser (or organizer), auditor or public")
-      ->required()
-      ->check(CLI::IsMember({"admin", "organiser", "organizer", "auditor", "public"}));
-  cmd->add_option("--principal", token->principal, "Who holds the token")->required();
-  cmd->add_option("--league", token->leagues, "An organiser's league (repeatable)");
-  cmd->add_option("--tournament", token->tournaments, "An organiser's tournament (repeatable)");
-  cmd->add_option("--request-id", token->request_id,
-                  "Request id: a retry with the same one returns the same token instead of "
-                  "minting another (default: a fresh one, so every call mints a new token)");
-  cmd->add_option("--ttl", token->ttl,
-                  "How long the token works: 90d, 12h, 30m or 45s (default: until revoked)");
-  AddClientOptions(*cmd, token->client);
-  cmd->callback([token, &exit_code] { exit_code = RunTokenCreate(*token); });
-  cmd = token_cmd->add_subcommand("list",
-                                  "List tokens (ids, roles, expiry, revocation; no secrets)");
-  AddClientOptions(*cmd, token->client);
-  cmd->callback([token, &exit_code] { exit_code = RunTokenList(*token); });
-  cmd = token_cmd->add_subcommand("revoke", "Revoke a token by its id (effective within a second)");
-  cmd->add_option("token_id", token->token_id, "The token's id (from token list)")->required();
-  AddClientOptions(*cmd, token->client);
-  cmd->callback([token, &exit_code] { exit_code = RunTokenRevoke(*token); });
+  AddTokenCommands(app, exit_code);
 }
 
 }  // namespace arbiter::cli

@@ -347,11 +347,26 @@ absl::StatusOr<v1::AppendActionsResponse> StoreJudgedAppend(store::EventStore& s
 
 }  // namespace
 
+absl::StatusOr<store::GameRecord> GameWriter::Appendable(const access::Caller& caller,
+                                                          const std::string& game_id,
+                                                          const v1::AppendActionsRequest& request) {
+  if (caller.role != store::Role::kPlayer) return Writable(caller, game_id);
+  // Permission before existence, as Writable.
+  absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, game_id);
+  if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
+  ARBITER_RETURN_IF_ERROR(
+      access::RequirePlayerWrite(caller, game_id, record.ok() ? &*record : nullptr));
+  for (int i = 0; i < request.actions_size(); ++i) {
+    ARBITER_RETURN_IF_ERROR(access::RequireOwnSeat(caller, *record, request.actions(i).player(), i));
+  }
+  return record;
+}
+
 absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
   ARBITER_ASSIGN_OR_RETURN(std::string game_id, CheckAppendRequest(request));
   LiveGames::Locked live = live_.Lock(game_id);
-  ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, Writable(caller, game_id));
+  ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, Appendable(caller, game_id, request));
   ARBITER_ASSIGN_OR_RETURN(
       PendingAppend pending,
       ActionsToStore(caller, request, std::move(game_id), std::move(record), limits_));

@@ -118,6 +118,12 @@ class GameWriter {
   // it (void_and_correct.cc); PERMISSION_DENIED if not, and for a game that
   // does not exist unless the caller is an admin (NOT_FOUND then).
   absl::StatusOr<store::GameRecord> Writable(const access::Caller& caller, const std::string& game_id);
+  // Writable, for AppendActions: a player token may also append to a game
+  // it plays in, every action for its own seat (append_actions.cc).
+  // PERMISSION_DENIED naming the seat otherwise.
+  absl::StatusOr<store::GameRecord> Appendable(const access::Caller& caller,
+                                               const std::string& game_id,
+                                               const v1::AppendActionsRequest& request);
   // Stores the "game_finished" event of a game whose last event is
   // `last_sequence`, recorded by the referee ("arbiter") under a request id
   // derived from the game alone, so that whoever notices first writes it

@@ -48,7 +48,7 @@ absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const
                                                  const std::string& game_id) {
   absl::StatusOr<store::GameRecord> record = games::ChainedRecord(store, game_id);
   if (!record.ok()) {
-    if (absl::IsNotFound(record.status()) && caller.role == store::Role::kPublic) {
+    if (absl::IsNotFound(record.status()) && !access::ReadsLiveGames(caller)) {
       return access::ReadDenied(caller, game_id);
     }
     return record.status();
@@ -99,7 +99,7 @@ absl::StatusOr<games::OpenedGame> OpenReadable(store::EventStore& store, const a
                                         const std::string& game_id, bool seen_state = false) {
   absl::StatusOr<games::OpenedGame> game = games::OpenGame(store, game_id);
   if (!game.ok()) {
-    if (absl::IsNotFound(game.status()) && caller.role == store::Role::kPublic) {
+    if (absl::IsNotFound(game.status()) && !access::ReadsLiveGames(caller)) {
       return access::ReadDenied(caller, game_id);
     }
     return game.status();
@@ -197,10 +197,11 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
       context, auth_, "ListGames", "", "", [&](const access::Caller& caller) -> absl::Status {
         ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size()));
         ARBITER_ASSIGN_OR_RETURN(store::GameStatus status, StoreStatus(request->status()));
-        if (caller.role == store::Role::kPublic) {
+        if (!access::ReadsLiveGames(caller)) {
           if (status != store::GameStatus::kUnspecified &&
               status != store::GameStatus::kFinished) {
-            return absl::PermissionDeniedError("public tokens list finished games only");
+            return absl::PermissionDeniedError(
+                absl::StrCat(store::RoleName(caller.role), " tokens list finished games only"));
           }
           status = store::GameStatus::kFinished;
         }

@@ -63,7 +63,7 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
                         : nullptr),
       writer_(store, registry, limits, league_check_.get()),
       arbiter_service_(store, results, registry, auth_, writer_),
-      token_service_(tokens, auth_) {
+      token_service_(tokens, store, auth_) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
                                                           *leagues->projector, auth_);

@@ -2,6 +2,9 @@
 
 #include "engine/core/status_macros.h"
 #include "services/access/token_format.h"
+#include "services/access/token_requests.h"
+#include "services/games/chained_game.h"
+#include "services/games/game_loader.h"
 #include "services/common/page.h"
 #include "services/common/resource_names.h"
 
@@ -9,6 +12,7 @@
 
 #include <google/protobuf/util/time_util.h>
 
+#include <optional>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -21,6 +25,37 @@ namespace arbiter::server {
 namespace {
 
 
+std::optional<store::Role> RoleOf(v1::Role role) {
+  switch (role) {
+    case v1::ROLE_ADMIN:
+      return store::Role::kAdmin;
+    case v1::ROLE_ORGANISER:
+      return store::Role::kOrganiser;
+    case v1::ROLE_AUDITOR:
+      return store::Role::kAuditor;
+    case v1::ROLE_PUBLIC:
+      return store::Role::kPublic;
+    case v1::ROLE_PLAYER:
+      return store::Role::kPlayer;
+    default:
+      return std::nullopt;
+  }
+}
+
+access::TokenAsked AskedOf(const v1::CreateTokenRequest& request) {
+  access::TokenAsked out;
+  out.role = RoleOf(request.role());
+  out.role_value = static_cast<int>(request.role());
+  out.principal = request.principal();
+  out.leagues.assign(request.leagues().begin(), request.leagues().end());
+  out.tournaments.assign(request.tournaments().begin(), request.tournaments().end());
+  out.games.assign(request.games().begin(), request.games().end());
+  if (request.has_ttl()) {
+    out.ttl = absl::Seconds(request.ttl().seconds()) + absl::Nanoseconds(request.ttl().nanos());
+  }
+  return out;
+}
+
 v1::Role ToRole(store::Role role) {
   switch (role) {
     case store::Role::kAdmin:
@@ -31,6 +66,8 @@ v1::Role ToRole(store::Role role) {
       return v1::ROLE_AUDITOR;
     case store::Role::kPublic:
       return v1::ROLE_PUBLIC;
+    case store::Role::kPlayer:
+      return v1::ROLE_PLAYER;
   }
   return v1::ROLE_UNSPECIFIED;
 }
@@ -44,6 +81,7 @@ v1::TokenInfo ToTokenInfo(const store::TokenRecord& token) {
   out.set_principal(token.principal);
   for (const std::string& id : token.leagues) out.add_leagues(id);
   for (const std::string& id : token.tournaments) out.add_tournaments(id);
+  for (const std::string& id : token.games) out.add_games(id);
   out.set_creator(token.created_by);
   *out.mutable_create_time() = common::PreciseTimestampOf(token.created_at);
   if (token.expires_at.has_value()) *out.mutable_expire_time() = common::PreciseTimestampOf(*token.expires_at);
@@ -60,59 +98,25 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
   return Serve(
       context, auth_, "CreateToken", "", request->request_id(),
       [&](const access::Caller& caller) -> absl::Status {
-        ARBITER_RETURN_IF_ERROR(access::RequireAdmin(caller));
+        const access::GameLookup games =
+            [this](const std::string& game_id) -> absl::StatusOr<access::ScopedGame> {
+          access::ScopedGame out;
+          ARBITER_ASSIGN_OR_RETURN(out.record, games::ChainedRecord(games_, game_id));
+          ARBITER_ASSIGN_OR_RETURN(out.creator_token_id, games::CreatorTokenOf(games_, game_id));
+          return out;
+        };
+        ARBITER_ASSIGN_OR_RETURN(store::TokenRecord record,
+                                 access::TokenToMint(caller, AskedOf(*request), games, absl::Now()));
         if (request->request_id().empty() ||
             static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
           return common::FieldError("request_id", "request_id is required (1-200 bytes)");
         }
-        store::Role role;
-        switch (request->role()) {
-          case v1::ROLE_ADMIN:
-            role = store::Role::kAdmin;
-            break;
-          case v1::ROLE_ORGANISER:
-            role = store::Role::kOrganiser;
-            break;
-          case v1::ROLE_AUDITOR:
-            role = store::Role::kAuditor;
-            break;
-          case v1::ROLE_PUBLIC:
-            role = store::Role::kPublic;
-            break;
-          default:
-            return common::FieldError("role", absl::StrCat("role must be admin, organiser, auditor or "
-                                                   "public, not the value ",
-                                                   static_cast<int>(request->role())));
-        }
-        if (!common::IsValidId(common::IdKind::kPrincipal, request->principal())) {
-          return common::FieldError("principal",
-                            "principal must be 1-100 characters of A-Z a-z 0-9 _ . @ -");
-        }
-        for (const std::string& id : request->leagues()) {
-          if (!common::IsValidId(common::IdKind::kPrincipal, id)) return common::FieldError("leagues", "a league id is malformed");
-        }
-        for (const std::string& id : request->tournaments()) {
-          if (!common::IsValidId(common::IdKind::kPrincipal, id)) {
-            return common::FieldError("tournaments", "a tournament id is malformed");
-          }
-        }
         ARBITER_ASSIGN_OR_RETURN(access::NewToken token, access::GenerateToken());
-        token.record.role = role;
-        token.record.principal = request->principal();
-        token.record.leagues.assign(request->leagues().begin(), request->leagues().end());
-        token.record.tournaments.assign(request->tournaments().begin(),
-                                         request->tournaments().end());
-        token.record.request_id = request->request_id();
-        token.record.created_by = caller.principal;
-        if (request->has_ttl()) {
-          const absl::Duration ttl =
-              absl::Seconds(request->ttl().seconds()) + absl::Nanoseconds(request->ttl().nanos());
-          if (ttl < absl::Seconds(1) || ttl > absl::Hours(24 * 3660)) {
-            return common::FieldError("ttl", "ttl must be 1 second to 10 years");
-          }
-          token.record.expires_at = absl::Now() + ttl;
-        }
-        if (absl::Status s = tokens_.Insert(token.record); !s.ok()) {
+        record.token_id = token.record.token_id;
+        record.token_hash = token.record.token_hash;
+        record.request_id = request->request_id();
+        record.created_by = caller.principal;
+        if (absl::Status s = tokens_.Insert(record); !s.ok()) {
           if (s.code() == absl::StatusCode::kAlreadyExists) {
             return absl::AlreadyExistsError(
                 absl::StrCat("a token was already created for request_id \"", request->request_id(),
@@ -121,11 +125,11 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
           return s;
         }
         response->set_token(token.token);
-        response->set_token_id(token.record.token_id);
+        response->set_token_id(record.token_id);
         response->set_role(request->role());
         response->set_principal(request->principal());
-        if (token.record.expires_at.has_value()) {
-          *response->mutable_expire_time() = common::PreciseTimestampOf(*token.record.expires_at);
+        if (record.expires_at.has_value()) {
+          *response->mutable_expire_time() = common::PreciseTimestampOf(*record.expires_at);
         }
         return absl::OkStatus();
       });

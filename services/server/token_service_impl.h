@@ -1,4 +1,5 @@
-// TokenService: creates, lists and revokes bearer tokens (admins only).
+// TokenService: creates, lists and revokes bearer tokens (admins; organisers
+// create player tokens for what they manage, access/token_requests.h).
 //
 // A revocation takes effect at once on this server (the Authenticator's
 // cache entry is dropped) and within auth.h's kTokenCacheTtl on every other
@@ -11,13 +12,17 @@
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
+#include "services/store/event_store.h"
 #include "services/store/token_store.h"
 
 namespace arbiter::server {
 
 class TokenServiceImpl final : public v1::TokenService::Service {
  public:
-  TokenServiceImpl(store::TokenStore& tokens, access::Authenticator& auth) : tokens_(tokens), auth_(auth) {}
+  // `games` is read to check that a player token's games lie in an
+  // organiser's scope.
+  TokenServiceImpl(store::TokenStore& tokens, store::EventStore& games, access::Authenticator& auth)
+      : tokens_(tokens), games_(games), auth_(auth) {}
 
   grpc::Status CreateToken(grpc::ServerContext* context, const v1::CreateTokenRequest* request,
                            v1::CreateTokenResponse* response) override;
@@ -28,6 +33,7 @@ class TokenServiceImpl final : public v1::TokenService::Service {
 
  private:
   store::TokenStore& tokens_;
+  store::EventStore& games_;
   access::Authenticator& auth_;
 };
 

@@ -53,7 +53,7 @@ grpc::Status TransparencyServiceImpl::GetInclusionProof(
                  // Permission before existence, as for every read of a game.
                  absl::StatusOr<store::GameRecord> record = games::ChainedRecord(store_, event->first);
                  if (!record.ok()) {
-                   if (absl::IsNotFound(record.status()) && caller.role == store::Role::kPublic) {
+                   if (absl::IsNotFound(record.status()) && !access::ReadsLiveGames(caller)) {
                      return access::ReadDenied(caller, event->first);
                    }
                    return record.status();

@@ -37,7 +37,8 @@ constexpr char kColumns[] =
     "array_to_string(tournaments, E'\\x1f'), coalesce(request_id, ''), created_by, "
     "(extract(epoch FROM created_at) * 1000000)::bigint, "
     "(extract(epoch FROM expires_at) * 1000000)::bigint, "
-    "(extract(epoch FROM revoked_at) * 1000000)::bigint, coalesce(revoked_by, ''), token_hash";
+    "(extract(epoch FROM revoked_at) * 1000000)::bigint, coalesce(revoked_by, ''), token_hash, "
+    "array_to_string(games, E'\\x1f')";
 
 absl::StatusOr<TokenRecord> RowToRecord(const pqxx::row& row) {
   TokenRecord token;
@@ -55,6 +56,7 @@ absl::StatusOr<TokenRecord> RowToRecord(const pqxx::row& row) {
   token.revoked_at = FromMicros(row[9]);
   token.revoked_by = row[10].as<std::string>();
   token.token_hash = row[11].as<std::string>();
+  token.games = SplitList(row[12].as<std::string>());
   return token;
 }
 
@@ -65,14 +67,16 @@ absl::Status PostgresTokenStore::Insert(const TokenRecord& token) {
     pqxx::transaction<pqxx::isolation_level::read_committed> tx(c);
     tx.exec_params(
         "INSERT INTO tokens (token_id, token_hash, role, principal, leagues, tournaments, "
-        "request_id, created_by, expires_at) VALUES ($1, $2, $3, $4, "
+        "request_id, created_by, expires_at, games) VALUES ($1, $2, $3, $4, "
         "coalesce(string_to_array(NULLIF($5, ''), E'\\x1f'), '{}'), "
         "coalesce(string_to_array(NULLIF($6, ''), E'\\x1f'), '{}'), "
         "NULLIF($7, ''), $8, "
-        "CASE WHEN $9::bigint < 0 THEN NULL ELSE to_timestamp($9::bigint / 1e6) END)",
+        "CASE WHEN $9::bigint < 0 THEN NULL ELSE to_timestamp($9::bigint / 1e6) END, "
+        "coalesce(string_to_array(NULLIF($10, ''), E'\\x1f'), '{}'))",
         token.token_id, token.token_hash, std::string(RoleName(token.role)), token.principal,
         absl::StrJoin(token.leagues, kSeparator), absl::StrJoin(token.tournaments, kSeparator),
-        token.request_id, token.created_by, Micros(token.expires_at));
+        token.request_id, token.created_by, Micros(token.expires_at),
+        absl::StrJoin(token.games, kSeparator));
     tx.commit();
     return absl::OkStatus();
   });

@@ -18,12 +18,14 @@ const char* RoleName(Role role) {
       return "auditor";
     case Role::kPublic:
       return "public";
+    case Role::kPlayer:
+      return "player";
   }
   return "public";
 }
 
 std::optional<Role> ParseRole(const std::string& name) {
-  for (Role role : {Role::kAdmin, Role::kOrganiser, Role::kAuditor, Role::kPublic}) {
+  for (Role role : {Role::kAdmin, Role::kOrganiser, Role::kAuditor, Role::kPublic, Role::kPlayer}) {
     if (name == RoleName(role)) return role;
   }
   return std::nullopt;

@@ -23,9 +23,9 @@ namespace arbiter::store {
 
 
 // Stored as text in tokens.role: never rename.
-enum class Role { kAdmin, kOrganiser, kAuditor, kPublic };
+enum class Role { kAdmin, kOrganiser, kAuditor, kPublic, kPlayer };
 
-// "admin", "organiser", "auditor", "public".
+// "admin", "organiser", "auditor", "public", "player".
 const char* RoleName(Role role);
 std::optional<Role> ParseRole(const std::string& name);
 
@@ -35,7 +35,8 @@ struct TokenRecord {
   Role role = Role::kPublic;
   std::string principal;
   std::vector<std::string> leagues;
-  std::vector<std::string> tournaments;
+  std::vector<std::string> tournaments;  // an organiser's; a player's (every table)
+  std::vector<std::string> games;        // a player's games (migration 0019)
   std::string request_id;  // empty for the bootstrap token
   std::string created_by;
   absl::Time created_at = absl::UnixEpoch();      // set by the store

@@ -1,6 +1,7 @@
 // Who sees what: every RPC of ArbiterService, TokenService and LeagueService
 // called by every role (admin, auditor, organiser of the game's league,
-// organiser of another league, public) about a live game, and no answer,
+// organiser of another league, public, a player of the game and a player of
+// another game) about a live game, and no answer,
 // error or log line carrying the game's seed to a caller who may not see it
 // (auth.h SeesSeed). Then the clean-answer rules: permission before
 // existence, denials that name nobody, no database text in errors, unknown
@@ -21,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
+#include "services/access/token_format.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/log/log_file.h"
@@ -84,6 +86,9 @@ class RolesTest : public LeagueServerTest {
               {"public", MakeToken(store::Role::kPublic, "league-site")}};
     log_text_ = log::FormatLog(Simulated(kSeed));
     log_ptr_ = std::make_unique<log::GameLog>(Simulated(kSeed));
+    const std::string seated = log_ptr_->header.players(0).id();
+    roles_.emplace_back("player of the game", PlayerToken(seated, {"live"}));
+    roles_.emplace_back("player of another game", PlayerToken(seated, {"elsewhere"}));
     StartLiveGame("live", "north");
   }
 
@@ -109,6 +114,18 @@ class RolesTest : public LeagueServerTest {
     ASSERT_TRUE(Append(admin_, game_id, 1, {log_ptr_->actions[0], log_ptr_->actions[1]},
                        absl::StrCat("append-", game_id), &appended)
                     .ok());
+  }
+
+  // A player token for `principal`, bound to `games`.
+  std::string PlayerToken(const std::string& principal, std::vector<std::string> games) {
+    absl::StatusOr<access::NewToken> token = access::GenerateToken();
+    EXPECT_TRUE(token.ok());
+    token->record.role = store::Role::kPlayer;
+    token->record.principal = principal;
+    token->record.games = std::move(games);
+    token->record.created_by = "test";
+    EXPECT_TRUE(tokens_->Insert(token->record).ok());
+    return token->token;
   }
 
   template <typename Response>
@@ -292,19 +309,28 @@ TEST_F(RolesTest, ALiveGamesSeedReachesOnlyAdminsAndAuditorsThroughAnyRpc) {
   EXPECT_EQ(Get("live").last_event(), 3);
 }
 
-TEST_F(RolesTest, AnOrganiserOfAnotherLeagueWritesNothingThroughAnyRpc) {
-  const std::string& south = roles_[3].second;
+TEST_F(RolesTest, AnOrganiserOfAnotherLeagueOrAPlayerWritesNothingThroughAnyRpc) {
   const std::set<std::string> writes = {"CreateGame",   "AppendActions", "SubmitGame",
                                         "RevealSeed",   "CreateToken",   "CreateLeague",
                                         "UpdateLeague", "RebuildLeague"};
-  for (const Answer& answer : CallEverything(south)) {
-    if (writes.count(answer.rpc) > 0) {
-      EXPECT_EQ(answer.status.error_code(), grpc::StatusCode::PERMISSION_DENIED)
-          << answer.rpc << ": " << answer.status.error_message();
-    }
-    if (answer.rpc == "VoidGame") {
-      // Refused as malformed (no reason) or as not its game: never done.
-      EXPECT_FALSE(answer.status.ok());
+  const std::string seat_1 = log_ptr_->header.players(0).id();
+  for (const size_t caller : {3u, 5u, 6u}) {
+    const std::string& role = roles_[caller].first;
+    for (const Answer& answer : CallEverything(roles_[caller].second)) {
+      if (answer.rpc == "AppendActions" && role == "player of the game" &&
+          log_ptr_->actions[2].player() == seat_1) {
+        // Its own seat, at a stale expected event: refused as stale.
+        EXPECT_EQ(answer.status.error_code(), grpc::StatusCode::ABORTED) << answer.status.error_message();
+        continue;
+      }
+      if (writes.count(answer.rpc) > 0) {
+        EXPECT_EQ(answer.status.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+            << role << ", " << answer.rpc << ": " << answer.status.error_message();
+      }
+      if (answer.rpc == "VoidGame") {
+        // Refused as malformed (no reason) or as not its game: never done.
+        EXPECT_FALSE(answer.status.ok()) << role;
+      }
     }
   }
   EXPECT_EQ(Get("live").last_event(), 3);
@@ -478,7 +504,7 @@ TEST_F(RolesTest, AViolationsDetailReachesOnlyThoseWhoMaySeeTheSeed) {
     for (const auto& [role, token] : roles_) {
       v1::Adjudication answer;
       grpc::Status status = stub_->AdjudicateGame(As(token).get(), request, &answer);
-      if (role == "public") {  // as for an unknown game
+      if (role == "public" || role.rfind("player", 0) == 0) {  // as for an unknown game
         EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << role;
         continue;
       }

@@ -94,11 +94,11 @@ TEST(Permissions, FollowTheRoles) {
   game.created_by = "alice";
   game.league_id = "north";
   game.status = store::GameStatus::kActive;
-  const access::Caller alice{"alice", store::Role::kOrganiser, {}, {}, "1"};
-  const access::Caller bob{"bob", store::Role::kOrganiser, {}, {}, "2"};
-  const access::Caller north{"carol", store::Role::kOrganiser, {"north"}, {}, "3"};
-  const access::Caller auditor{"dan", store::Role::kAuditor, {}, {}, "4"};
-  const access::Caller reader{"site", store::Role::kPublic, {}, {}, "5"};
+  const access::Caller alice{"alice", store::Role::kOrganiser, {}, {}, "1", {}};
+  const access::Caller bob{"bob", store::Role::kOrganiser, {}, {}, "2", {}};
+  const access::Caller north{"carol", store::Role::kOrganiser, {"north"}, {}, "3", {}};
+  const access::Caller auditor{"dan", store::Role::kAuditor, {}, {}, "4", {}};
+  const access::Caller reader{"site", store::Role::kPublic, {}, {}, "5", {}};
   EXPECT_TRUE(access::RequireWrite(alice, game, "1").ok());
   EXPECT_EQ(access::RequireWrite(bob, game, "1").code(), absl::StatusCode::kPermissionDenied);
   EXPECT_TRUE(access::RequireWrite(north, game, "1").ok());
@@ -123,8 +123,8 @@ TEST(Permissions, WriteRightsFollowTheTokenNotItsPrincipal) {
   game.game_id = "g";
   game.created_by = "admin";
   game.status = store::GameStatus::kActive;
-  const access::Caller impostor{"admin", store::Role::kOrganiser, {}, {}, "other-token"};
-  const access::Caller creator{"someone", store::Role::kOrganiser, {}, {}, "creator-token"};
+  const access::Caller impostor{"admin", store::Role::kOrganiser, {}, {}, "other-token", {}};
+  const access::Caller creator{"someone", store::Role::kOrganiser, {}, {}, "creator-token", {}};
   EXPECT_EQ(access::RequireWrite(impostor, game, "creator-token").code(),
             absl::StatusCode::kPermissionDenied);
   EXPECT_TRUE(access::RequireWrite(creator, game, "creator-token").ok());
@@ -137,8 +137,8 @@ TEST(Permissions, DenialsNameNoPerson) {
   game.game_id = "g";
   game.created_by = "alice-the-creator";
   game.status = store::GameStatus::kActive;
-  const access::Caller bob{"bob-the-caller", store::Role::kOrganiser, {}, {}, "2"};
-  const access::Caller site{"site-of-the-league", store::Role::kPublic, {}, {}, "5"};
+  const access::Caller bob{"bob-the-caller", store::Role::kOrganiser, {}, {}, "2", {}};
+  const access::Caller site{"site-of-the-league", store::Role::kPublic, {}, {}, "5", {}};
   for (const absl::Status& denied :
        {access::RequireWrite(bob, game, "1"), access::RequireReadState(bob, game), access::RequireRead(site, game),
         access::RequireAdmin(bob), access::RequireCreate(bob, "north", "")}) {

@@ -1,0 +1,219 @@
+// Player tokens end to end on a real server over a private PostgreSQL: who
+// may mint them, a game played to its end by one client per seat, and every
+// way a player's write or read beyond its own seat and game is refused with
+// nothing stored.
+#include <grpcpp/grpcpp.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "services/access/token_format.h"
+#include "tests/integration/server_fixture.h"
+
+namespace arbiter::server::testing {
+namespace {
+
+class PlayerTest : public ServerTest {
+ protected:
+  // CreateToken as `caller`; the new token's secret, or "" (and `status`).
+  std::string MintPlayer(const std::string& caller, const std::string& player,
+                         const std::vector<std::string>& games,
+                         const std::vector<std::string>& tournaments = {},
+                         grpc::Status* status = nullptr) {
+    v1::CreateTokenRequest request;
+    request.set_request_id(absl::StrCat("player-", player, "-", ++minted_));
+    request.set_role(v1::ROLE_PLAYER);
+    request.set_principal(player);
+    for (const std::string& g : games) request.add_games(g);
+    for (const std::string& t : tournaments) request.add_tournaments(t);
+    v1::CreateTokenResponse response;
+    grpc::Status s = token_stub_->CreateToken(As(caller).get(), request, &response);
+    if (status != nullptr) *status = s;
+    return s.ok() ? response.token() : "";
+  }
+
+  int minted_ = 0;
+};
+
+// Each seat's client appends only its own actions, one move at a time, to
+// the end of the game.
+TEST_F(PlayerTest, EachSeatPlaysItsOwnMovesToTheEndOfTheGame) {
+  const log::GameLog log = Simulated(5, 3);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
+  std::map<std::string, std::string> token_of;
+  for (const v1::Player& p : log.header.players()) {
+    token_of[p.id()] = MintPlayer(admin_, p.id(), {"g1"});
+    ASSERT_FALSE(token_of[p.id()].empty());
+  }
+  int64_t last = 1;
+  v1::AppendActionsResponse response;
+  for (size_t i = 0; i < log.actions.size(); ++i) {
+    const v1::Action& action = log.actions[i];
+    grpc::Status status = Append(token_of.at(action.player()), "g1", last, {action},
+                                 absl::StrCat("move-", i), &response);
+    ASSERT_TRUE(status.ok()) << i << ": " << status.error_message();
+    last = response.last_event();
+  }
+  EXPECT_EQ(response.status(), v1::GAME_STATUS_FINISHED);
+  EXPECT_EQ(response.verdict(), v1::VERDICT_LEGAL);
+}
+
+// A move for another seat, for a game the token is not bound to (or that
+// does not exist), a void or a reveal, by a revoked token: each refused,
+// nothing stored.
+TEST_F(PlayerTest, APlayerWritesNothingBeyondItsOwnSeatOfItsOwnGames) {
+  const log::GameLog log = Simulated(5, 3);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
+  ASSERT_TRUE(Create(admin_, log, "g2", &game).ok());
+  const v1::Action& first = log.actions[0];
+  std::string other_player;
+  for (const v1::Player& p : log.header.players()) {
+    if (p.id() != first.player()) other_player = p.id();
+  }
+  const std::string other = MintPlayer(admin_, other_player, {"g1"});
+  v1::AppendActionsResponse response;
+  grpc::Status status = Append(other, "g1", 1, {first}, "not-mine", &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(status.error_message(),
+            absl::StrCat("this player token may not act for seat 1 (\"", first.player(),
+                         "\") in game \"g1\": actions[0]; it plays seat ",
+                         other_player == log.header.players(1).id() ? 2 : 3, " (\"", other_player,
+                         "\") only"));
+  const std::string mine = MintPlayer(admin_, first.player(), {"g1"});
+  for (const char* id : {"g2", "nosuch"}) {
+    status = Append(mine, id, 1, {first}, "elsewhere", &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << id;
+    EXPECT_EQ(status.error_message(),
+              absl::StrCat("this player token may not write to game \"", id,
+                           "\" (a player token plays only the games it is bound to, at its own "
+                           "seat)"));
+  }
+  // A token bound to g1 for someone with no seat in it plays nowhere.
+  const std::string stranger = MintPlayer(admin_, "zed", {"g1"});
+  status = Append(stranger, "g1", 1, {first}, "stranger", &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  v1::GetGameRequest get;
+  get.set_name("games/g1");
+  v1::Game read;
+  EXPECT_EQ(stub_->GetGame(As(stranger).get(), get, &read).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  v1::VoidGameRequest void_request;
+  void_request.set_name("games/g1");
+  void_request.set_request_id("void");
+  void_request.set_reason("a player wants a new deal");
+  v1::Game voided;
+  EXPECT_EQ(stub_->VoidGame(As(mine).get(), void_request, &voided).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  v1::RevokeTokenRequest revoke;
+  revoke.set_token_id(mine.substr(4, mine.rfind('_') - 4));
+  v1::TokenInfo revoked;
+  ASSERT_TRUE(token_stub_->RevokeToken(As(admin_).get(), revoke, &revoked).ok());
+  status = Append(mine, "g1", 1, {first}, "revoked", &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAUTHENTICATED);
+  EXPECT_EQ(Get("g1").last_event(), 1);
+  EXPECT_EQ(Get("g2").last_event(), 1);
+  EXPECT_EQ(Get("g1").status(), v1::GAME_STATUS_ACTIVE);
+}
+
+// A player reads the live game it plays (without the seed, which deals
+// every hidden card), not another live game, and not positions yet.
+TEST_F(PlayerTest, APlayerReadsItsOwnLiveGameWithoutItsSeed) {
+  const log::GameLog log = Simulated(5, 3);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
+  ASSERT_TRUE(Create(admin_, log, "g2", &game).ok());
+  const std::string mine = MintPlayer(admin_, log.header.players(0).id(), {"g1"});
+  v1::GetGameRequest get;
+  get.set_name("games/g1");
+  v1::Game read;
+  ASSERT_TRUE(stub_->GetGame(As(mine).get(), get, &read).ok());
+  EXPECT_EQ(read.seed(), 0u);
+  v1::ListEventsRequest list;
+  list.set_parent("games/g1");
+  v1::ListEventsResponse events;
+  ASSERT_TRUE(stub_->ListEvents(As(mine).get(), list, &events).ok());
+  ASSERT_EQ(events.events_size(), 1);
+  EXPECT_EQ(events.events(0).game_created().header().seed(), 0u);
+  EXPECT_TRUE(events.events(0).payload().empty());
+  v1::GetGameStateRequest state;
+  state.set_name("games/g1");
+  v1::GameState position;
+  EXPECT_EQ(stub_->GetGameState(As(mine).get(), state, &position).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  for (const char* id : {"games/g2", "games/nosuch"}) {
+    get.set_name(id);
+    grpc::Status status = stub_->GetGame(As(mine).get(), get, &read);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << id;
+    EXPECT_EQ(status.error_message(),
+              absl::StrCat("this player token may not read game \"", id + 6,
+                           "\" (player tokens read finished games and the games they play in)"));
+  }
+  v1::ListGamesRequest live;
+  live.set_status(v1::GAME_STATUS_ACTIVE);
+  v1::ListGamesResponse page;
+  EXPECT_EQ(stub_->ListGames(As(mine).get(), live, &page).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+}
+
+// Organisers mint player tokens for the games and tournaments they manage,
+// and nothing else; a player token needs games or tournaments.
+TEST_F(PlayerTest, OrganisersMintPlayerTokensForWhatTheyManageOnly) {
+  const log::GameLog log = Simulated(5, 3);
+  const std::string organiser = MakeToken(store::Role::kOrganiser, "olga");
+  v1::Game game;
+  ASSERT_TRUE(Create(organiser, log, "hers", &game).ok());
+  ASSERT_TRUE(Create(admin_, log, "theirs", &game).ok());
+  const std::string ann = log.header.players(0).id();
+  grpc::Status status;
+  EXPECT_FALSE(MintPlayer(organiser, ann, {"hers"}, {}, &status).empty()) << status.error_message();
+  EXPECT_TRUE(MintPlayer(organiser, ann, {"theirs"}, {}, &status).empty());
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(status.error_message(),
+            "this organiser token may not create player tokens for game \"theirs\" (games of its "
+            "scope, and games it created, only)");
+  EXPECT_TRUE(MintPlayer(organiser, ann, {}, {"cup"}, &status).empty());
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  absl::StatusOr<access::NewToken> cup = access::GenerateToken();
+  ASSERT_TRUE(cup.ok());
+  cup->record.role = store::Role::kOrganiser;
+  cup->record.principal = "carl";
+  cup->record.tournaments = {"cup"};
+  cup->record.created_by = "test";
+  ASSERT_TRUE(tokens_->Insert(cup->record).ok());
+  EXPECT_FALSE(MintPlayer(cup->token, ann, {}, {"cup"}, &status).empty()) << status.error_message();
+  // An organiser mints no other role.
+  v1::CreateTokenRequest auditor;
+  auditor.set_request_id("auditor");
+  auditor.set_role(v1::ROLE_AUDITOR);
+  auditor.set_principal("inspector");
+  v1::CreateTokenResponse refused;
+  EXPECT_EQ(token_stub_->CreateToken(As(cup->token).get(), auditor, &refused).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_TRUE(MintPlayer(admin_, ann, {}, {}, &status).empty());
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestOf(status).field_violations(0).field(), "games");
+  const std::string player = MintPlayer(admin_, ann, {}, {"cup"}, &status);
+  ASSERT_FALSE(player.empty()) << status.error_message();
+  // A player mints nothing.
+  EXPECT_TRUE(MintPlayer(player, ann, {"hers"}, {}, &status).empty());
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  v1::ListTokensRequest list;
+  v1::ListTokensResponse tokens;
+  ASSERT_TRUE(token_stub_->ListTokens(As(admin_).get(), list, &tokens).ok());
+  int with_games = 0;
+  for (const v1::TokenInfo& t : tokens.tokens()) {
+    if (t.role() == v1::ROLE_PLAYER && !t.games().empty()) {
+      EXPECT_EQ(t.games(0), "hers");
+      ++with_games;
+    }
+  }
+  EXPECT_EQ(with_games, 1);
+}
+
+}  // namespace
+}  // namespace arbiter::server::testing
