@@ -44,6 +44,8 @@ class AtlanticaState final : public State {
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
+  v1::PositionView ViewCut(const Viewer& viewer) const override;  // view.cc
+  std::string DescriptionCut(const Viewer& viewer) const override;  // text.cc
 
  private:
   std::shared_ptr<const Rules> rules_;

@@ -63,6 +63,8 @@ class AtlantisState final : public State {
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
+  v1::PositionView ViewCut(const Viewer& viewer) const override;  // view.cc
+  std::string DescriptionCut(const Viewer& viewer) const override;  // text.cc
 
  private:
   // Draws up to n cards for the player to act; returns how many were drawn.

@@ -127,6 +127,8 @@ class AtlantisRisingState final : public State {
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
+  v1::PositionView ViewCut(const Viewer& viewer) const override;  // view.cc
+  std::string DescriptionCut(const Viewer& viewer) const override;  // text.cc
 
  private:
   struct SpotInfo {
@@ -199,7 +201,7 @@ class AtlantisRisingState final : public State {
   void AddIslandRows(v1::PositionView& view) const;
   void AddCentreRow(v1::PositionView& view) const;
   void AddBlueprintRow(v1::PositionView& view) const;
-  void AddHoldings(v1::PositionView& view) const;
+  void AddHoldings(const Viewer& viewer, v1::PositionView& view) const;
 
   std::shared_ptr<const Tables> tables_;
   std::array<int, kNumPeninsulas> tile_base_{};

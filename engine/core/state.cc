@@ -16,6 +16,20 @@ v1::PositionView State::View() const {
   return view;
 }
 
+v1::PositionView State::ViewFor(const Viewer& viewer) const {
+  if (viewer.is_everyone() || IsTerminal()) return View();
+  return ViewCut(viewer);
+}
+
+std::string State::DescribeFor(const Viewer& viewer) const {
+  if (viewer.is_everyone() || IsTerminal()) return ToString();
+  return DescriptionCut(viewer);
+}
+
+v1::PositionView State::ViewCut(const Viewer& /*viewer*/) const { return View(); }
+
+std::string State::DescriptionCut(const Viewer& /*viewer*/) const { return ToString(); }
+
 std::optional<Violation> State::Apply(Seat seat, const v1::Action& action) {
   if (IsTerminal()) {
     return Illegal(kRuleGameOver, "the game is already over; no further action is allowed");

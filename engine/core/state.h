@@ -20,6 +20,7 @@
 #include "arbiter/v1/position_view.pb.h"
 #include "arbiter/v1/standings.pb.h"
 #include "engine/core/players.h"
+#include "engine/core/viewer.h"
 #include "engine/core/violation.h"
 
 namespace arbiter::engine {
@@ -74,6 +75,14 @@ class State {
   // ToString() says, in fields. The default says nothing but the headline.
   virtual v1::PositionView View() const;
 
+  // What `viewer` may know of the position (viewer.h): View() for everyone,
+  // and for every viewer once the game is over; otherwise ViewCut(viewer),
+  // in which the holdings another viewer may not see keep their name and
+  // count (a hand's size) but have an empty detail (its contents).
+  v1::PositionView ViewFor(const Viewer& viewer) const;
+  // ToString() cut the same way: hidden contents replaced by their size.
+  std::string DescribeFor(const Viewer& viewer) const;
+
   // Checks that the game is not over, then Check(); if legal, applies the
   // action and returns nullopt, otherwise returns the violation and leaves
   // the state unchanged.
@@ -89,6 +98,12 @@ class State {
  protected:
   // Applies an action that Check() accepted.
   virtual void DoApply(Seat seat, const v1::Action& action) = 0;
+
+  // The cuts of ViewFor() and DescribeFor() for a seat or a spectator while
+  // the game is on. The defaults return View() and ToString(): right only for
+  // a game with no hidden information; a game with any overrides both.
+  virtual v1::PositionView ViewCut(const Viewer& viewer) const;
+  virtual std::string DescriptionCut(const Viewer& viewer) const;
 
  private:
   int num_players_;
