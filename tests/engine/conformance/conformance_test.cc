@@ -3,6 +3,10 @@
 //   * every game ends, and a non-final position always has a legal action;
 //   * the checks of position_checks.h at every position: Check() accepts
 //     exactly what LegalActions() lists, for exactly the seats that may act;
+//   * the checks of view_checks.h at every kViewCheckEvery-th position
+//     (which ones shifts with the seed; they cost ten times the rest) and at
+//     the final one: no seat's view or description shows another seat's hand,
+//     a spectator's shows none, and each shows everything else;
 //   * over the run, the mutations exercised both sides of that check: many
 //     were refused, and some were accepted as a different listed action;
 //   * the log written for the game survives a write/read round trip byte for
@@ -28,6 +32,7 @@
 #include "services/replay/simulate.h"
 #include "tests/engine/conformance/action_mutator.h"
 #include "tests/engine/conformance/position_checks.h"
+#include "tests/engine/conformance/view_checks.h"
 
 namespace arbiter::testing {
 namespace {
@@ -59,6 +64,9 @@ std::vector<GameAndPlayers> AllGameConfigurations() {
   }
   return configurations;
 }
+
+// Views are checked at one position in this many (see the top of the file).
+constexpr uint64_t kViewCheckEvery = 8;
 
 int SeedCount() {
   const char* env = std::getenv("ARBITER_CONFORMANCE_SEEDS");
@@ -110,6 +118,12 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
         ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
         return log;
       }
+      if ((log.actions.size() + seed) % kViewCheckEvery != 0) {
+        // Not this position.
+      } else if (auto problem = CheckViews(std::string(GetParam().game->name()), state)) {
+        ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
+        return log;
+      }
       const std::vector<engine::Move> legal = state.LegalActions();
       engine::Move chosen = legal[bot.Uniform(legal.size())];
       chosen.action.set_player(referee->PlayerAt(chosen.seat));
@@ -121,6 +135,9 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
       log.actions.push_back(std::move(chosen.action));
     }
     EXPECT_EQ(referee->verdict(), replay::Verdict::kLegal);
+    if (auto problem = CheckViews(std::string(GetParam().game->name()), referee->state())) {
+      ADD_FAILURE() << "seed " << seed << " at the end: " << *problem;
+    }
     std::optional<v1::Standings> standings = referee->Standings();
     EXPECT_TRUE(standings.has_value()) << "seed " << seed << ": a finished game has no standings";
     if (standings.has_value()) {

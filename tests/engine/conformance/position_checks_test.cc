@@ -1,15 +1,18 @@
 // The conformance suite's position checks must fail on a state that breaks
 // them: otherwise a green suite would prove nothing. Each test wraps a real
-// position of every game in a state with one deliberate defect.
+// position of every game in a state with one deliberate defect. The view
+// checks (view_checks.h) are tested the same way.
 #include "tests/engine/conformance/position_checks.h"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 
 #include "engine/core/game.h"
 #include "engine/core/ruleset_registry.h"
 #include "gtest/gtest.h"
+#include "tests/engine/conformance/view_checks.h"
 
 namespace arbiter::testing {
 namespace {
@@ -25,6 +28,9 @@ enum class Defect {
   kRefusesEverything,    // Check() refuses every action
   kListsForWrongSeat,    // LegalActions() lists the moves for the next seat
   kListsNothing,         // LegalActions() is empty
+  kViewShowsHands,       // ViewFor() copies every hand's contents (View())
+  kViewHidesOwnHand,     // ViewFor() of a seat hides its own hand too
+  kTextShowsHands,       // DescribeFor() copies every hand's contents (ToString())
 };
 
 // Forwards to a real state, but for its one defect.
@@ -53,9 +59,19 @@ class DefectiveState final : public State {
   v1::Action Canonical(Seat seat, const v1::Action& action) const override { return inner_->Canonical(seat, action); }
   std::optional<v1::Standings> Final() const override { return inner_->Final(); }
   std::string ToString() const override { return inner_->ToString(); }
+  v1::PositionView View() const override { return inner_->View(); }
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override { inner_->Apply(seat, action); }
+  v1::PositionView ViewCut(const engine::Viewer& viewer) const override {
+    if (defect_ == Defect::kViewShowsHands) return inner_->View();
+    if (defect_ == Defect::kViewHidesOwnHand) return inner_->ViewFor(engine::Viewer::Spectator());
+    return inner_->ViewFor(viewer);
+  }
+  std::string DescriptionCut(const engine::Viewer& viewer) const override {
+    if (defect_ == Defect::kTextShowsHands) return inner_->ToString();
+    return inner_->DescribeFor(viewer);
+  }
 
  private:
   std::unique_ptr<State> inner_;
@@ -102,6 +118,43 @@ class PositionChecksTest : public ::testing::Test {
       MutationCounts counts;
       std::optional<std::string> problem = CheckPosition(*position.game, position.ruleset->ruleset, state, rng, counts);
       problems.push_back(problem.value_or("(none)"));
+    }
+    return problems;
+  }
+
+  // Every game's first position of a random game (fixed seed) in which every
+  // hand holds something, so that a view has a hand to leak.
+  std::vector<Position> PositionsWithFullHands() const {
+    std::vector<Position> positions = Openings();
+    for (Position& position : positions) {
+      const std::set<std::string> hands = *HandCountersOf(std::string(position.game->name()));
+      engine::Rng bot(11);
+      auto every_hand_holds_something = [&hands](const v1::PositionView& view) {
+        for (const v1::PlayerHoldings& holdings : view.players()) {
+          for (const v1::Counter& counter : holdings.items()) {
+            if (hands.count(counter.name()) > 0 && counter.count() == 0) return false;
+          }
+        }
+        return true;
+      };
+      for (int step = 0; step < 10'000 && !every_hand_holds_something(position.state->View()); ++step) {
+        const std::vector<Move> legal = position.state->LegalActions();
+        EXPECT_FALSE(legal.empty()) << position.game->name() << ": no position with every hand holding a card";
+        if (legal.empty()) break;
+        const Move& move = legal[bot.Uniform(legal.size())];
+        position.state->Apply(move.seat, move.action);
+      }
+    }
+    return positions;
+  }
+
+  // What CheckViews says, with `defect`, about every game's position in
+  // which every hand holds something.
+  std::vector<std::string> ViewProblemsWith(Defect defect) const {
+    std::vector<std::string> problems;
+    for (Position& position : PositionsWithFullHands()) {
+      DefectiveState state(std::move(position.state), defect);
+      problems.push_back(CheckViews(std::string(position.game->name()), state).value_or("(none)"));
     }
     return problems;
   }
@@ -157,6 +210,38 @@ TEST_F(PositionChecksTest, MovesListedForASeatThatIsNotToActAreCaught) {
 TEST_F(PositionChecksTest, AnEmptyListInAnOpenPositionIsCaught) {
   for (const std::string& problem : ProblemsWith(Defect::kListsNothing)) {
     EXPECT_EQ(problem.rfind("no legal action in a non-final position", 0), 0u) << problem;
+  }
+}
+
+TEST_F(PositionChecksTest, SoundViewsPassForEveryGame) {
+  std::vector<Position> positions = PositionsWithFullHands();
+  ASSERT_EQ(positions.size(), engine::AllGames().size());
+  for (Position& position : positions) {
+    EXPECT_EQ(CheckViews(std::string(position.game->name()), *position.state), std::nullopt) << position.game->name();
+  }
+}
+
+TEST_F(PositionChecksTest, AViewThatShowsAnotherSeatsHandIsCaught) {
+  for (const std::string& problem : ViewProblemsWith(Defect::kViewShowsHands)) {
+    EXPECT_EQ(problem.rfind("the view for spectator, seat 1: shows hidden ", 0), 0u) << problem;
+  }
+}
+
+TEST_F(PositionChecksTest, AViewThatHidesTheViewersOwnHandIsCaught) {
+  for (const std::string& problem : ViewProblemsWith(Defect::kViewHidesOwnHand)) {
+    EXPECT_EQ(problem.rfind("the view for seat 1, seat 1: counter ", 0), 0u) << problem;
+  }
+}
+
+TEST_F(PositionChecksTest, ADescriptionThatTellsAnotherSeatsHandIsCaught) {
+  for (const std::string& problem : ViewProblemsWith(Defect::kTextShowsHands)) {
+    EXPECT_EQ(problem.rfind("the description for spectator tells ", 0), 0u) << problem;
+  }
+}
+
+TEST(ViewChecks, EveryGameListsItsHandCounters) {
+  for (const engine::Game* game : engine::AllGames()) {
+    EXPECT_TRUE(HandCountersOf(std::string(game->name())).has_value()) << game->name();
   }
 }
 
