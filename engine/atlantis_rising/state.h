@@ -99,6 +99,8 @@ class AtlantisRisingState final : public State {
   std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
   std::vector<Move> LegalActions() const override;  // legal_actions.cc
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::string Label(Seat seat, const v1::Action& action) const override;  // labels.cc
+  std::string Group(Seat seat, const v1::Action& action) const override;  // labels.cc
   std::optional<v1::Standings> Final() const override;  // scoring.cc
   std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
@@ -195,6 +197,10 @@ class AtlantisRisingState final : public State {
   void AddSiteMoves(Seat seat, int site0, std::vector<Move>& moves) const;
   void AddCardMoves(Seat seat, std::vector<Move>& moves) const;
   bool HasPlayableCard(Seat seat) const;
+
+  // labels.cc: where a Place or Act goes, in words.
+  template <typename Where>
+  std::string WhereText(const Where& where) const;
 
   // view.cc: View in parts.
   void AddPieces(int spot, v1::BoardSpace& space) const;  // the Atlanteans on `spot`

@@ -1,5 +1,7 @@
 #include "engine/core/state.h"
 
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 
 namespace arbiter::engine {
@@ -8,6 +10,30 @@ v1::Action State::Canonical(Seat /*seat*/, const v1::Action& action) const {
   v1::Action canonical = action;
   canonical.clear_player();
   return canonical;
+}
+
+std::vector<LabelledMove> State::LegalActionsFor(Seat seat) const {
+  std::vector<std::string> group_order;
+  std::vector<std::vector<LabelledMove>> groups;
+  for (Move& move : LegalActions()) {
+    if (move.seat != seat) continue;
+    LabelledMove labelled;
+    labelled.group = Group(seat, move.action);
+    labelled.label = Label(seat, move.action);
+    labelled.action = std::move(move.action);
+    std::size_t g = 0;
+    while (g < group_order.size() && group_order[g] != labelled.group) ++g;
+    if (g == group_order.size()) {
+      group_order.push_back(labelled.group);
+      groups.emplace_back();
+    }
+    groups[g].push_back(std::move(labelled));
+  }
+  std::vector<LabelledMove> listed;
+  for (std::vector<LabelledMove>& group : groups) {
+    for (LabelledMove& move : group) listed.push_back(std::move(move));
+  }
+  return listed;
 }
 
 v1::PositionView State::View() const {

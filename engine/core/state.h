@@ -33,6 +33,13 @@ struct Move {
   v1::Action action;
 };
 
+// A legal action of one seat with words for people (State::LegalActionsFor).
+struct LabelledMove {
+  v1::Action action;  // as LegalActions() lists it (no player id)
+  std::string group;  // the heading it is listed under: "move figure 1", "buy", "pass"
+  std::string label;  // State::Label of the action
+};
+
 class State {
  public:
   explicit State(int num_players) : num_players_(num_players) {}
@@ -63,6 +70,26 @@ class State {
   // The spelling of a legal action that LegalActions() lists for the same
   // outcome. The default is the action itself.
   virtual v1::Action Canonical(Seat seat, const v1::Action& action) const;
+
+  // A short sentence for people naming `action` of `seat` as it applies to
+  // this position, with the players' names from players(): "Ann (ann) buys
+  // with the AMPHORA 6 tile". It tells only what the action shows every seat
+  // once played (a game with a hidden part leaves it out and says so in
+  // docs/<game>.md), so it is the same for every viewer. Never fails: an
+  // action that is not legal now still gets a sentence, with less in it.
+  virtual std::string Label(Seat seat, const v1::Action& action) const = 0;
+  // The heading `action` of `seat` is listed under, for people and UIs:
+  // "move figure 1", "buy", "pass". Never fails.
+  virtual std::string Group(Seat seat, const v1::Action& action) const = 0;
+
+  // The legal actions of `seat` now, each with its group and label, in an
+  // order that depends only on the position: the actions LegalActions()
+  // lists for the seat, grouped (the groups in the order of their first
+  // action), each group in the order of LegalActions(). As LegalActions(), it
+  // lists one spelling per distinct outcome where a game collapses equivalent
+  // spellings (Canonical(); docs/<game>.md says how to spell another). Empty
+  // for a seat that is not to act or not in the game.
+  std::vector<LabelledMove> LegalActionsFor(Seat seat) const;
 
   // Final standings once the game is over; nullopt before. Player ids are
   // left empty (the engine knows seats only); places are assigned.

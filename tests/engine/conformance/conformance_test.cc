@@ -7,6 +7,9 @@
 //     (which ones shifts with the seed; they cost ten times the rest) and at
 //     the final one: no seat's view or description shows another seat's hand,
 //     a spectator's shows none, and each shows everything else;
+//   * the checks of labelled_move_checks.h at the same positions: for every
+//     seat, LegalActionsFor and Check() agree both ways, and the labels are
+//     sentences of the position and the action only;
 //   * over the run, the mutations exercised both sides of that check: many
 //     were refused, and some were accepted as a different listed action;
 //   * the log written for the game survives a write/read round trip byte for
@@ -31,6 +34,7 @@
 #include "services/replay/replay.h"
 #include "services/replay/simulate.h"
 #include "tests/engine/conformance/action_mutator.h"
+#include "tests/engine/conformance/labelled_move_checks.h"
 #include "tests/engine/conformance/position_checks.h"
 #include "tests/engine/conformance/view_checks.h"
 
@@ -122,6 +126,10 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
         // Not this position.
       } else if (auto problem = CheckViews(std::string(GetParam().game->name()), state)) {
         ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
+        return log;
+      } else if (auto labelled = CheckLabelledMoves(*GetParam().game, referee->ruleset().ruleset, state,
+                                                    mutation_rng)) {
+        ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *labelled;
         return log;
       }
       const std::vector<engine::Move> legal = state.LegalActions();

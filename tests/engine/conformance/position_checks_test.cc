@@ -9,9 +9,11 @@
 #include <string>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "engine/core/game.h"
 #include "engine/core/ruleset_registry.h"
 #include "gtest/gtest.h"
+#include "tests/engine/conformance/labelled_move_checks.h"
 #include "tests/engine/conformance/view_checks.h"
 
 namespace arbiter::testing {
@@ -31,6 +33,9 @@ enum class Defect {
   kViewShowsHands,       // ViewFor() copies every hand's contents (View())
   kViewHidesOwnHand,     // ViewFor() of a seat hides its own hand too
   kTextShowsHands,       // DescribeFor() copies every hand's contents (ToString())
+  kEmptyLabels,          // Label() is empty
+  kLabelsChange,         // Label() counts its calls
+  kListsTwoInThree,      // LegalActions() drops every third move
 };
 
 // Forwards to a real state, but for its one defect.
@@ -54,8 +59,21 @@ class DefectiveState final : public State {
     if (defect_ == Defect::kListsForWrongSeat) {
       for (Move& move : moves) move.seat = (move.seat + 1) % num_players();
     }
+    if (defect_ == Defect::kListsTwoInThree) {
+      std::vector<Move> kept;
+      for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (i % 3 != 1) kept.push_back(moves[i]);
+      }
+      return kept;
+    }
     return moves;
   }
+  std::string Label(Seat seat, const v1::Action& action) const override {
+    if (defect_ == Defect::kEmptyLabels) return "";
+    if (defect_ == Defect::kLabelsChange) return absl::StrCat(inner_->Label(seat, action), " #", ++label_calls_);
+    return inner_->Label(seat, action);
+  }
+  std::string Group(Seat seat, const v1::Action& action) const override { return inner_->Group(seat, action); }
   v1::Action Canonical(Seat seat, const v1::Action& action) const override { return inner_->Canonical(seat, action); }
   std::optional<v1::Standings> Final() const override { return inner_->Final(); }
   std::string ToString() const override { return inner_->ToString(); }
@@ -76,6 +94,7 @@ class DefectiveState final : public State {
  private:
   std::unique_ptr<State> inner_;
   Defect defect_;
+  mutable int label_calls_ = 0;
 };
 
 struct Position {
@@ -122,9 +141,10 @@ class PositionChecksTest : public ::testing::Test {
     return problems;
   }
 
-  // Every game's first position of a random game (fixed seed) in which every
-  // hand holds something, so that a view has a hand to leak.
-  std::vector<Position> PositionsWithFullHands() const {
+  // Every game's first position of a random game (fixed seed), at least
+  // `min_steps` actions in, in which every hand holds something, so that a
+  // view has a hand to leak.
+  std::vector<Position> PositionsWithFullHands(int min_steps = 0) const {
     std::vector<Position> positions = Openings();
     for (Position& position : positions) {
       const std::set<std::string> hands = *HandCountersOf(std::string(position.game->name()));
@@ -137,7 +157,8 @@ class PositionChecksTest : public ::testing::Test {
         }
         return true;
       };
-      for (int step = 0; step < 10'000 && !every_hand_holds_something(position.state->View()); ++step) {
+      for (int step = 0; step < 10'000 && (step < min_steps || !every_hand_holds_something(position.state->View()));
+           ++step) {
         const std::vector<Move> legal = position.state->LegalActions();
         EXPECT_FALSE(legal.empty()) << position.game->name() << ": no position with every hand holding a card";
         if (legal.empty()) break;
@@ -155,6 +176,23 @@ class PositionChecksTest : public ::testing::Test {
     for (Position& position : PositionsWithFullHands()) {
       DefectiveState state(std::move(position.state), defect);
       problems.push_back(CheckViews(std::string(position.game->name()), state).value_or("(none)"));
+    }
+    return problems;
+  }
+
+  // What CheckLabelledMoves says with `defect` about every game's position
+  // with full hands at least `min_steps` actions in (PositionsWithFullHands),
+  // trying up to `tries` mutation seeds until one finds a problem.
+  std::vector<std::string> LabelProblemsWith(Defect defect, int tries = 1, int min_steps = 0) const {
+    std::vector<std::string> problems;
+    for (Position& position : PositionsWithFullHands(min_steps)) {
+      DefectiveState state(std::move(position.state), defect);
+      std::optional<std::string> problem;
+      for (int seed = 1; seed <= tries && !problem.has_value(); ++seed) {
+        engine::Rng rng(static_cast<uint64_t>(seed));
+        problem = CheckLabelledMoves(*position.game, position.ruleset->ruleset, state, rng);
+      }
+      problems.push_back(problem.value_or("(none)"));
     }
     return problems;
   }
@@ -236,6 +274,48 @@ TEST_F(PositionChecksTest, AViewThatHidesTheViewersOwnHandIsCaught) {
 TEST_F(PositionChecksTest, ADescriptionThatTellsAnotherSeatsHandIsCaught) {
   for (const std::string& problem : ViewProblemsWith(Defect::kTextShowsHands)) {
     EXPECT_EQ(problem.rfind("the description for spectator tells ", 0), 0u) << problem;
+  }
+}
+
+TEST_F(PositionChecksTest, SoundLabelledMovesPassForEveryGame) {
+  for (Position& position : PositionsWithFullHands()) {
+    engine::Rng rng(3);
+    EXPECT_EQ(CheckLabelledMoves(*position.game, position.ruleset->ruleset, *position.state, rng), std::nullopt)
+        << position.game->name();
+  }
+  for (const std::string& problem : LabelProblemsWith(Defect::kNone, 10)) EXPECT_EQ(problem, "(none)");
+}
+
+TEST_F(PositionChecksTest, AnEmptyLabelIsCaught) {
+  for (const std::string& problem : LabelProblemsWith(Defect::kEmptyLabels)) {
+    EXPECT_EQ(problem.rfind("an empty label or group: ", 0), 0u) << problem;
+  }
+}
+
+TEST_F(PositionChecksTest, ALabelThatChangesFromCallToCallIsCaught) {
+  for (const std::string& problem : LabelProblemsWith(Defect::kLabelsChange)) {
+    EXPECT_NE(problem.find("is not Label() of the action, or differs in a clone"), std::string::npos) << problem;
+  }
+}
+
+TEST_F(PositionChecksTest, AnAcceptedActionMissingFromTheLabelledListIsCaught) {
+  std::vector<std::string> problems = LabelProblemsWith(Defect::kListsTwoInThree, 100, 0);
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    EXPECT_EQ(problems[i].rfind("Check accepts for seat ", 0), 0u)
+        << engine::AllGames()[i]->name() << ": " << problems[i];
+  }
+}
+
+TEST_F(PositionChecksTest, ALabelledMoveForASeatNotToActIsCaught) {
+  std::vector<Position> positions = PositionsWithFullHands();
+  std::vector<std::string> problems = LabelProblemsWith(Defect::kListsForWrongSeat);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    if (static_cast<int>(positions[i].state->SeatsToAct().size()) == positions[i].state->num_players()) continue;
+    // Either the seat not to act is listed moves, or the seat to act misses
+    // them while Check accepts them (whichever seat is looked at first).
+    const bool caught = problems[i].find("for a seat not to act") != std::string::npos ||
+                        problems[i].rfind("Check accepts for seat ", 0) == 0;
+    EXPECT_TRUE(caught) << problems[i];
   }
 }
 
