@@ -47,7 +47,9 @@ std::string PlaceActionText(const Rules& r, const Board& b, const PlaceAction& a
   const int place = PlaceIndex(a.place());
   const bool known = place >= 0 && place < kPlaces && a.tier() >= 1 && a.tier() <= r.places[place].num_tiers;
   std::string text = absl::StrCat(known ? PlaceName(place) : "?", " tier ", a.tier(), " with ", Colours(a.divers()));
-  if (!a.joker().empty()) absl::StrAppend(&text, " and ", Colours(a.joker()), " as a joker");
+  if (!a.joker().empty()) {
+    absl::StrAppend(&text, a.divers().empty() ? "" : " and ", Colours(a.joker()), " as a joker");
+  }
   std::vector<std::string> taken;
   for (int area : a.areas()) taken.push_back(AreaText(r, b, a.place(), area));
   if (known && a.place() == Atlantica::HARBOUR) {
