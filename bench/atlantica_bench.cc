@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/engine_bench_setup.h"
+#include "bench/labelled_moves_bench.h"
 #include "engine/atlantica/game.h"
 #include "engine/atlantica/scoring.h"
 #include "engine/atlantica/state.h"
@@ -94,6 +95,20 @@ void BM_AtlanticaLegalActions(benchmark::State& bench) {
   bench.counters["actions_per_position"] = static_cast<double>(listed) / static_cast<double>(calls);
 }
 BENCHMARK(BM_AtlanticaLegalActions)->DenseRange(2, 5)->Unit(benchmark::kMillisecond);
+
+// LegalActionsFor (labels included) at the 32 positions with the most legal
+// actions of 64 random games.
+void BM_AtlanticaLegalActionsForCostliest(benchmark::State& bench) {
+  const int players = static_cast<int>(bench.range(0));
+  static std::vector<std::vector<std::unique_ptr<State>>> positions(6);
+  auto& mine = positions[static_cast<std::size_t>(players)];
+  if (mine.empty()) {
+    mine = bench::CostliestPositions(
+        [players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
+  }
+  bench::RunLegalActionsFor(bench, mine);
+}
+BENCHMARK(BM_AtlanticaLegalActionsForCostliest)->Arg(2)->Arg(5)->Unit(benchmark::kMicrosecond);
 
 void BM_AtlanticaScoreLargeHolding(benchmark::State& bench) {
   auto rules = CompileRules(Ruleset().atlantica());
