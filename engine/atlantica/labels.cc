@@ -57,7 +57,7 @@ std::string PlaceActionText(const Rules& r, const Board& b, const PlaceAction& a
   }
   for (const auto& pick : a.picks()) taken.push_back(AreaText(r, b, pick.place(), pick.area()));
   if (!taken.empty()) absl::StrAppend(&text, ", takes ", absl::StrJoin(taken, ", "));
-  if (known && a.place() == Atlantica::PUB) {
+  if (known && a.place() == Atlantica::PUB && r.places[place].tiers[a.tier() - 1].draw > 0) {
     absl::StrAppend(&text, ", draws ", r.places[place].tiers[a.tier() - 1].draw, " divers");
   }
   return text;
