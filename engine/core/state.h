@@ -73,7 +73,7 @@ class State {
 
   // A short sentence for people naming `action` of `seat` as it applies to
   // this position, with the players' names from players(): "Ann (ann) buys
-  // with the AMPHORA 6 tile". It tells only what the action shows every seat
+  // cards with the AMPHORA 6 tile". It tells only what the action shows every seat
   // once played (a game with a hidden part leaves it out and says so in
   // docs/<game>.md), so it is the same for every viewer. Never fails: an
   // action that is not legal now still gets a sentence, with less in it.

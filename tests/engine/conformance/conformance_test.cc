@@ -4,12 +4,13 @@
 //   * the checks of position_checks.h at every position: Check() accepts
 //     exactly what LegalActions() lists, for exactly the seats that may act;
 //   * the checks of view_checks.h at every kViewCheckEvery-th position
-//     (which ones shifts with the seed; they cost ten times the rest) and at
+//     (which ones shifts with the seed; they cost several times the rest) and at
 //     the final one: no seat's view or description shows another seat's hand,
 //     a spectator's shows none, and each shows everything else;
-//   * the checks of labelled_move_checks.h at the same positions: for every
-//     seat, LegalActionsFor and Check() agree both ways, and the labels are
-//     sentences of the position and the action only;
+//   * the checks of labelled_move_checks.h at the same positions (with
+//     mutations of their own generator): for every seat, LegalActionsFor and
+//     Check() agree both ways, and the labels are sentences of the position
+//     and the action only;
 //   * over the run, the mutations exercised both sides of that check: many
 //     were refused, and some were accepted as a different listed action;
 //   * the log written for the game survives a write/read round trip byte for
@@ -70,7 +71,7 @@ std::vector<GameAndPlayers> AllGameConfigurations() {
 }
 
 // Views are checked at one position in this many (see the top of the file).
-constexpr uint64_t kViewCheckEvery = 8;
+constexpr uint64_t kViewCheckEvery = 16;
 
 int SeedCount() {
   const char* env = std::getenv("ARBITER_CONFORMANCE_SEEDS");
@@ -110,6 +111,7 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
     if (!referee.ok()) return log;
     engine::Rng bot(seed ^ engine::kBotSeedSalt);
     engine::Rng mutation_rng(seed * 7919 + 17);
+    engine::Rng labelled_rng(seed * 104729 + 3);
     constexpr int kMaxActions = 200'000;
     while (!referee->state().IsTerminal()) {
       const engine::State& state = referee->state();
@@ -128,7 +130,7 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
         ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
         return log;
       } else if (auto labelled = CheckLabelledMoves(*GetParam().game, referee->ruleset().ruleset, state,
-                                                    mutation_rng)) {
+                                                    labelled_rng)) {
         ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *labelled;
         return log;
       }
