@@ -106,9 +106,11 @@ void BM_AtlanticaLegalActionsForCostliest(benchmark::State& bench) {
     mine = bench::CostliestPositions(
         [players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
   }
-  bench::RunLegalActionsFor(bench, mine);
+  bench::RunLegalActionsFor(bench, mine, bench.range(1) != 0);
 }
-BENCHMARK(BM_AtlanticaLegalActionsForCostliest)->Arg(2)->Arg(5)->Unit(benchmark::kMicrosecond);
+// Second argument 0: LegalActions() alone at the same positions.
+BENCHMARK(BM_AtlanticaLegalActionsForCostliest)->Args({2, 1})->Args({2, 0})->Args({5, 1})->Args({5, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_AtlanticaScoreLargeHolding(benchmark::State& bench) {
   auto rules = CompileRules(Ruleset().atlantica());

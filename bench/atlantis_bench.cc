@@ -124,9 +124,11 @@ void BM_LegalActionsForCostliest(benchmark::State& bm) {
   if (mine.empty()) {
     mine = bench::CostliestPositions([players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
   }
-  bench::RunLegalActionsFor(bm, mine);
+  bench::RunLegalActionsFor(bm, mine, bm.range(1) != 0);
 }
-BENCHMARK(BM_LegalActionsForCostliest)->Arg(2)->Arg(4)->Unit(benchmark::kMicrosecond);
+// Second argument 0: LegalActions() alone at the same positions.
+BENCHMARK(BM_LegalActionsForCostliest)->Args({2, 1})->Args({2, 0})->Args({4, 1})->Args({4, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace arbiter::engine::atlantis

@@ -76,9 +76,11 @@ void BM_LegalActionsForCostliest(benchmark::State& bench) {
   if (mine.empty()) {
     mine = bench::CostliestPositions([players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
   }
-  bench::RunLegalActionsFor(bench, mine);
+  bench::RunLegalActionsFor(bench, mine, bench.range(1) != 0);
 }
-BENCHMARK(BM_LegalActionsForCostliest)->Arg(1)->Arg(4)->Arg(7)->Unit(benchmark::kMicrosecond);
+// Second argument 0: LegalActions() alone at the same positions.
+BENCHMARK(BM_LegalActionsForCostliest)->Args({1, 1})->Args({1, 0})->Args({4, 1})->Args({4, 0})->Args({7, 1})
+    ->Args({7, 0})->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace arbiter::engine::atlantis_rising

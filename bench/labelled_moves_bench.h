@@ -46,19 +46,30 @@ inline std::vector<std::unique_ptr<State>> CostliestPositions(
   return costliest;
 }
 
-// One LegalActionsFor call per position per iteration, each timed.
-inline void RunLegalActionsFor(benchmark::State& bm, const std::vector<std::unique_ptr<State>>& positions) {
+// One LegalActionsFor call per position per iteration, each timed. With
+// `labels` false, LegalActions() alone, for comparison: what the labels and
+// the grouping add.
+inline void RunLegalActionsFor(benchmark::State& bm, const std::vector<std::unique_ptr<State>>& positions,
+                               bool labels = true) {
   std::vector<double> micros;
   int64_t listed = 0;
   for (auto _ : bm) {
     for (const std::unique_ptr<State>& position : positions) {
       const Seat seat = position->SeatsToAct().front();
       const auto start = std::chrono::steady_clock::now();
-      std::vector<LabelledMove> moves = position->LegalActionsFor(seat);
+      std::size_t size = 0;
+      if (labels) {
+        std::vector<LabelledMove> moves = position->LegalActionsFor(seat);
+        benchmark::DoNotOptimize(moves.data());
+        size = moves.size();
+      } else {
+        std::vector<Move> moves = position->LegalActions();
+        benchmark::DoNotOptimize(moves.data());
+        size = moves.size();
+      }
       const auto stop = std::chrono::steady_clock::now();
-      benchmark::DoNotOptimize(moves.data());
       micros.push_back(std::chrono::duration<double, std::micro>(stop - start).count());
-      listed += static_cast<int64_t>(moves.size());
+      listed += static_cast<int64_t>(size);
     }
   }
   if (micros.empty()) return;
