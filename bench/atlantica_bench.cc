@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/engine_bench_setup.h"
+#include "bench/labelled_moves_bench.h"
 #include "engine/atlantica/game.h"
 #include "engine/atlantica/scoring.h"
 #include "engine/atlantica/state.h"
@@ -94,6 +95,22 @@ void BM_AtlanticaLegalActions(benchmark::State& bench) {
   bench.counters["actions_per_position"] = static_cast<double>(listed) / static_cast<double>(calls);
 }
 BENCHMARK(BM_AtlanticaLegalActions)->DenseRange(2, 5)->Unit(benchmark::kMillisecond);
+
+// LegalActionsFor (labels included) at the 32 positions with the most legal
+// actions of 64 random games.
+void BM_AtlanticaLegalActionsForCostliest(benchmark::State& bench) {
+  const int players = static_cast<int>(bench.range(0));
+  static std::vector<std::vector<std::unique_ptr<State>>> positions(6);
+  auto& mine = positions[static_cast<std::size_t>(players)];
+  if (mine.empty()) {
+    mine = bench::CostliestPositions(
+        [players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
+  }
+  bench::RunLegalActionsFor(bench, mine, bench.range(1) != 0);
+}
+// Second argument 0: LegalActions() alone at the same positions.
+BENCHMARK(BM_AtlanticaLegalActionsForCostliest)->Args({2, 1})->Args({2, 0})->Args({5, 1})->Args({5, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_AtlanticaScoreLargeHolding(benchmark::State& bench) {
   auto rules = CompileRules(Ruleset().atlantica());

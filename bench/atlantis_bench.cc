@@ -1,5 +1,6 @@
 // Atlantis benchmarks: replaying random legal games (Check + Apply per
-// action, from a fresh initial state), LegalActions and Check per position.
+// action, from a fresh initial state), LegalActions and Check per position,
+// and LegalActionsFor (labels included) at the costliest positions.
 // Games are simulated once per player count (2, 3, 4) by picking uniformly
 // from LegalActions with a separate Rng.
 //
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "bench/engine_bench_setup.h"
+#include "bench/labelled_moves_bench.h"
 #include "engine/atlantis/game.h"
 #include "engine/core/rng.h"
 
@@ -113,6 +115,20 @@ void BM_Check(benchmark::State& bm) {
   bm.counters["checks"] = benchmark::Counter(static_cast<double>(bm.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_Check)->Arg(2)->Arg(3)->Arg(4);
+
+// LegalActionsFor at the 32 positions with the most legal actions of 64 games.
+void BM_LegalActionsForCostliest(benchmark::State& bm) {
+  const int players = static_cast<int>(bm.range(0));
+  static std::vector<std::vector<std::unique_ptr<State>>> positions(5);
+  auto& mine = positions[static_cast<std::size_t>(players)];
+  if (mine.empty()) {
+    mine = bench::CostliestPositions([players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
+  }
+  bench::RunLegalActionsFor(bm, mine, bm.range(1) != 0);
+}
+// Second argument 0: LegalActions() alone at the same positions.
+BENCHMARK(BM_LegalActionsForCostliest)->Args({2, 1})->Args({2, 0})->Args({4, 1})->Args({4, 0})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace arbiter::engine::atlantis

@@ -2,7 +2,8 @@
 // (engine::RandomPlayout, whose generator is separate from the game's), then
 // each benchmark iteration re-applies every recorded game from a fresh state
 // (setup included), as a replay does. Reports events/s and games/s at 1, 4
-// and 7 players.
+// and 7 players; and LegalActionsFor (labels included) at the costliest
+// positions.
 //
 //   build/bin/atlantis_rising_bench
 #include <benchmark/benchmark.h>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "bench/engine_bench_setup.h"
+#include "bench/labelled_moves_bench.h"
 #include "engine/atlantis_rising/game.h"
 #include "engine/core/random_playout.h"
 #include "engine/core/rng.h"
@@ -65,6 +67,20 @@ void BM_ReplaySimulatedGames(benchmark::State& bench) {
   bench.counters["events/game"] = static_cast<double>(events) / static_cast<double>(played);
 }
 BENCHMARK(BM_ReplaySimulatedGames)->Arg(1)->Arg(4)->Arg(7)->Unit(benchmark::kMillisecond);
+
+// LegalActionsFor at the 32 positions with the most legal actions of 64 games.
+void BM_LegalActionsForCostliest(benchmark::State& bench) {
+  const int players = static_cast<int>(bench.range(0));
+  static std::vector<std::vector<std::unique_ptr<State>>> positions(8);
+  auto& mine = positions[static_cast<std::size_t>(players)];
+  if (mine.empty()) {
+    mine = bench::CostliestPositions([players](uint64_t seed) { return NewGame(players, seed); }, 64, 32);
+  }
+  bench::RunLegalActionsFor(bench, mine, bench.range(1) != 0);
+}
+// Second argument 0: LegalActions() alone at the same positions.
+BENCHMARK(BM_LegalActionsForCostliest)->Args({1, 1})->Args({1, 0})->Args({4, 1})->Args({4, 0})->Args({7, 1})
+    ->Args({7, 0})->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace arbiter::engine::atlantis_rising

@@ -35,6 +35,8 @@ class AtlanticaState final : public State {
   std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
   std::vector<Move> LegalActions() const override;  // legal_actions.cc
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::string Label(Seat seat, const v1::Action& action) const override;  // labels.cc
+  std::string Group(Seat seat, const v1::Action& action) const override;  // labels.cc
   std::optional<v1::Standings> Final() const override;  // scoring.cc
   std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
@@ -44,6 +46,8 @@ class AtlanticaState final : public State {
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
+  v1::PositionView ViewCut(const Viewer& viewer) const override;  // view.cc
+  std::string DescriptionCut(const Viewer& viewer) const override;  // text.cc
 
  private:
   std::shared_ptr<const Rules> rules_;

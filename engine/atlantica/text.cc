@@ -1,4 +1,5 @@
-// AtlanticaState::ToString: the position for people.
+// AtlanticaState::ToString: the position for people. DescriptionCut gives
+// only the number of divers in a hand the viewer may not see.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/atlantica/state.h"
@@ -14,9 +15,18 @@ std::string Hand(const ColourCounts& hand) {
   return parts.empty() ? "none" : absl::StrJoin(parts, ", ");
 }
 
+// A hand the viewer may not see: its size only.
+std::string HiddenHand(const ColourCounts& hand) {
+  int n = 0;
+  for (int c : hand) n += c;
+  return absl::StrCat(n, " divers (hidden)");
+}
+
 }  // namespace
 
-std::string AtlanticaState::ToString() const {
+std::string AtlanticaState::ToString() const { return DescriptionCut(Viewer::Everyone()); }
+
+std::string AtlanticaState::DescriptionCut(const Viewer& viewer) const {
   const Rules& r = *rules_;
   const Board& b = board_;
   std::string out;
@@ -57,7 +67,8 @@ std::string AtlanticaState::ToString() const {
     }
     int crates = 0;
     for (int8_t c : p.ships) crates += c;
-    absl::StrAppend(&out, players().SeatLabel(seat), p.hurricane ? " (holds the hurricane)" : "", ": hand ", Hand(p.hand),
+    absl::StrAppend(&out, players().SeatLabel(seat), p.hurricane ? " (holds the hurricane)" : "", ": hand ",
+                    viewer.SeesHandOf(seat) ? Hand(p.hand) : HiddenHand(p.hand),
                     "; treasures ", treasures.empty() ? "none" : absl::StrJoin(treasures, ", "), "; ships ",
                     p.ships.size(), " (", crates, " crates); research ",
                     research.empty() ? "none" : absl::StrJoin(research, ", "), "\n");

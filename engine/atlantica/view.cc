@@ -1,6 +1,8 @@
 // AtlanticaState::View: the position as data (position_view.proto): the
 // diving boat's treasure areas, the harbour's ship stacks, the research
-// station, and every player's hand, treasures, ships and research.
+// station, and every player's hand, treasures, ships and research. A viewer
+// who may not see a seat's hand gets its "divers in hand" counter with the
+// count and an empty detail (docs/atlantica.md, "What is hidden from whom").
 #include <string>
 #include <vector>
 
@@ -35,7 +37,9 @@ void AddCounter(v1::PlayerHoldings& holdings, const std::string& name, int64_t c
 
 }  // namespace
 
-v1::PositionView AtlanticaState::View() const {
+v1::PositionView AtlanticaState::View() const { return ViewCut(Viewer::Everyone()); }
+
+v1::PositionView AtlanticaState::ViewCut(const Viewer& viewer) const {
   const Rules& r = *rules_;
   const Board& b = board_;
   v1::PositionView view;
@@ -79,7 +83,7 @@ v1::PositionView AtlanticaState::View() const {
     holdings->set_seat(seat);
     holdings->set_player(players().IdOf(seat));
     holdings->set_to_act(!b.over && seat == b.to_move);
-    AddCounter(*holdings, "divers in hand", Total(p.hand), HandText(p.hand));
+    AddCounter(*holdings, "divers in hand", Total(p.hand), viewer.SeesHandOf(seat) ? HandText(p.hand) : "");
     std::vector<std::string> treasures, research;
     int treasure_count = 0, research_count = 0, crates = 0;
     for (int k = 0; k < r.num_kinds; ++k) {

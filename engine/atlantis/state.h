@@ -50,6 +50,8 @@ class AtlantisState final : public State {
   std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
   std::vector<Move> LegalActions() const override;  // legal_actions.cc
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::string Label(Seat seat, const v1::Action& action) const override;  // labels.cc
+  std::string Group(Seat seat, const v1::Action& action) const override;  // labels.cc
   std::optional<v1::Standings> Final() const override;  // scoring.cc
   std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
@@ -63,6 +65,8 @@ class AtlantisState final : public State {
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
+  v1::PositionView ViewCut(const Viewer& viewer) const override;  // view.cc
+  std::string DescriptionCut(const Viewer& viewer) const override;  // text.cc
 
  private:
   // Draws up to n cards for the player to act; returns how many were drawn.

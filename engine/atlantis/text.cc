@@ -1,7 +1,8 @@
 // AtlantisState::ToString: a picture of a position for people (`arbiter show`):
 // the path from Atlantis to the Mainland with top tiles, stack heights, water,
 // bridges and figures (seat.figure), then every player's hand, tiles and
-// bridges, the card piles and whose turn it is.
+// bridges, the card piles and whose turn it is. DescriptionCut says "hidden"
+// for the cards of a hand the viewer may not see, and keeps their number.
 #include <string>
 #include <vector>
 
@@ -44,7 +45,9 @@ std::string Tiles(const Holdings& h) {
 
 }  // namespace
 
-std::string AtlantisState::ToString() const {
+std::string AtlantisState::ToString() const { return DescriptionCut(Viewer::Everyone()); }
+
+std::string AtlantisState::DescriptionCut(const Viewer& viewer) const {
   const Board& b = board_;
   const Players& who = players();
   const Path& path = b.path;
@@ -64,8 +67,8 @@ std::string AtlantisState::ToString() const {
   for (int seat = 0; seat < b.num_players; ++seat) {
     const Holdings& h = b.players[U(seat)];
     absl::StrAppend(&out, who.SeatLabel(seat), !b.over && seat == b.current ? " (to act)" : "", ": cards ",
-                    Hand(h), " (", h.card_count, "); tiles ", Tiles(h), " (", h.tile_points,
-                    " points); bridges ", b.bridges_left[U(seat)], "\n");
+                    viewer.SeesHandOf(seat) ? Hand(h) : "hidden", " (", h.card_count, "); tiles ", Tiles(h),
+                    " (", h.tile_points, " points); bridges ", b.bridges_left[U(seat)], "\n");
   }
   absl::StrAppend(&out, "Draw pile ", deck_size(), ", discard pile ", discard_size(), "\n");
   if (b.over) {

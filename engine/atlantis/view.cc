@@ -1,6 +1,8 @@
-// AtlantisState::View: the position as data (position_view.proto): the path
-// from Atlantis to the mainland with its tiles, water and bridges, the
-// figures on it, every player's cards, tiles, bridges and figures home.
+// AtlantisState::View and ViewCut: the position as data (position_view.proto):
+// the path from Atlantis to the mainland with its tiles, water and bridges,
+// the figures on it, every player's cards, tiles, bridges and figures home.
+// A viewer who may not see a seat's hand gets the "cards" counter with its
+// count and an empty detail (docs/atlantis.md, "What is hidden from whom").
 #include <string>
 #include <vector>
 
@@ -34,7 +36,9 @@ void AddCounter(v1::PlayerHoldings& holdings, const std::string& name, int64_t c
 
 }  // namespace
 
-v1::PositionView AtlantisState::View() const {
+v1::PositionView AtlantisState::View() const { return ViewCut(Viewer::Everyone()); }
+
+v1::PositionView AtlantisState::ViewCut(const Viewer& viewer) const {
   const Board& b = board_;
   const Path& path = b.path;
   v1::PositionView view;
@@ -78,7 +82,7 @@ v1::PositionView AtlantisState::View() const {
     for (int item = 0; item < kItems; ++item) {
       if (h.cards[U(item)] > 0) cards.push_back(absl::StrCat(ItemName(item), " x", h.cards[U(item)]));
     }
-    AddCounter(*holdings, "cards", h.card_count, absl::StrJoin(cards, ", "));
+    AddCounter(*holdings, "cards", h.card_count, viewer.SeesHandOf(seat) ? absl::StrJoin(cards, ", ") : "");
     std::vector<std::string> tiles;
     for (int v = kMaxValue; v >= 1; --v) {
       for (int item = 0; item < kItems; ++item) {

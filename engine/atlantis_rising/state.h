@@ -99,6 +99,8 @@ class AtlantisRisingState final : public State {
   std::optional<Violation> Check(Seat seat, const v1::Action& action) const override;  // check.cc
   std::vector<Move> LegalActions() const override;  // legal_actions.cc
   v1::Action Canonical(Seat seat, const v1::Action& action) const override;  // legal_actions.cc
+  std::string Label(Seat seat, const v1::Action& action) const override;  // labels.cc
+  std::string Group(Seat seat, const v1::Action& action) const override;  // labels.cc
   std::optional<v1::Standings> Final() const override;  // scoring.cc
   std::string ToString() const override;  // text.cc
   v1::PositionView View() const override;  // view.cc
@@ -127,6 +129,8 @@ class AtlantisRisingState final : public State {
 
  protected:
   void DoApply(Seat seat, const v1::Action& action) override;  // apply.cc
+  v1::PositionView ViewCut(const Viewer& viewer) const override;  // view.cc
+  std::string DescriptionCut(const Viewer& viewer) const override;  // text.cc
 
  private:
   struct SpotInfo {
@@ -194,12 +198,16 @@ class AtlantisRisingState final : public State {
   void AddCardMoves(Seat seat, std::vector<Move>& moves) const;
   bool HasPlayableCard(Seat seat) const;
 
+  // labels.cc: where a Place or Act goes, in words.
+  template <typename Where>
+  std::string WhereText(const Where& where) const;
+
   // view.cc: View in parts.
   void AddPieces(int spot, v1::BoardSpace& space) const;  // the Atlanteans on `spot`
   void AddIslandRows(v1::PositionView& view) const;
   void AddCentreRow(v1::PositionView& view) const;
   void AddBlueprintRow(v1::PositionView& view) const;
-  void AddHoldings(v1::PositionView& view) const;
+  void AddHoldings(const Viewer& viewer, v1::PositionView& view) const;
 
   std::shared_ptr<const Tables> tables_;
   std::array<int, kNumPeninsulas> tile_base_{};

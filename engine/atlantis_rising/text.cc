@@ -1,7 +1,9 @@
 // Atlantis Rising: the position for people (AtlantisRisingState::ToString):
 // the round and phase, the island tip first with its Atlanteans, the
 // Blueprint, the build sites, every player's holdings, the decks and the
-// decision the game waits on.
+// decision the game waits on. DescriptionCut gives only the number of the
+// library cards (in a hand, or drawn and waiting to be kept) of a seat the
+// viewer may not see.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/atlantis_rising/state.h"
@@ -29,7 +31,9 @@ const char* PhaseText(Phase phase) {
   return "?";
 }
 
-std::string AtlantisRisingState::ToString() const {
+std::string AtlantisRisingState::ToString() const { return DescriptionCut(Viewer::Everyone()); }
+
+std::string AtlantisRisingState::DescriptionCut(const Viewer& viewer) const {
   std::string out = absl::StrCat("Atlantis Rising: round ", pos_.round, ", ", PhaseText(pos_.phase),
                                  ", start player ", players().Who(pos_.start_seat), ", Wrath level ",
                                  pos_.wrath_level, " (floods ", tables_->WrathValue(pos_.wrath_level), ")");
@@ -76,7 +80,9 @@ std::string AtlantisRisingState::ToString() const {
     for (int card : player.hand) hand.push_back(tables_->card(card).id());
     absl::StrAppend(&out, players().SeatLabel(s), ": energy ", player.energy, "; ", ResourcesText(player.resources),
                     "; Atlanteans ", player.atlanteans, " (pool ", player.pool, ", reserve ", player.reserve,
-                    "); hand [", absl::StrJoin(hand, ", "), "]; given ", ResourcesText(player.given), "\n");
+                    "); hand [",
+                    viewer.SeesHandOf(s) ? absl::StrJoin(hand, ", ") : absl::StrCat(hand.size(), " hidden"),
+                    "]; given ", ResourcesText(player.given), "\n");
   }
   absl::StrAppend(&out, "Library deck ", pos_.library_deck.size(), " (discards ", pos_.library_discard.size(),
                   "); misfortune deck ", pos_.misfortune_deck.size(), " (discards ",
@@ -95,7 +101,9 @@ std::string AtlantisRisingState::ToString() const {
       std::vector<std::string> drawn;
       for (int card : pending.drawn) drawn.push_back(tables_->card(card).id());
       absl::StrAppend(&out, "Waiting: ", who, " to keep up to ", pending.free_keeps, " of [",
-                      absl::StrJoin(drawn, ", "), "] (more for energy)\n");
+                      viewer.SeesHandOf(pending.seat) ? absl::StrJoin(drawn, ", ")
+                                                      : absl::StrCat(drawn.size(), " hidden"),
+                      "] (more for energy)\n");
       break;
     }
     case Decision::kNone:

@@ -1,6 +1,8 @@
 // Atlantis Rising: the position as data (AtlantisRisingState::View,
 // position_view.proto): a row per peninsula, the centre and build sites, the
-// Blueprint, every player's holdings and the piles.
+// Blueprint, every player's holdings and the piles. A viewer who may not see
+// a seat's library cards gets its "cards" counter with the count and an empty
+// detail (docs/atlantis-rising.md, "What is hidden from whom").
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/atlantis_rising/state.h"
@@ -18,7 +20,9 @@ void AddPile(v1::PositionView& view, const std::string& name, int64_t count) {
 
 }  // namespace
 
-v1::PositionView AtlantisRisingState::View() const {
+v1::PositionView AtlantisRisingState::View() const { return ViewCut(Viewer::Everyone()); }
+
+v1::PositionView AtlantisRisingState::ViewCut(const Viewer& viewer) const {
   v1::PositionView view;
   view.set_game("atlantis-rising");
   view.set_headline(absl::StrCat("Round ", pos_.round, ", ", PhaseText(pos_.phase), ", Wrath level ",
@@ -27,7 +31,7 @@ v1::PositionView AtlantisRisingState::View() const {
   AddIslandRows(view);
   AddCentreRow(view);
   AddBlueprintRow(view);
-  AddHoldings(view);
+  AddHoldings(viewer, view);
   AddPile(view, "library deck", static_cast<int64_t>(pos_.library_deck.size()));
   AddPile(view, "library discards", static_cast<int64_t>(pos_.library_discard.size()));
   AddPile(view, "misfortune deck", static_cast<int64_t>(pos_.misfortune_deck.size()));
@@ -96,7 +100,7 @@ void AtlantisRisingState::AddBlueprintRow(v1::PositionView& view) const {
   }
 }
 
-void AtlantisRisingState::AddHoldings(v1::PositionView& view) const {
+void AtlantisRisingState::AddHoldings(const Viewer& viewer, v1::PositionView& view) const {
   for (int s = 0; s < num_players(); ++s) {
     const PlayerState& player = pos_.players[At(s)];
     v1::PlayerHoldings* holdings = view.add_players();
@@ -115,7 +119,7 @@ void AtlantisRisingState::AddHoldings(v1::PositionView& view) const {
     for (int r : player.resources) resources += r;
     item("energy", player.energy);
     item("resources", resources, ResourcesText(player.resources));
-    item("cards", static_cast<int64_t>(player.hand.size()), absl::StrJoin(hand, ", "));
+    item("cards", static_cast<int64_t>(player.hand.size()), viewer.SeesHandOf(s) ? absl::StrJoin(hand, ", ") : "");
     item("Atlanteans", player.atlanteans, absl::StrCat("pool ", player.pool, ", reserve ", player.reserve));
   }
 }

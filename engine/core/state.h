@@ -20,6 +20,7 @@
 #include "arbiter/v1/position_view.pb.h"
 #include "arbiter/v1/standings.pb.h"
 #include "engine/core/players.h"
+#include "engine/core/viewer.h"
 #include "engine/core/violation.h"
 
 namespace arbiter::engine {
@@ -30,6 +31,13 @@ using Seat = int;
 struct Move {
   Seat seat = 0;
   v1::Action action;
+};
+
+// A legal action of one seat with words for people (State::LegalActionsFor).
+struct LabelledMove {
+  v1::Action action;  // as LegalActions() lists it (no player id)
+  std::string group;  // the heading it is listed under: "move figure 1", "buy", "pass"
+  std::string label;  // State::Label of the action
 };
 
 class State {
@@ -63,6 +71,26 @@ class State {
   // outcome. The default is the action itself.
   virtual v1::Action Canonical(Seat seat, const v1::Action& action) const;
 
+  // A short sentence for people naming `action` of `seat` as it applies to
+  // this position, with the players' names from players(): "Ann (ann) buys
+  // cards with the AMPHORA 6 tile". It tells only what the action shows every seat
+  // once played (a game with a hidden part leaves it out and says so in
+  // docs/<game>.md), so it is the same for every viewer. Never fails: an
+  // action that is not legal now still gets a sentence, with less in it.
+  virtual std::string Label(Seat seat, const v1::Action& action) const = 0;
+  // The heading `action` of `seat` is listed under, for people and UIs:
+  // "move figure 1", "buy", "pass". Never fails.
+  virtual std::string Group(Seat seat, const v1::Action& action) const = 0;
+
+  // The legal actions of `seat` now, each with its group and label, in an
+  // order that depends only on the position: the actions LegalActions()
+  // lists for the seat, grouped (the groups in the order of their first
+  // action), each group in the order of LegalActions(). As LegalActions(), it
+  // lists one spelling per distinct outcome where a game collapses equivalent
+  // spellings (Canonical(); docs/<game>.md says how to spell another). Empty
+  // for a seat that is not to act or not in the game.
+  std::vector<LabelledMove> LegalActionsFor(Seat seat) const;
+
   // Final standings once the game is over; nullopt before. Player ids are
   // left empty (the engine knows seats only); places are assigned.
   virtual std::optional<v1::Standings> Final() const = 0;
@@ -73,6 +101,14 @@ class State {
   // The same position as data, for drawing it (position_view.proto): what
   // ToString() says, in fields. The default says nothing but the headline.
   virtual v1::PositionView View() const;
+
+  // What `viewer` may know of the position (viewer.h): View() for everyone,
+  // and for every viewer once the game is over; otherwise ViewCut(viewer),
+  // in which the holdings another viewer may not see keep their name and
+  // count (a hand's size) but have an empty detail (its contents).
+  v1::PositionView ViewFor(const Viewer& viewer) const;
+  // ToString() cut the same way: hidden contents replaced by their size.
+  std::string DescribeFor(const Viewer& viewer) const;
 
   // Checks that the game is not over, then Check(); if legal, applies the
   // action and returns nullopt, otherwise returns the violation and leaves
@@ -89,6 +125,12 @@ class State {
  protected:
   // Applies an action that Check() accepted.
   virtual void DoApply(Seat seat, const v1::Action& action) = 0;
+
+  // The cuts of ViewFor() and DescribeFor() for a seat or a spectator while
+  // the game is on. The defaults return View() and ToString(): right only for
+  // a game with no hidden information; a game with any overrides both.
+  virtual v1::PositionView ViewCut(const Viewer& viewer) const;
+  virtual std::string DescriptionCut(const Viewer& viewer) const;
 
  private:
   int num_players_;

@@ -3,6 +3,14 @@
 //   * every game ends, and a non-final position always has a legal action;
 //   * the checks of position_checks.h at every position: Check() accepts
 //     exactly what LegalActions() lists, for exactly the seats that may act;
+//   * the checks of view_checks.h at every kViewCheckEvery-th position
+//     (which ones shifts with the seed; they cost several times the rest) and at
+//     the final one: no seat's view or description shows another seat's hand,
+//     a spectator's shows none, and each shows everything else;
+//   * the checks of labelled_move_checks.h at the same positions (with
+//     mutations of their own generator): for every seat, LegalActionsFor and
+//     Check() agree both ways, and the labels are sentences of the position
+//     and the action only;
 //   * over the run, the mutations exercised both sides of that check: many
 //     were refused, and some were accepted as a different listed action;
 //   * the log written for the game survives a write/read round trip byte for
@@ -27,7 +35,9 @@
 #include "services/replay/replay.h"
 #include "services/replay/simulate.h"
 #include "tests/engine/conformance/action_mutator.h"
+#include "tests/engine/conformance/labelled_move_checks.h"
 #include "tests/engine/conformance/position_checks.h"
+#include "tests/engine/conformance/view_checks.h"
 
 namespace arbiter::testing {
 namespace {
@@ -59,6 +69,9 @@ std::vector<GameAndPlayers> AllGameConfigurations() {
   }
   return configurations;
 }
+
+// Views are checked at one position in this many (see the top of the file).
+constexpr uint64_t kViewCheckEvery = 16;
 
 int SeedCount() {
   const char* env = std::getenv("ARBITER_CONFORMANCE_SEEDS");
@@ -98,6 +111,7 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
     if (!referee.ok()) return log;
     engine::Rng bot(seed ^ engine::kBotSeedSalt);
     engine::Rng mutation_rng(seed * 7919 + 17);
+    engine::Rng labelled_rng(seed * 104729 + 3);
     constexpr int kMaxActions = 200'000;
     while (!referee->state().IsTerminal()) {
       const engine::State& state = referee->state();
@@ -108,6 +122,16 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
       if (auto problem = CheckPosition(*GetParam().game, referee->ruleset().ruleset, state, mutation_rng,
                                        mutations_)) {
         ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
+        return log;
+      }
+      if ((log.actions.size() + seed) % kViewCheckEvery != 0) {
+        // Not this position.
+      } else if (auto problem = CheckViews(std::string(GetParam().game->name()), state)) {
+        ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *problem;
+        return log;
+      } else if (auto labelled = CheckLabelledMoves(*GetParam().game, referee->ruleset().ruleset, state,
+                                                    labelled_rng)) {
+        ADD_FAILURE() << "seed " << seed << " step " << log.actions.size() << ": " << *labelled;
         return log;
       }
       const std::vector<engine::Move> legal = state.LegalActions();
@@ -121,6 +145,9 @@ class ConformanceTest : public ::testing::TestWithParam<GameAndPlayers> {
       log.actions.push_back(std::move(chosen.action));
     }
     EXPECT_EQ(referee->verdict(), replay::Verdict::kLegal);
+    if (auto problem = CheckViews(std::string(GetParam().game->name()), referee->state())) {
+      ADD_FAILURE() << "seed " << seed << " at the end: " << *problem;
+    }
     std::optional<v1::Standings> standings = referee->Standings();
     EXPECT_TRUE(standings.has_value()) << "seed " << seed << ": a finished game has no standings";
     if (standings.has_value()) {
