@@ -128,8 +128,26 @@ absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
                                      caller.principal, "\") only"));
 }
 
+std::optional<engine::Viewer> ViewerOf(const Caller& caller, const store::GameRecord& game) {
+  if (SeesSeed(caller, game)) return engine::Viewer::Everyone();
+  if (PlaysIn(caller, game)) return engine::Viewer::ForSeat(SeatOf(caller, game) - 1);
+  return std::nullopt;
+}
+
+absl::Status RequireSeesHand(const Caller& caller, const store::GameRecord& game, int seat) {
+  const std::optional<engine::Viewer> viewer = ViewerOf(caller, game);
+  if (viewer.has_value() && viewer->SeesHandOf(seat)) return absl::OkStatus();
+  const std::string whose =
+      seat >= 0 && seat < static_cast<int>(game.players.size())
+          ? absl::StrCat("seat ", seat + 1, " (\"", game.players[static_cast<size_t>(seat)], "\")")
+          : absl::StrCat("seat ", seat + 1);
+  return Denied(caller, absl::StrCat("list the moves of ", whose, " in game \"", game.game_id,
+                                     "\" while it is live (they show its hand; a player lists "
+                                     "its own, admins and auditors any)"));
+}
+
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game) {
-  if (SeesSeed(caller, game)) return absl::OkStatus();
+  if (ViewerOf(caller, game).has_value()) return absl::OkStatus();
   return Denied(caller, absl::StrCat("see the position of game \"", game.game_id,
                                      "\" before it is finished (positions show hidden cards)"));
 }

@@ -5,9 +5,11 @@
 #ifndef ARBITER_SERVICES_ACCESS_PERMISSIONS_H_
 #define ARBITER_SERVICES_ACCESS_PERMISSIONS_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/status.h"
+#include "engine/core/viewer.h"
 #include "services/access/caller.h"
 #include "services/store/event_store.h"
 
@@ -60,9 +62,16 @@ absl::Status RequirePlayerWrite(const Caller& caller, const std::string& game_id
 // (`action_player` is the action's player id). OK for other roles.
 absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
                             const std::string& action_player, int index);
-// PERMISSION_DENIED unless the caller may see positions of `game`: they are
-// derived from the seed (hidden cards), so exactly when SeesSeed.
+// What the caller may see of `game`'s positions, which are derived from
+// the seed (hidden cards): all of them when SeesSeed, its own seat's view
+// when it plays in the game (PlaysIn), nothing (nullopt) otherwise.
+std::optional<engine::Viewer> ViewerOf(const Caller& caller, const store::GameRecord& game);
+// PERMISSION_DENIED unless the caller may see positions of `game`
+// (ViewerOf is not nullopt).
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game);
+// PERMISSION_DENIED, naming the seats, unless the caller may see the hand
+// of seat `seat` (0-based) of `game`: what its legal moves show.
+absl::Status RequireSeesHand(const Caller& caller, const store::GameRecord& game, int seat);
 // The seed rule. The seed of a game, and everything derived from it (event
 // 1's header and payload in ListEvents, a seed_revealed event, positions),
 // is shown to admins and auditors, and to everyone once the game is

@@ -3,8 +3,10 @@
 #include <optional>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
 #include "services/common/proto_time.h"
 #include "services/common/resource_names.h"
+#include "services/common/status_details.h"
 
 namespace arbiter::games {
 
@@ -87,12 +89,12 @@ v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created,
 }
 
 v1::GameState ToGameState(const std::string& game_id, const replay::Referee& referee,
-                          int64_t event) {
+                          int64_t event, const engine::Viewer& viewer) {
   v1::GameState out;
   out.set_game(common::NameOf(common::IdKind::kGame, game_id));
   out.set_event(event);
-  out.set_description(referee.state().ToString());
-  *out.mutable_view() = referee.state().View();
+  out.set_description(referee.state().DescribeFor(viewer));
+  *out.mutable_view() = referee.state().ViewFor(viewer);
   if (!referee.violation().has_value()) {
     for (engine::Seat seat : referee.state().SeatsToAct()) {
       out.add_players_to_act(referee.PlayerAt(seat));
@@ -101,8 +103,41 @@ v1::GameState ToGameState(const std::string& game_id, const replay::Referee& ref
   out.set_terminal(referee.state().IsTerminal());
   const v1::Adjudication adjudication = ToAdjudication(game_id, referee, event);
   out.set_verdict(adjudication.verdict());
-  if (adjudication.has_violation()) *out.mutable_violation() = adjudication.violation();
+  if (adjudication.has_violation()) {
+    *out.mutable_violation() = adjudication.violation();
+    if (!viewer.is_everyone()) {
+      out.mutable_violation()->set_detail(
+          "withheld while the game is live: the detail may describe hidden cards (admins and "
+          "auditors see it)");
+    }
+  }
   if (adjudication.has_standings()) *out.mutable_standings() = adjudication.standings();
+  return out;
+}
+
+absl::StatusOr<v1::ListLegalActionsResponse> ToLegalActions(const std::string& game_id,
+                                                           const replay::Referee& referee,
+                                                           int64_t last_event,
+                                                           const std::string& player) {
+  const engine::Seat seat = referee.SeatOf(player);
+  if (seat < 0) {
+    return common::FieldError(
+        "player", absl::StrCat("game \"", game_id, "\" seats no player \"", player, "\""));
+  }
+  v1::ListLegalActionsResponse out;
+  out.set_game(common::NameOf(common::IdKind::kGame, game_id));
+  out.set_player(player);
+  out.set_last_event(last_event);
+  out.set_terminal(referee.state().IsTerminal() || referee.violation().has_value());
+  if (out.terminal()) return out;
+  for (engine::Seat s : referee.state().SeatsToAct()) out.add_players_to_act(referee.PlayerAt(s));
+  for (engine::LabelledMove& move : referee.state().LegalActionsFor(seat)) {
+    v1::LegalAction* legal = out.add_actions();
+    *legal->mutable_action() = std::move(move.action);
+    legal->mutable_action()->set_player(player);
+    legal->set_group(std::move(move.group));
+    legal->set_label(std::move(move.label));
+  }
   return out;
 }
 

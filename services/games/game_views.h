@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter_service.pb.h"
+#include "engine/core/viewer.h"
 #include "services/replay/referee.h"
 #include "services/store/event_store.h"
 
@@ -28,9 +30,20 @@ v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created,
 // The API's status (GAME_STATUS_UNSPECIFIED for kUnspecified).
 v1::GameStatus ToStatus(store::GameStatus status);
 
-// The position after `event` of a judged game.
+// The position after `event` of a judged game, as `viewer` may see it
+// (engine/core/viewer.h): for anyone but everyone, the other hands only by
+// size, and a violation's detail (which may describe hidden cards) withheld.
 v1::GameState ToGameState(const std::string& game_id, const replay::Referee& referee,
-                          int64_t event);
+                          int64_t event, const engine::Viewer& viewer);
+
+// The legal actions of the seat of `player` in the position `referee`
+// holds after `last_event`, each with its player set, group and label
+// (engine State::LegalActionsFor). None once the game is over or illegal.
+// InvalidArgument (field "player") if the game seats no such player.
+absl::StatusOr<v1::ListLegalActionsResponse> ToLegalActions(const std::string& game_id,
+                                                           const replay::Referee& referee,
+                                                           int64_t last_event,
+                                                           const std::string& player);
 
 }  // namespace arbiter::games
 

@@ -1,5 +1,7 @@
 #include "services/server/game_service_impl.h"
 
+#include <algorithm>
+
 #include "engine/core/status_macros.h"
 #include "services/common/page.h"
 #include "services/common/resource_names.h"
@@ -342,7 +344,45 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                                                            " (0: the last), not ", event));
                  }
                  ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, games::JudgeStored(store_, registry_, game, event, cancel));
-                 *response = games::ToGameState(game.record.game_id, referee, event);
+                 *response = games::ToGameState(game.record.game_id, referee, event,
+                                                *access::ViewerOf(caller, game.record));
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::ListLegalActions(grpc::ServerContext* context,
+                                                  const v1::ListLegalActionsRequest* request,
+                                                  v1::ListLegalActionsResponse* response) {
+  return Serve(context, auth_, "ListLegalActions", request->game(), "",
+               [&](const access::Caller& caller) -> absl::Status {
+                 absl::StatusOr<std::string> game_id =
+                     common::ParseName(common::IdKind::kGame, request->game(), "game");
+                 if (!game_id.ok()) {
+                   return common::WithFieldViolation(game_id.status(), "game", "not a game name");
+                 }
+                 std::string player = request->player();
+                 if (player.empty() && caller.role == store::Role::kPlayer) player = caller.principal;
+                 if (player.empty()) {
+                   return common::FieldError("player", "player is required: the player id of the "
+                                                       "seat whose moves to list");
+                 }
+                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game,
+                                          OpenReadable(store_, caller, *game_id));
+                 const std::vector<std::string>& seats = game.record.players;
+                 const auto seat = std::find(seats.begin(), seats.end(), player);
+                 if (seat == seats.end()) {
+                   return common::FieldError("player", absl::StrCat("game \"", *game_id,
+                                                                    "\" seats no player \"",
+                                                                    player, "\""));
+                 }
+                 ARBITER_RETURN_IF_ERROR(access::RequireSeesHand(
+                     caller, game.record, static_cast<int>(seat - seats.begin())));
+                 const int64_t last = game.record.last_sequence;
+                 ARBITER_ASSIGN_OR_RETURN(
+                     replay::Referee referee,
+                     games::JudgeStored(store_, registry_, game, last, CancelOf(context)));
+                 ARBITER_ASSIGN_OR_RETURN(
+                     *response, games::ToLegalActions(game.record.game_id, referee, last, player));
                  return absl::OkStatus();
                });
 }

@@ -60,6 +60,9 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
                               v1::Adjudication* response) override;
   grpc::Status GetGameState(grpc::ServerContext* context, const v1::GetGameStateRequest* request,
                             v1::GameState* response) override;
+  grpc::Status ListLegalActions(grpc::ServerContext* context,
+                                const v1::ListLegalActionsRequest* request,
+                                v1::ListLegalActionsResponse* response) override;
   grpc::Status VerifyGame(grpc::ServerContext* context, const v1::VerifyGameRequest* request,
                           v1::VerifyGameResponse* response) override;
   grpc::Status VoidGame(grpc::ServerContext* context, const v1::VoidGameRequest* request,

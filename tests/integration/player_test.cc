@@ -5,12 +5,18 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include <google/protobuf/util/message_differencer.h>
+
 #include "absl/strings/str_cat.h"
+#include "engine/core/rng.h"
 #include "services/access/token_format.h"
+#include "tests/engine/conformance/view_checks.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -60,6 +66,177 @@ TEST_F(PlayerTest, EachSeatPlaysItsOwnMovesToTheEndOfTheGame) {
   }
   EXPECT_EQ(response.status(), v1::GAME_STATUS_FINISHED);
   EXPECT_EQ(response.verdict(), v1::VERDICT_LEGAL);
+}
+
+// What `token` may see of game `id` now: its GameState, and that of the
+// admin (everyone) at the same event.
+struct SeenState {
+  v1::GameState mine;
+  v1::GameState everyone;
+};
+
+// The admin's view of a position with the hand of every seat but `seat`
+// (0-based) cut to its size: what that seat's player must be shown.
+v1::PositionView CutFor(v1::PositionView view, int seat, const std::set<std::string>& hands) {
+  for (v1::PlayerHoldings& holdings : *view.mutable_players()) {
+    if (holdings.seat() == seat) continue;
+    for (v1::Counter& counter : *holdings.mutable_items()) {
+      if (hands.count(counter.name()) > 0) counter.clear_detail();
+    }
+  }
+  return view;
+}
+
+struct PlayedGame {
+  const char* type;
+  int players;
+};
+
+class PlayThroughTest : public PlayerTest, public ::testing::WithParamInterface<PlayedGame> {
+ protected:
+  SeenState StateAs(const std::string& token, int64_t event) {
+    v1::GetGameStateRequest request;
+    request.set_name("games/live");
+    request.set_event(event);
+    SeenState out;
+    grpc::Status status = stub_->GetGameState(As(token).get(), request, &out.mine);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    status = stub_->GetGameState(As(admin_).get(), request, &out.everyone);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return out;
+  }
+
+  v1::ListLegalActionsResponse MovesAs(const std::string& token) {
+    v1::ListLegalActionsRequest request;
+    request.set_game("games/live");
+    v1::ListLegalActionsResponse out;
+    grpc::Status status = stub_->ListLegalActions(As(token).get(), request, &out);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return out;
+  }
+};
+
+// One client per seat, each with its own player token, plays a whole game
+// choosing among the moves ListLegalActions offers it; at every step each
+// seat's position equals the admin's with the other hands cut to their
+// size, and a seat not to act is offered nothing.
+TEST_P(PlayThroughTest, EachSeatPlaysFromItsOwnLegalMovesAndSeesOnlyItsOwnHand) {
+  const PlayedGame played = GetParam();
+  const log::GameLog log = Simulated(11, played.players, played.type);
+  const std::optional<std::set<std::string>> hands = arbiter::testing::HandCountersOf(played.type);
+  ASSERT_TRUE(hands.has_value());
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "live", &game).ok());
+  std::vector<std::string> tokens;
+  std::map<std::string, int> seat_of;
+  for (const v1::Player& p : log.header.players()) {
+    seat_of[p.id()] = static_cast<int>(tokens.size());
+    tokens.push_back(MintPlayer(admin_, p.id(), {"live"}));
+  }
+  engine::Rng choose(3);
+  int64_t last = 1;
+  int moves = 0;
+  for (; moves < 5000; ++moves) {
+    std::string to_act;
+    for (size_t seat = 0; seat < tokens.size(); ++seat) {
+      const SeenState seen = StateAs(tokens[seat], last);
+      // Once the game is over every seat sees everything.
+      const v1::PositionView expected =
+          seen.everyone.terminal() ? seen.everyone.view()
+                                   : CutFor(seen.everyone.view(), static_cast<int>(seat), *hands);
+      EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(seen.mine.view(), expected))
+          << "seat " << seat + 1 << " after event " << last << ":\n"
+          << seen.mine.view().ShortDebugString();
+      if (seen.everyone.terminal()) continue;
+      ASSERT_FALSE(seen.everyone.players_to_act().empty());
+      to_act = seen.everyone.players_to_act(0);
+      const v1::ListLegalActionsResponse offered = MovesAs(tokens[seat]);
+      EXPECT_EQ(offered.last_event(), last);
+      if (log.header.players(static_cast<int>(seat)).id() != to_act &&
+          std::count(seen.everyone.players_to_act().begin(), seen.everyone.players_to_act().end(),
+                     log.header.players(static_cast<int>(seat)).id()) == 0) {
+        EXPECT_TRUE(offered.actions().empty()) << "seat " << seat + 1 << " is not to act";
+        EXPECT_EQ(offered.players_to_act(0), to_act);
+      }
+    }
+    if (to_act.empty()) break;  // the game is over
+    const v1::ListLegalActionsResponse offered = MovesAs(tokens[seat_of.at(to_act)]);
+    ASSERT_FALSE(offered.actions().empty()) << to_act << " after event " << last;
+    for (const v1::LegalAction& move : offered.actions()) {
+      EXPECT_FALSE(move.label().empty());
+      EXPECT_FALSE(move.group().empty());
+    }
+    const v1::LegalAction& move =
+        offered.actions(static_cast<int>(choose.Uniform(offered.actions_size())));
+    v1::AppendActionsResponse response;
+    grpc::Status status = Append(tokens[seat_of.at(to_act)], "live", last, {move.action()},
+                                 absl::StrCat("move-", moves), &response);
+    ASSERT_TRUE(status.ok()) << move.label() << ": " << status.error_message();
+    last = response.last_event();
+  }
+  EXPECT_GT(moves, 10);
+  const v1::Game finished = Get("live");
+  EXPECT_EQ(finished.status(), v1::GAME_STATUS_FINISHED);
+  v1::AdjudicateGameRequest adjudicate;
+  adjudicate.set_name("games/live");
+  v1::Adjudication judged;
+  ASSERT_TRUE(stub_->AdjudicateGame(As(tokens[0]).get(), adjudicate, &judged).ok());
+  EXPECT_EQ(judged.verdict(), v1::VERDICT_LEGAL);
+  // Once the game is over every seat sees everything.
+  const SeenState end = StateAs(tokens[0], 0);
+  EXPECT_TRUE(
+      google::protobuf::util::MessageDifferencer::Equals(end.mine.view(), end.everyone.view()));
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryGame, PlayThroughTest,
+                         ::testing::Values(PlayedGame{"atlantis", 3}, PlayedGame{"atlantica", 2},
+                                           PlayedGame{"atlantis-rising", 3}),
+                         [](const ::testing::TestParamInfo<PlayedGame>& param_info) {
+                           std::string name = absl::StrCat(param_info.param.type, "_",
+                                                           param_info.param.players);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// Moves show a hand: another seat's are refused to a player, and to an
+// organiser while the game is live; a player gets an empty list with who
+// is to act; a seat the game does not have is named.
+TEST_F(PlayerTest, OnlyTheSeatItselfAndThoseWhoSeeEverythingListASeatsMoves) {
+  const log::GameLog log = Simulated(5, 3);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
+  const std::string ann = log.header.players(0).id();
+  const std::string bob = log.header.players(1).id();
+  const std::string token = MintPlayer(admin_, bob, {"g1"});
+  v1::ListLegalActionsRequest request;
+  request.set_game("games/g1");
+  request.set_player(ann);
+  v1::ListLegalActionsResponse response;
+  grpc::Status status = stub_->ListLegalActions(As(token).get(), request, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(status.error_message(),
+            absl::StrCat("this player token may not list the moves of seat 1 (\"", ann,
+                         "\") in game \"g1\" while it is live (they show its hand; a player "
+                         "lists its own, admins and auditors any)"));
+  const std::string organiser = MakeToken(store::Role::kOrganiser, "olga");
+  EXPECT_EQ(stub_->ListLegalActions(As(organiser).get(), request, &response).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_TRUE(stub_->ListLegalActions(As(admin_).get(), request, &response).ok());
+  EXPECT_FALSE(response.actions().empty());
+  EXPECT_EQ(response.actions(0).action().player(), ann);
+  request.set_player("");
+  ASSERT_TRUE(stub_->ListLegalActions(As(token).get(), request, &response).ok());
+  EXPECT_EQ(response.player(), bob);
+  EXPECT_TRUE(response.actions().empty());
+  ASSERT_EQ(response.players_to_act_size(), 1);
+  EXPECT_EQ(response.players_to_act(0), ann);
+  request.set_player("nobody");
+  status = stub_->ListLegalActions(As(admin_).get(), request, &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(BadRequestOf(status).field_violations(0).field(), "player");
+  request.set_player("");
+  EXPECT_EQ(stub_->ListLegalActions(As(admin_).get(), request, &response).error_code(),
+            grpc::StatusCode::INVALID_ARGUMENT);
 }
 
 // A move for another seat, for a game the token is not bound to (or that
@@ -121,7 +298,7 @@ TEST_F(PlayerTest, APlayerWritesNothingBeyondItsOwnSeatOfItsOwnGames) {
 }
 
 // A player reads the live game it plays (without the seed, which deals
-// every hidden card), not another live game, and not positions yet.
+// every hidden card), and not another live game or its positions.
 TEST_F(PlayerTest, APlayerReadsItsOwnLiveGameWithoutItsSeed) {
   const log::GameLog log = Simulated(5, 3);
   v1::Game game;
@@ -141,7 +318,7 @@ TEST_F(PlayerTest, APlayerReadsItsOwnLiveGameWithoutItsSeed) {
   EXPECT_EQ(events.events(0).game_created().header().seed(), 0u);
   EXPECT_TRUE(events.events(0).payload().empty());
   v1::GetGameStateRequest state;
-  state.set_name("games/g1");
+  state.set_name("games/g2");
   v1::GameState position;
   EXPECT_EQ(stub_->GetGameState(As(mine).get(), state, &position).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);

@@ -168,6 +168,13 @@ class RolesTest : public LeagueServerTest {
       v1::GameState a;
       out.push_back(Take("GetGameState", stub_->GetGameState(As(token).get(), r, &a), a));
     }
+    for (const v1::Player& seat : log_ptr_->header.players()) {
+      v1::ListLegalActionsRequest r;
+      r.set_game("games/live");
+      r.set_player(seat.id());
+      v1::ListLegalActionsResponse a;
+      out.push_back(Take("ListLegalActions", stub_->ListLegalActions(As(token).get(), r, &a), a));
+    }
     {
       v1::VerifyGameRequest r;
       r.set_name("games/live");
@@ -295,9 +302,11 @@ TEST_F(RolesTest, ALiveGamesSeedReachesOnlyAdminsAndAuditorsThroughAnyRpc) {
                                          << answer.status.error_message();
       }
       shown_somewhere = shown_somewhere || answer.ShowsSeed();
-      if (answer.rpc == "GetGameState" && !sees) {
-        // A position shows hidden cards: derived from the seed.
-        EXPECT_EQ(answer.status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << role;
+      if ((answer.rpc == "GetGameState" || answer.rpc == "ListLegalActions") && !sees &&
+          role != "player of the game") {
+        // A position, and a seat's moves, show hidden cards: derived from the seed.
+        EXPECT_EQ(answer.status.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+            << role << ", " << answer.rpc;
       }
     }
     // The detector works: those who may see the seed do see it.

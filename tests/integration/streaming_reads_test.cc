@@ -64,7 +64,8 @@ class StreamingReadsTest : public ServerTest {
     EXPECT_TRUE(game.ok()) << game.status();
     absl::StatusOr<replay::Referee> referee = games::Judge(*game, TheRegistry(), event, never);
     EXPECT_TRUE(referee.ok()) << referee.status();
-    return games::ToGameState(game_id, *referee, event == 0 ? game->record.last_sequence : event);
+    return games::ToGameState(game_id, *referee, event == 0 ? game->record.last_sequence : event,
+                              engine::Viewer::Everyone());
   }
   v1::Adjudication LoadedAdjudication(const std::string& game_id) {
     auto never = [] { return absl::OkStatus(); };

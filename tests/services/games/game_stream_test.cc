@@ -127,7 +127,7 @@ class GameStreamTest : public ::testing::Test {
   static std::string Describe(const std::string& id, const replay::Referee& referee,
                               int64_t event, int64_t last) {
     return absl::StrCat(games::ToAdjudication(id, referee, last).DebugString(), "\n",
-                        games::ToGameState(id, referee, event).DebugString());
+                        games::ToGameState(id, referee, event, engine::Viewer::Everyone()).DebugString());
   }
 
   store::MemoryEventStore store_;
