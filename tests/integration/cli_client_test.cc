@@ -205,6 +205,47 @@ TEST_F(CliClientTest, TokenCreatePrintsATokenThatCarriesItsRole) {
   EXPECT_THAT(bogus.err, StartsWith("arbiter: UNAUTHENTICATED: "));
 }
 
+// A player at a terminal: its token, minted with token create --role
+// player, lists its seat's moves in words and plays one by number; the seat
+// not to act is told who is; a number past the list is refused.
+TEST_F(CliClientTest, APlayerListsItsMovesAndPlaysOneByNumber) {
+  const log::GameLog log = Simulated(19, 2);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "table", &game).ok());
+  const std::string first = log.actions[0].player();
+  std::string second;
+  for (const v1::Player& p : log.header.players()) {
+    if (p.id() != first) second = p.id();
+  }
+  const CliRun minted =
+      Arbiter(absl::StrCat("token create --role player --principal ", first, " --game table"));
+  ASSERT_EQ(minted.exit_code, 0) << minted.err;
+  const std::string mine = Write("first.token", minted.out);
+  const std::string theirs = Write(
+      "second.token",
+      Arbiter(absl::StrCat("token create --role player --principal ", second, " --game table")).out);
+
+  const CliRun moves = Arbiter("moves table", mine);
+  EXPECT_EQ(moves.exit_code, 0) << moves.err;
+  EXPECT_THAT(moves.out, StartsWith(absl::StrCat("games/table after event 1, ", first, " to act")));
+  EXPECT_THAT(moves.out, HasSubstr("    1. "));
+  const CliRun waiting = Arbiter("moves table", theirs);
+  EXPECT_EQ(waiting.exit_code, 0) << waiting.err;
+  EXPECT_EQ(waiting.out, absl::StrCat("games/table after event 1, ", second,
+                                      " is not to act; to act: ", first, "\n"));
+  const CliRun too_far = Arbiter("move table 100000", mine);
+  EXPECT_EQ(too_far.exit_code, 2);
+  EXPECT_THAT(too_far.err, HasSubstr("there is no move 100000"));
+  const CliRun played = Arbiter("move table 1", mine);
+  EXPECT_EQ(played.exit_code, 0) << played.err;
+  EXPECT_THAT(played.out, StartsWith("event 2: "));
+  EXPECT_EQ(Get("table").last_event(), 2);
+  // Another seat's moves are not a player's to see.
+  const CliRun peek = Arbiter(absl::StrCat("moves table --player ", second), mine);
+  EXPECT_EQ(peek.exit_code, 2);
+  EXPECT_THAT(peek.err, StartsWith("arbiter: PERMISSION_DENIED: "));
+}
+
 TEST_F(CliClientTest, EachTokenCreateMintsANewTokenUnlessARequestIdRepeats) {
   // A second token for the same person is the usual case: no --request-id
   // needed, and no collision with the first.
