@@ -239,6 +239,34 @@ TEST_F(PlayerTest, OnlyTheSeatItselfAndThoseWhoSeeEverythingListASeatsMoves) {
             grpc::StatusCode::INVALID_ARGUMENT);
 }
 
+// A token bound to a tournament plays every table of that tournament its
+// player sits at, and no game of another tournament.
+TEST_F(PlayerTest, ATournamentPlayerTokenPlaysEveryTableOfItsTournament) {
+  const log::GameLog log = Simulated(5, 3);
+  for (const auto& [id, tournament] :
+       std::vector<std::pair<std::string, std::string>>{{"cup-r1-t1", "cup"}, {"open-r1-t1", "open"}}) {
+    v1::CreateGameRequest request;
+    request.set_request_id("create-" + id);
+    request.set_game_id(id);
+    v1::Game& game = *request.mutable_game();
+    game.set_game_type(log.header.game());
+    *game.mutable_players() = log.header.players();
+    game.set_seed(log.header.seed());
+    game.set_tournament(tournament);
+    v1::Game created;
+    ASSERT_TRUE(stub_->CreateGame(As(admin_).get(), request, &created).ok()) << id;
+  }
+  const v1::Action& first = log.actions[0];
+  const std::string token = MintPlayer(admin_, first.player(), {}, {"cup"});
+  v1::AppendActionsResponse response;
+  grpc::Status status = Append(token, "cup-r1-t1", 1, {first}, "at-cup", &response);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  status = Append(token, "open-r1-t1", 1, {first}, "at-open", &response);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(Get("cup-r1-t1").last_event(), 2);
+  EXPECT_EQ(Get("open-r1-t1").last_event(), 1);
+}
+
 // A move for another seat, for a game the token is not bound to (or that
 // does not exist), a void or a reveal, by a revoked token: each refused,
 // nothing stored.
