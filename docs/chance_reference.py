@@ -3,7 +3,8 @@
 
 Independent of the C++ code, so that anyone can re-derive a game's shuffles
 and rolls from its seed. Run it to print the test vectors for seed 42 and
-those of sealed games (commitment and derived seed):
+those of sealed games (commitment and derived seed) and of dealt games
+(the server's commitment and the seed derived with the seats' values):
 
     python3 docs/chance_reference.py
 """
@@ -69,10 +70,44 @@ def derived_seed(game_id, organiser_seed, server_random):
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+def netstring(data):
+    """decimal(len) + ":" + bytes + ",": no two byte strings share a prefix."""
+    return str(len(data)).encode() + b":" + data + b","
+
+
+def dealer_commitment(game_id, server_secret):
+    """The commitment a dealt game records in event 1; server_secret is 32 bytes."""
+    preimage = (b"arbiter-dealer-commit-v1:" + netstring(game_id.encode())
+                + netstring(server_secret.hex().encode()))
+    return hashlib.sha256(preimage).hexdigest()
+
+
+def dealt_seed(game_id, server_secret, seats):
+    """The engine seed of a dealt game. seats: (player id, value) in seat
+    order, value a str, or None for a seat that added nothing."""
+    preimage = (b"arbiter-dealer-seed-v1:" + netstring(game_id.encode())
+                + netstring(server_secret.hex().encode()))
+    for player_id, value in seats:
+        preimage += netstring(player_id.encode())
+        preimage += b"-" if value is None else b"+" + netstring(value.encode())
+    return int.from_bytes(hashlib.sha256(preimage).digest()[:8], "big")
+
+
 # (game id, organiser seed, nonce, server random) of the documented vectors.
 SEALED_VECTORS = [
     ("g1", 42, "00" * 16, bytes(range(32))),
     ("final-table-7", 18446744073709551615, "0123456789abcdef" * 2, b"\xff" * 32),
+]
+
+
+# (game id, server secret, seats) of the documented dealt-game vectors.
+DEALT_VECTORS = [
+    ("d1", bytes(range(32)), [("ann", "7"), ("bob", "lucky")]),
+    ("d1", bytes(range(32)), [("bob", "lucky"), ("ann", "7")]),
+    ("d1", bytes(range(32)), [("ann", "7"), ("bob", None)]),
+    ("d1", bytes(range(32)), [("ann", "7"), ("bob", "")]),
+    ("final-table-7", b"\xff" * 32,
+     [("ann", "c0ffee"), ("bob", "été"), ("cy", None), ("dee", "\U0001F0A1")]),
 ]
 
 
@@ -89,3 +124,7 @@ if __name__ == "__main__":
         print("sealed", game_id, seed, nonce, server_random.hex(),
               "commitment", sealed_commitment(game_id, seed, nonce),
               "derived", derived_seed(game_id, seed, server_random))
+    for game_id, server_secret, seats in DEALT_VECTORS:
+        print("dealt", game_id, server_secret.hex(), seats,
+              "commitment", dealer_commitment(game_id, server_secret),
+              "seed", dealt_seed(game_id, server_secret, seats))
