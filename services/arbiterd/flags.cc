@@ -5,6 +5,43 @@
 #include "services/server/request_limits.h"
 
 namespace arbiter::arbiterd {
+namespace {
+
+// The transparency log, the reveal sweeper and the website.
+void AddBackgroundAndWebFlags(CLI::App& app, Flags& flags) {
+  app.add_option("--transparency-key", flags.transparency_key,
+                 "Ed25519 key (PEM) that signs the transparency log's checkpoints; created on "
+                 "first start (default: <data dir>/transparency.key; the verifier key is written "
+                 "beside it as .pub)");
+  app.add_option("--log-origin", flags.log_origin,
+                 "Name of the transparency log, written in every checkpoint (docs/transparency.md)")
+      ->capture_default_str();
+  app.add_option("--checkpoint-interval", flags.checkpoint_seconds,
+                 "Seconds between signed checkpoints while the log grows")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 86400.0));
+  app.add_option("--reveal-sweep-seconds", flags.reveal_sweep_seconds,
+                 "Seconds between sweeps that void sealed games whose seed was not revealed by "
+                 "their deadline (0: off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
+  app.add_option("--http-listen", flags.web.listen,
+                 "Address of the read-only website (host:port; empty: no website)")
+      ->capture_default_str();
+  app.add_option("--http-threads", flags.web.threads, "Threads serving web requests")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--http-rate", flags.web.rate,
+                 "Web requests per second per client address, on average (0: no limit)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e9));
+  app.add_option("--http-burst", flags.web.burst,
+                 "Web requests a client address may make at once")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 1e9));
+}
+
+}  // namespace
 
 void AddFlags(CLI::App& app, Flags& flags) {
   app.add_option("--data-dir", flags.database.data_dir,
@@ -40,6 +77,14 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "Threads serving calls at most; further calls are refused (RESOURCE_EXHAUSTED)")
       ->capture_default_str()
       ->check(CLI::Range(8, 100'000));
+  app.add_option("--max-watchers", flags.server.watch.max_watchers,
+                 "WatchGame streams kept at most; further ones are refused (RESOURCE_EXHAUSTED)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  app.add_option("--watch-max-lag", flags.server.watch.max_lag,
+                 "Events a WatchGame stream may fall behind the newest before it is cut off")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
   app.add_option("--max-events-per-game", flags.server.limits.max_events_per_game,
                  "Most events one game may hold")
       ->capture_default_str()
@@ -52,36 +97,7 @@ void AddFlags(CLI::App& app, Flags& flags) {
       ->capture_default_str();
   app.add_option("--log-level", flags.log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
-  app.add_option("--transparency-key", flags.transparency_key,
-                 "Ed25519 key (PEM) that signs the transparency log's checkpoints; created on "
-                 "first start (default: <data dir>/transparency.key; the verifier key is written "
-                 "beside it as .pub)");
-  app.add_option("--log-origin", flags.log_origin,
-                 "Name of the transparency log, written in every checkpoint (docs/transparency.md)")
-      ->capture_default_str();
-  app.add_option("--checkpoint-interval", flags.checkpoint_seconds,
-                 "Seconds between signed checkpoints while the log grows")
-      ->capture_default_str()
-      ->check(CLI::Range(0.1, 86400.0));
-  app.add_option("--reveal-sweep-seconds", flags.reveal_sweep_seconds,
-                 "Seconds between sweeps that void sealed games whose seed was not revealed by "
-                 "their deadline (0: off)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 86400.0));
-  app.add_option("--http-listen", flags.web.listen,
-                 "Address of the read-only website (host:port; empty: no website)")
-      ->capture_default_str();
-  app.add_option("--http-threads", flags.web.threads, "Threads serving web requests")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  app.add_option("--http-rate", flags.web.rate,
-                 "Web requests per second per client address, on average (0: no limit)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1e9));
-  app.add_option("--http-burst", flags.web.burst,
-                 "Web requests a client address may make at once")
-      ->capture_default_str()
-      ->check(CLI::Range(1.0, 1e9));
+  AddBackgroundAndWebFlags(app, flags);
 }
 
 void Complete(Flags& flags) {

@@ -164,4 +164,15 @@ absl::StatusOr<std::string> SeedCommitment(uint64_t seed, const std::string& non
   return engine::Sha256Hex(absl::StrCat("arbiter-seed-v1:", seed, ":", nonce));
 }
 
+void HideSeed(v1::Event& event) {
+  if (event.has_game_created() && event.game_created().header().seed() != 0) {
+    event.mutable_game_created()->mutable_header()->clear_seed();
+    event.clear_payload();
+  }
+  if (event.has_seed_revealed()) {
+    event.mutable_seed_revealed()->Clear();
+    event.clear_payload();
+  }
+}
+
 }  // namespace arbiter::games

@@ -76,6 +76,12 @@ v1::GameFinished FinishedBody(const v1::GameCreated& created, const v1::Adjudica
 // parse.
 absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored);
 
+// Removes from an event what only callers who see the seed may see
+// (access::SeesSeed): the seed in event 1's header and the stored bytes that
+// encode it, and the body and bytes of a seed_revealed event. Hashes and ids
+// stay, so the chain can be checked once the game is finished.
+void HideSeed(v1::Event& event);
+
 // The commitment to (seed, nonce). InvalidArgument if the nonce is not
 // 32-128 lowercase hex digits.
 absl::StatusOr<std::string> SeedCommitment(uint64_t seed, const std::string& nonce);

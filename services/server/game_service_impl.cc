@@ -59,21 +59,6 @@ absl::StatusOr<store::GameRecord> ReadableRecord(store::EventStore& store, const
   return record;
 }
 
-// Removes from a page of events what only callers who see the seed may see:
-// the seed in event 1's header and the stored bytes that encode it, and the
-// body and bytes of a seed_revealed event. Hashes and ids stay, so the chain
-// can be checked once the game is finished.
-void HideSeed(v1::Event& event) {
-  if (event.has_game_created() && event.game_created().header().seed() != 0) {
-    event.mutable_game_created()->mutable_header()->clear_seed();
-    event.clear_payload();
-  }
-  if (event.has_seed_revealed()) {
-    event.mutable_seed_revealed()->Clear();
-    event.clear_payload();
-  }
-}
-
 // The game row and its creation event, for answers about one game.
 absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller& caller,
                                   const std::string& game_id) {
@@ -250,7 +235,7 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                  if (!events.ok()) return events.status();
                  for (int i = 0; i < static_cast<int>(events->size()) && i < size; ++i) {
                    ARBITER_ASSIGN_OR_RETURN(v1::Event event, games::DecodeEvent((*events)[i]));
-                   if (!sees_seed) HideSeed(event);
+                   if (!sees_seed) games::HideSeed(event);
                    *response->add_events() = std::move(event);
                  }
                  if (static_cast<int>(events->size()) > size) {
@@ -385,6 +370,36 @@ grpc::Status ArbiterServiceImpl::ListLegalActions(grpc::ServerContext* context,
                      *response, games::ToLegalActions(game.record.game_id, referee, last, player));
                  return absl::OkStatus();
                });
+}
+
+absl::StatusOr<WatchRequest> ArbiterServiceImpl::CheckWatch(grpc::CallbackServerContext* context,
+                                                              const v1::WatchGameRequest& request) {
+  ARBITER_ASSIGN_OR_RETURN(const access::Caller caller, auth_.Authenticate(AuthorizationOf(context)));
+  ARBITER_RETURN_IF_ERROR(TakeOversizeNote(context));
+  if (follower_ == nullptr) {
+    return absl::UnimplementedError(
+        "this server's store cannot be followed: WatchGame needs arbiterd on PostgreSQL");
+  }
+  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request.game(), "game");
+  if (!game_id.ok()) return common::WithFieldViolation(game_id.status(), "game", "not a game name");
+  if (request.from_event() < 0) {
+    return common::FieldError("from_event", "from_event must be 0 (the whole game) or the number "
+                                            "of the last event received");
+  }
+  ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, ReadableRecord(store_, caller, *game_id));
+  if (request.from_event() > record.last_sequence) {
+    return common::FieldError(
+        "from_event", absl::StrCat("game \"", *game_id, "\" has ", record.last_sequence,
+                                   " events; from_event ", request.from_event(),
+                                   " is past its end (give the last event received, or 0)"));
+  }
+  return WatchRequest{*game_id, request.from_event(), access::SeesSeed(caller, record),
+                      caller.principal};
+}
+
+grpc::ServerWriteReactor<v1::GameUpdate>* ArbiterServiceImpl::WatchGame(
+    grpc::CallbackServerContext* context, const v1::WatchGameRequest* request) {
+  return WatchReactor::Start(context, feeds_, CheckWatch(context, *request));
 }
 
 grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,

@@ -16,7 +16,10 @@
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
 #include "services/games/game_writer.h"
+#include "services/games/game_feeds.h"
 #include "services/games/judgement_cache.h"
+#include "services/server/watch_game.h"
+#include "services/store/listener_fan_out.h"
 #include "services/transparency/transparency_proofs.h"
 #include "services/store/token_store.h"
 #include "services/store/event_store.h"
@@ -25,17 +28,21 @@
 
 namespace arbiter::server {
 
-class ArbiterServiceImpl final : public v1::ArbiterService::Service {
+// WatchGame uses gRPC's callback API (a stream holds no thread while it
+// waits); every other method is synchronous.
+class ArbiterServiceImpl final
+    : public v1::ArbiterService::WithCallbackMethod_WatchGame<v1::ArbiterService::Service> {
  public:
   ArbiterServiceImpl(store::EventStore& store, store::ResultIndex& results,
                      const engine::RulesetRegistry& registry, access::Authenticator& auth,
-                     games::GameWriter& writer)
+                     games::GameWriter& writer, games::FeedLimits feed_limits = {})
       : store_(store),
         results_(results),
         registry_(registry),
         auth_(auth),
         writer_(writer),
-        follower_(store.Follow(judgements_)) {}
+        feeds_(store, registry, feed_limits),
+        follower_(store.Follow(listeners_)) {}
 
   // The transparency log AdjudicateGame proves the last event against
   // (none: its answers carry no proof). Set before the server starts.
@@ -63,10 +70,17 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   grpc::Status ListLegalActions(grpc::ServerContext* context,
                                 const v1::ListLegalActionsRequest* request,
                                 v1::ListLegalActionsResponse* response) override;
+  // The generated synchronous form, disabled by the callback one.
+  using v1::ArbiterService::WithCallbackMethod_WatchGame<v1::ArbiterService::Service>::WatchGame;
+  grpc::ServerWriteReactor<v1::GameUpdate>* WatchGame(grpc::CallbackServerContext* context,
+                                                      const v1::WatchGameRequest* request) override;
   grpc::Status VerifyGame(grpc::ServerContext* context, const v1::VerifyGameRequest* request,
                           v1::VerifyGameResponse* response) override;
   grpc::Status VoidGame(grpc::ServerContext* context, const v1::VoidGameRequest* request,
                         v1::Game* response) override;
+
+  // The live feeds' counts (tests, benchmarks).
+  games::FeedStats FeedStats() { return feeds_.Stats(); }
 
  private:
   store::EventStore& store_;
@@ -80,9 +94,16 @@ class ArbiterServiceImpl final : public v1::ArbiterService::Service {
   games::GameWriter& writer_;
   transparency::TransparencyLog* transparency_ = nullptr;
   transparency::InclusionCache inclusions_;
+  // What WatchGame may answer, checked: the caller may read the game.
+  absl::StatusOr<WatchRequest> CheckWatch(grpc::CallbackServerContext* context,
+                                          const v1::WatchGameRequest& request);
+
   games::JudgementCache judgements_;
-  // Keeps judgements_ current (judgement_cache.h); null for a store that
-  // cannot be followed. Declared last: stops before the cache goes.
+  games::GameFeeds feeds_;  // WatchGame's
+  store::ListenerFanOut listeners_{{&judgements_, &feeds_}};
+  // Keeps judgements_ and feeds_ current (judgement_cache.h, game_feeds.h);
+  // null for a store that cannot be followed. Declared last: stops before
+  // the listeners go.
   std::unique_ptr<store::StoreFollower> follower_;
 };
 

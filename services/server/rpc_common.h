@@ -23,7 +23,7 @@
 
 namespace arbiter::server {
 
-inline std::string AuthorizationOf(const grpc::ServerContext* context) {
+inline std::string AuthorizationOf(const grpc::ServerContextBase* context) {
   const auto& metadata = context->client_metadata();
   auto it = metadata.find("authorization");
   if (it == metadata.end()) return "";

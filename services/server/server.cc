@@ -54,15 +54,15 @@ bool IsLoopbackAddress(const std::string& listen) {
 
 ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& results,
                              store::TokenStore& tokens,
-                             const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
+                             const engine::RulesetRegistry& registry, const ServerOptions& options,
                              const LeagueParts* leagues,
                              transparency::TransparencyLog* transparency)
     : auth_(tokens),
       league_check_(leagues != nullptr
                         ? std::make_unique<league::StreamLeagueCheck>(*leagues->streams)
                         : nullptr),
-      writer_(store, registry, limits, league_check_.get()),
-      arbiter_service_(store, results, registry, auth_, writer_),
+      writer_(store, registry, options.limits, league_check_.get()),
+      arbiter_service_(store, results, registry, auth_, writer_, options.watch),
       token_service_(tokens, store, auth_) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
@@ -90,7 +90,7 @@ absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
-      new ArbiterServer(store, results, tokens, registry, options.limits, leagues, transparency));
+      new ArbiterServer(store, results, tokens, registry, options, leagues, transparency));
   if (credentials.takes_auth_processor) {
     server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
     credentials.credentials->SetAuthMetadataProcessor(server->early_auth_);

@@ -55,6 +55,9 @@ struct ServerOptions {
   int64_t memory_quota_bytes = int64_t{1} << 30;
   int max_threads = 256;
   games::WriteLimits limits;
+  // WatchGame: the most streams kept, and how far behind the newest event
+  // a stream may fall before it is cut off (game_feeds.h).
+  games::FeedLimits watch;
 };
 
 // True if `listen` ("host:port", "[v6]:port" or "unix:path") can only be
@@ -96,6 +99,8 @@ class ArbiterServer {
   // Stops taking calls, lets calls in flight finish until `deadline` (then
   // cancels them) and returns when all are done.
   void Shutdown(std::chrono::system_clock::time_point deadline);
+  // WatchGame's live feeds: watchers, feeds and updates kept.
+  games::FeedStats FeedStats() { return arbiter_service_.FeedStats(); }
 
  private:
   // The server's credentials; `takes_auth_processor` if they accept the
@@ -112,7 +117,7 @@ class ArbiterServer {
   void MarkServing();
 
   ArbiterServer(store::EventStore& store, store::ResultIndex& results, store::TokenStore& tokens,
-                const engine::RulesetRegistry& registry, const games::WriteLimits& limits,
+                const engine::RulesetRegistry& registry, const ServerOptions& options,
                 const LeagueParts* leagues, transparency::TransparencyLog* transparency);
 
   access::Authenticator auth_;
