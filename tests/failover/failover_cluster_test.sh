@@ -16,8 +16,8 @@ set -euo pipefail
 
 pg_cluster=${1:?usage: failover_cluster_test.sh PG_CLUSTER_SCRIPT}
 readonly kPromotionTimeoutSeconds=90
-readonly kRowsBeforeKill=40
-readonly kRowsAfterFailover=20
+readonly kRowsBeforeKill=20
+readonly kRowsAfterFailover=10
 
 if ! command -v pg_autoctl >/dev/null || [ ! -x /usr/lib/postgresql/15/bin/pg_ctl ]; then
   echo "SKIPPED: pg_autoctl or PostgreSQL 15 is not installed (scripts/install-deps)"
