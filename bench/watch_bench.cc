@@ -142,6 +142,7 @@ void BM_MoveToWatchers(benchmark::State& state) {
         std::vector<int64_t> last(games, 1);
         for (int move = 0; move < kMovesPerGame; ++move) {
           for (int g = t; g < games; g += kWriters) {
+            if (move >= static_cast<int>(played[g].second.size())) continue;
             v1::AppendActionsRequest append;
             append.set_game("games/" + played[g].first);
             append.set_expected_last_event(last[g]);
