@@ -2,6 +2,8 @@
 // (ListLegalActions), and one of them played by its number (AppendActions
 // at the event the list was read at, so a move chosen from a list that
 // has since changed is refused as stale, not played somewhere else).
+// `arbiter watch`: a game's events as they are stored (WatchGame), one line
+// each, until the game ends.
 #include <grpcpp/grpcpp.h>
 
 #include <iostream>
@@ -99,6 +101,60 @@ int RunMove(const MovesOpts& opts) {
   return kExitOk;
 }
 
+struct WatchOpts {
+  ClientOptions client;
+  std::string game;
+  int64_t from_event = 0;
+};
+
+// One line for people: the event, what it is, who acts next.
+void PrintUpdate(const v1::GameUpdate& update) {
+  const v1::Event& event = update.event();
+  std::cout << "event " << event.event() << ": ";
+  if (event.has_action()) {
+    std::cout << event.action().player() << " " << log::ToJsonLine(event.action());
+  } else if (event.has_game_created()) {
+    std::cout << "game created (" << event.game_created().header().game() << ", "
+              << event.game_created().header().players_size() << " players)";
+  } else {
+    std::cout << event.type();
+  }
+  if (!update.players_to_act().empty()) {
+    std::cout << "; to act:";
+    for (const std::string& p : update.players_to_act()) std::cout << " " << p;
+  }
+  if (update.game_over()) std::cout << "; the game is over";
+  std::cout << "\n" << std::flush;
+}
+
+int RunWatch(const WatchOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  v1::WatchGameRequest request;
+  request.set_game(GameNameArg(opts.game));
+  request.set_from_event(opts.from_event);
+  // No deadline: a game may last hours. Ctrl-C ends the watch.
+  grpc::ClientContext context;
+  if (!client->authorization.empty()) context.AddMetadata("authorization", client->authorization);
+  std::unique_ptr<grpc::ClientReader<v1::GameUpdate>> reader =
+      client->games->WatchGame(&context, request);
+  v1::GameUpdate update;
+  int64_t last = opts.from_event;
+  while (reader->Read(&update)) {
+    last = update.event().event();
+    if (opts.client.json) {
+      std::cout << log::ToJsonLine(update) << "\n" << std::flush;
+    } else {
+      PrintUpdate(update);
+    }
+  }
+  const grpc::Status status = reader->Finish();
+  if (status.ok()) return kExitOk;
+  std::cerr << "the watch ended after event " << last << "; arbiter watch " << opts.game
+            << " --from " << last << " goes on from there\n";
+  return ReportRpcError(status);
+}
+
 }  // namespace
 
 void AddPlayCommands(CLI::App& app, int& exit_code) {
@@ -118,6 +174,16 @@ void AddPlayCommands(CLI::App& app, int& exit_code) {
                   "Request id (default: from the seat and the event, so a retry is answered once)");
   AddClientOptions(*cmd, move->client);
   cmd->callback([move, &exit_code] { exit_code = RunMove(*move); });
+
+  auto watch = std::make_shared<WatchOpts>();
+  cmd = app.add_subcommand("watch", "A game's events as they are stored, until it ends");
+  cmd->add_option("game", watch->game, "Game id or name (games/ID)")->required();
+  cmd->add_option("--from", watch->from_event,
+                  "Start after this event (0: the whole game; after a lost watch, the last event "
+                  "printed)")
+      ->capture_default_str();
+  AddClientOptions(*cmd, watch->client);
+  cmd->callback([watch, &exit_code] { exit_code = RunWatch(*watch); });
 }
 
 }  // namespace arbiter::cli

@@ -246,6 +246,28 @@ TEST_F(CliClientTest, APlayerListsItsMovesAndPlaysOneByNumber) {
   EXPECT_THAT(peek.err, StartsWith("arbiter: PERMISSION_DENIED: "));
 }
 
+// arbiter watch prints one line per event, who acts next, and stops at the
+// end of the game; a start past the end is refused with the count.
+TEST_F(CliClientTest, WatchPrintsEachEventToTheEndOfTheGame) {
+  const log::GameLog log = Simulated(20, 2);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "watched", &game).ok());
+  v1::AppendActionsResponse response;
+  ASSERT_TRUE(Append(admin_, "watched", 1, log.actions, "all", &response).ok());
+  const int64_t last = Get("watched").last_event();
+  const CliRun tail = Arbiter(absl::StrCat("watch watched --from ", last - 2));
+  EXPECT_EQ(tail.exit_code, 0) << tail.err;
+  EXPECT_THAT(tail.out, StartsWith(absl::StrCat("event ", last - 1, ": ",
+                                                log.actions.back().player(), " {")));
+  EXPECT_THAT(tail.out, HasSubstr(absl::StrCat("\nevent ", last, ": game_finished; the game is over\n")));
+  const CliRun whole = Arbiter("watch watched");
+  EXPECT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_THAT(whole.out, StartsWith("event 1: game created (atlantis, 2 players); to act: "));
+  const CliRun past = Arbiter(absl::StrCat("watch watched --from ", last + 1));
+  EXPECT_EQ(past.exit_code, 2);
+  EXPECT_THAT(past.err, HasSubstr(absl::StrCat("has ", last, " events")));
+}
+
 TEST_F(CliClientTest, EachTokenCreateMintsANewTokenUnlessARequestIdRepeats) {
   // A second token for the same person is the usual case: no --request-id
   // needed, and no collision with the first.

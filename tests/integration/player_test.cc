@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <google/protobuf/util/message_differencer.h>
@@ -418,6 +419,70 @@ TEST_F(PlayerTest, OrganisersMintPlayerTokensForWhatTheyManageOnly) {
     }
   }
   EXPECT_EQ(with_games, 1);
+}
+
+// Two moves sent at the same instant for the same event, from two devices of
+// the seat to act (both legal) and from the seat to act and another seat:
+// exactly one is stored each time; the other is refused, and a legal move
+// that lost the race is told the event the game is now at.
+TEST_F(PlayerTest, OfTwoMovesSentAtOnceOneIsStoredAndTheOtherIsToldWhatChanged) {
+  const log::GameLog log = Simulated(9, 2);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "race", &game).ok());
+  std::map<std::string, std::string> token_of;
+  for (const v1::Player& p : log.header.players()) token_of[p.id()] = MintPlayer(admin_, p.id(), {"race"});
+  int stale = 0;
+  int64_t last = 1;
+  for (int round = 0; round < 6; ++round) {
+    v1::ListLegalActionsRequest ask;
+    ask.set_game("games/race");
+    ask.set_player(log.header.players(0).id());
+    v1::ListLegalActionsResponse offered;
+    ASSERT_TRUE(stub_->ListLegalActions(As(admin_).get(), ask, &offered).ok());
+    if (offered.actions().empty()) {
+      ask.set_player(offered.players_to_act(0));
+      ASSERT_TRUE(stub_->ListLegalActions(As(admin_).get(), ask, &offered).ok());
+    }
+    ASSERT_GE(offered.actions_size(), 2);
+    const std::string seat = offered.player();
+    std::string other;
+    for (const v1::Player& p : log.header.players()) {
+      if (p.id() != seat) other = p.id();
+    }
+    // Even rounds: two devices of the seat to act; odd: the other seat too.
+    v1::Action second = offered.actions(1).action();
+    if (round % 2 == 1) second.set_player(other);
+    const std::string second_token = token_of.at(second.player());
+    grpc::Status status[2];
+    v1::AppendActionsResponse response[2];
+    std::thread a([&] {
+      status[0] = Append(token_of.at(seat), "race", last, {offered.actions(0).action()},
+                         absl::StrCat("a-", round), &response[0]);
+    });
+    std::thread b([&] {
+      status[1] = Append(second_token, "race", last, {second}, absl::StrCat("b-", round),
+                         &response[1]);
+    });
+    a.join();
+    b.join();
+    const int stored = (status[0].ok() ? 1 : 0) + (status[1].ok() ? 1 : 0);
+    ASSERT_EQ(stored, 1) << status[0].error_message() << " / " << status[1].error_message();
+    EXPECT_EQ(Get("race").last_event(), last + 1);
+    const grpc::Status& lost = status[0].ok() ? status[1] : status[0];
+    if (lost.error_code() == grpc::StatusCode::ABORTED) {
+      ++stale;
+      EXPECT_EQ(lost.error_message(),
+                absl::StrCat("expected_last_event is ", last, " but the game is at event ",
+                             last + 1, "; read the new events and decide again"));
+      EXPECT_EQ(ErrorInfoOf(lost).metadata().at("last_event"), absl::StrCat(last + 1));
+    } else {
+      // The other seat's move, judged first: not its turn.
+      EXPECT_EQ(round % 2, 1) << lost.error_message();
+      EXPECT_TRUE(status[0].ok());
+    }
+    last += 1;
+  }
+  EXPECT_GE(stale, 3) << "every race between two legal moves ends with one told it is stale";
 }
 
 }  // namespace
