@@ -469,6 +469,7 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   group->require_subcommand(1);
   AddCreateCommand(*group, exit_code);
   AddRegisterCommand(*group, exit_code);
+  AddTournamentTokensCommand(*group, exit_code);
   AddShowCommand(*group, exit_code);
   AddStartCommand(*group, exit_code);
   AddTablesCommand(*group, exit_code);

@@ -1,0 +1,124 @@
+// `arbiter tournament tokens T --out DIR`: one player token per registered
+// player of tournament T, bound to the tournament (so it plays at every
+// table that player sits at, in every round), each written to DIR/<id>.token
+// for the organiser to hand out. A player whose file exists keeps it: the
+// command can be run again after late registrations, and never mints a
+// second token for a file it already wrote.
+#include <grpcpp/grpcpp.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "services/cli/client_common.h"
+#include "services/cli/commands.h"
+
+namespace arbiter::cli {
+namespace {
+
+struct TokensOpts {
+  ClientOptions client;
+  std::string tournament;
+  std::string out_dir;
+};
+
+// A fresh request id: each player's token is minted once per file written.
+std::string RequestIdFor(const std::string& tournament, const std::string& player) {
+  std::random_device random;
+  const uint64_t bits = (uint64_t{random()} << 32) | random();
+  return absl::StrCat("seat-token-", tournament, "-", player, "-", absl::Hex(bits, absl::kZeroPad16));
+}
+
+// Writes `secret` to `path`, readable by its owner only; false on failure.
+bool WriteSecret(const std::filesystem::path& path, const std::string& secret) {
+  const std::filesystem::path partial = path.string() + ".partial";
+  {
+    std::ofstream out(partial, std::ios::trunc);
+    if (!out) return false;
+    std::filesystem::permissions(partial, std::filesystem::perms::owner_read |
+                                              std::filesystem::perms::owner_write);
+    out << secret << "\n";
+    if (!out.flush()) return false;
+  }
+  std::error_code error;
+  std::filesystem::rename(partial, path, error);
+  return !error;
+}
+
+// Mints `player`'s token; the exit code of a failure (reported), or 0.
+int MintInto(Client& client, const std::string& tournament, const std::string& player,
+             const std::filesystem::path& file) {
+  v1::CreateTokenRequest request;
+  request.set_role(v1::ROLE_PLAYER);
+  request.set_principal(player);
+  request.add_tournaments(tournament);
+  request.set_request_id(RequestIdFor(tournament, player));
+  v1::CreateTokenResponse response;
+  grpc::Status status = client.tokens->CreateToken(NewContext(client).get(), request, &response);
+  if (!status.ok()) return ReportRpcError(status);
+  if (!WriteSecret(file, response.token())) {
+    std::cerr << "arbiter: cannot write " << file.string() << "; token " << response.token_id()
+              << " was minted: revoke it (arbiter token revoke " << response.token_id()
+              << ") and run again with a writable --out\n";
+    return kExitFailure;
+  }
+  std::cout << player << ": " << file.string() << "\n";
+  return kExitOk;
+}
+
+int RunTokens(const TokensOpts& opts) {
+  auto client = Connect(opts.client);
+  if (!client.ok()) return ReportError(client.status());
+  const std::string id = absl::StartsWith(opts.tournament, "tournaments/")
+                             ? opts.tournament.substr(std::string("tournaments/").size())
+                             : opts.tournament;
+  v1::GetTournamentRequest get;
+  get.set_name("tournaments/" + id);
+  v1::Tournament tournament;
+  grpc::Status status = client->tournaments->GetTournament(NewContext(*client).get(), get, &tournament);
+  if (!status.ok()) return ReportRpcError(status);
+  std::error_code error;
+  std::filesystem::create_directories(opts.out_dir, error);
+  if (error) {
+    return ReportError(absl::InvalidArgumentError(
+        absl::StrCat("--out ", opts.out_dir, ": cannot create the directory (", error.message(), ")")));
+  }
+  int kept = 0;
+  for (const std::string& player : tournament.players()) {
+    const std::filesystem::path file = std::filesystem::path(opts.out_dir) / (player + ".token");
+    if (std::filesystem::exists(file)) {
+      ++kept;
+      continue;
+    }
+    if (const int code = MintInto(*client, id, player, file); code != kExitOk) return code;
+  }
+  if (kept > 0) {
+    std::cout << kept << " player(s) already had a token file in " << opts.out_dir
+              << " and kept it (to replace one: arbiter token revoke ID, delete the file, run "
+                 "again)\n";
+  }
+  std::cout << "each file plays its player's seat at every table of " << id
+            << " (arbiter moves GAME --token-file FILE)\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddTournamentTokensCommand(CLI::App& group, int& exit_code) {
+  auto opts = std::make_shared<TokensOpts>();
+  CLI::App* cmd = group.add_subcommand(
+      "tokens", "Mint each registered player's token for the tournament, one file per player");
+  cmd->add_option("tournament", opts->tournament, "Tournament id")->required();
+  cmd->add_option("--out", opts->out_dir, "Directory for the <player>.token files (readable by "
+                                          "you only)")
+      ->required();
+  AddClientOptions(*cmd, opts->client);
+  cmd->callback([opts, &exit_code] { exit_code = RunTokens(*opts); });
+}
+
+}  // namespace arbiter::cli
