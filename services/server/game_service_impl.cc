@@ -184,7 +184,11 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
       context, auth_, "ListGames", "", "", [&](const access::Caller& caller) -> absl::Status {
         ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size()));
         ARBITER_ASSIGN_OR_RETURN(store::GameStatus status, StoreStatus(request->status()));
-        if (!access::ReadsLiveGames(caller)) {
+        // A player asking for its own games also gets the live ones its token
+        // plays in (each checked below; a page may then hold fewer games).
+        const bool own_games =
+            caller.role == store::Role::kPlayer && request->player() == caller.principal;
+        if (!access::ReadsLiveGames(caller) && !own_games) {
           if (status != store::GameStatus::kUnspecified &&
               status != store::GameStatus::kFinished) {
             return absl::PermissionDeniedError(
@@ -207,6 +211,7 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
           return page.status();
         }
         for (const store::GameRecord& record : page->games) {
+          if (own_games && !access::RequireRead(caller, record).ok()) continue;
           *response->add_games() = games::ToGame(record, nullptr, access::SeesSeed(caller, record));
         }
         response->set_next_page_token(page->next_page_token);

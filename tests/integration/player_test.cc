@@ -485,5 +485,39 @@ TEST_F(PlayerTest, OfTwoMovesSentAtOnceOneIsStoredAndTheOtherIsToldWhatChanged) 
   EXPECT_GE(stale, 3) << "every race between two legal moves ends with one told it is stale";
 }
 
+// A player asking for its own games gets the finished ones and the live ones
+// its token plays in; not a live game its token is not for, nor another
+// player's live games.
+TEST_F(PlayerTest, APlayerListsItsOwnLiveGamesAndNoOneElses) {
+  const log::GameLog log = Simulated(31, 2);
+  const std::string ann = log.header.players(0).id();
+  v1::Game game;
+  for (const char* id : {"mine", "other-table", "done"}) ASSERT_TRUE(Create(admin_, log, id, &game).ok());
+  v1::AppendActionsResponse response;
+  ASSERT_TRUE(Append(admin_, "done", 1, log.actions, "all", &response).ok());
+  const std::string token = MintPlayer(admin_, ann, {"mine"});
+  auto listed = [&](const std::string& player, v1::GameStatus status, grpc::Status* out_status) {
+    v1::ListGamesRequest request;
+    request.set_player(player);
+    request.set_status(status);
+    v1::ListGamesResponse games;
+    *out_status = stub_->ListGames(As(token).get(), request, &games);
+    std::vector<std::string> names;
+    for (const v1::Game& g : games.games()) names.push_back(g.name());
+    return names;
+  };
+  grpc::Status status;
+  EXPECT_EQ(listed(ann, v1::GAME_STATUS_UNSPECIFIED, &status),
+            (std::vector<std::string>{"games/done", "games/mine"}));
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(listed(ann, v1::GAME_STATUS_ACTIVE, &status), (std::vector<std::string>{"games/mine"}));
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  // Another player's games, or every live game: as before, finished only.
+  const std::string bob = log.header.players(1).id();
+  EXPECT_EQ(listed(bob, v1::GAME_STATUS_UNSPECIFIED, &status), (std::vector<std::string>{"games/done"}));
+  listed("", v1::GAME_STATUS_ACTIVE, &status);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+}
+
 }  // namespace
 }  // namespace arbiter::server::testing
