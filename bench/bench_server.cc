@@ -19,6 +19,11 @@ void BenchFail(const std::string& program, const std::string& what) {
   std::exit(1);
 }
 
+BenchServer& SharedBenchServer(const std::string& program) {
+  static BenchServer* const server = StartBenchServer(program).release();
+  return *server;
+}
+
 std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
   spdlog::set_level(spdlog::level::warn);
   auto out = std::make_unique<BenchServer>();
@@ -57,6 +62,7 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
   arguments.SetMaxSendMessageSize(64 << 20);
   out->channel = grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", out->server->port()),
                                            grpc::InsecureChannelCredentials(), arguments);
+  out->games = v1::ArbiterService::NewStub(out->channel);
   return out;
 }
 

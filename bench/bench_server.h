@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/store/postgres_token_store.h"
 #include "services/server/server.h"
@@ -26,6 +27,7 @@ struct BenchServer {
   std::unique_ptr<engine::RulesetRegistry> registry;
   std::unique_ptr<server::ArbiterServer> server;
   std::shared_ptr<grpc::Channel> channel;  // to the server; requests up to 64 MiB
+  std::unique_ptr<v1::ArbiterService::Stub> games;  // on `channel`
   std::string token;                       // an admin's
 };
 
@@ -34,6 +36,10 @@ struct BenchServer {
 
 // Starts it all; spdlog is set to warnings only.
 std::unique_ptr<BenchServer> StartBenchServer(const std::string& program);
+
+// The program's one server, started on first use and kept to the end (the
+// benchmarks of a program share it).
+BenchServer& SharedBenchServer(const std::string& program);
 
 // A context carrying `token`, with a deadline of ten minutes.
 std::unique_ptr<grpc::ClientContext> BenchContext(const std::string& token);

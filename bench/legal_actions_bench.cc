@@ -29,22 +29,11 @@ using arbiter::bench::BenchContext;
 
 constexpr char kProgram[] = "legal_actions_bench";
 
-struct World {
-  std::unique_ptr<arbiter::bench::BenchServer> base;
-  std::unique_ptr<arbiter::v1::ArbiterService::Stub> stub;
-};
+using World = arbiter::bench::BenchServer;
 
 void Fail(const std::string& what) { arbiter::bench::BenchFail(kProgram, what); }
 
-World& TheWorld() {
-  static World* const world = [] {
-    auto* w = new World;
-    w->base = arbiter::bench::StartBenchServer(kProgram);
-    w->stub = arbiter::v1::ArbiterService::NewStub(w->base->channel);
-    return w;
-  }();
-  return *world;
-}
+World& TheWorld() { return arbiter::bench::SharedBenchServer(kProgram); }
 
 // How many actions of `log` to keep so that the seat to act then has the
 // most legal actions (among the first 200 positions).
@@ -71,9 +60,9 @@ size_t CostliestPrefix(const arbiter::log::GameLog& log, const arbiter::engine::
 // position; the player to act there.
 std::string StartGame(World& w, const std::string& id, const std::string& game, int players) {
   arbiter::replay::SimulationRequest request{game, players, 7, "", {}};
-  auto log = arbiter::replay::SimulateGame(request, *w.base->registry);
+  auto log = arbiter::replay::SimulateGame(request, *w.registry);
   if (!log.ok()) Fail("simulate");
-  log->actions.resize(CostliestPrefix(*log, *w.base->registry) + 1);
+  log->actions.resize(CostliestPrefix(*log, *w.registry) + 1);
   const std::string to_act = log->actions.back().player();
   log->actions.pop_back();
   arbiter::v1::SubmitGameRequest submit;
@@ -81,7 +70,7 @@ std::string StartGame(World& w, const std::string& id, const std::string& game, 
   submit.set_game_id(id);
   submit.set_log(arbiter::log::FormatLog(*log));
   arbiter::v1::SubmitGameResponse response;
-  grpc::Status status = w.stub->SubmitGame(BenchContext(w.base->token).get(), submit, &response);
+  grpc::Status status = w.games->SubmitGame(BenchContext(w.token).get(), submit, &response);
   if (!status.ok()) Fail(status.error_message());
   return to_act;
 }
@@ -101,7 +90,7 @@ void BM_ListLegalActions(benchmark::State& state) {
   for (auto _ : state) {
     const absl::Time start = absl::Now();
     grpc::Status status =
-        w.stub->ListLegalActions(BenchContext(w.base->token).get(), request, &response);
+        w.games->ListLegalActions(BenchContext(w.token).get(), request, &response);
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
     if (!status.ok()) Fail(status.error_message());
   }
