@@ -5,7 +5,10 @@
 // its 3 seats (192 streams); 8 writer threads append the games' moves one at
 // a time, in turn. For every move, the time from AppendActions' answer to
 // the arrival of that event on each of the game's 3 streams: p50 and p99 in
-// milliseconds (an event that arrives before the answer counts 0).
+// milliseconds (an event that arrives before the answer counts 0). Baseline,
+// in the same run: AppendActions' own round trip (append_p50_ms,
+// append_p99_ms), what a client that polls after its own append would wait
+// at the least.
 //
 // BM_WatchersHeld/N: N streams open on 10 games where nothing happens; the
 // memory this process grew by (server and clients together), per stream.
@@ -38,30 +41,19 @@ namespace v1 = arbiter::v1;
 
 constexpr char kProgram[] = "watch_bench";
 
-struct World {
-  std::unique_ptr<arbiter::bench::BenchServer> base;
-  std::unique_ptr<v1::ArbiterService::Stub> stub;
-  int games = 0;  // games created so far (ids are unique per run)
-};
+using World = arbiter::bench::BenchServer;
 
 void Fail(const std::string& what) { arbiter::bench::BenchFail(kProgram, what); }
 
-World& TheWorld() {
-  static World* const world = [] {
-    auto* w = new World;
-    w->base = arbiter::bench::StartBenchServer(kProgram);
-    w->stub = v1::ArbiterService::NewStub(w->base->channel);
-    return w;
-  }();
-  return *world;
-}
+World& TheWorld() { return arbiter::bench::SharedBenchServer(kProgram); }
 
 // A new live game (its creation only); its id and the moves to play.
 std::pair<std::string, std::vector<v1::Action>> NewGame(World& w, uint64_t seed) {
   arbiter::replay::SimulationRequest request{"atlantis", 3, seed, "", {}};
-  auto log = arbiter::replay::SimulateGame(request, *w.base->registry);
+  auto log = arbiter::replay::SimulateGame(request, *w.registry);
   if (!log.ok()) Fail("simulate");
-  const std::string id = absl::StrCat("w", ++w.games);
+  static int created = 0;  // ids are unique per run
+  const std::string id = absl::StrCat("w", ++created);
   v1::CreateGameRequest create;
   create.set_request_id(id);
   create.set_game_id(id);
@@ -71,7 +63,7 @@ std::pair<std::string, std::vector<v1::Action>> NewGame(World& w, uint64_t seed)
   create.mutable_game()->set_ruleset_hash(log->header.ruleset_hash());
   *create.mutable_game()->mutable_players() = log->header.players();
   create.mutable_game()->set_seed(log->header.seed());
-  grpc::Status status = w.stub->CreateGame(BenchContext(w.base->token).get(), create, &game);
+  grpc::Status status = w.games->CreateGame(BenchContext(w.token).get(), create, &game);
   if (!status.ok()) Fail(status.error_message());
   return {id, log->actions};
 }
@@ -125,17 +117,19 @@ void BM_MoveToWatchers(benchmark::State& state) {
   constexpr int kMovesPerGame = 40;
   constexpr int kWriters = 8;
   std::vector<double> ms;
+  std::vector<double> appends;
   for (auto _ : state) {
     std::vector<std::pair<std::string, std::vector<v1::Action>>> played;
     std::vector<std::unique_ptr<Stream>> streams;
     for (int g = 0; g < games; ++g) {
       played.push_back(NewGame(w, 100 + static_cast<uint64_t>(g)));
       for (int s = 0; s < kWatchersPerGame; ++s) {
-        streams.push_back(std::make_unique<Stream>(*w.stub, w.base->token, played.back().first));
+        streams.push_back(std::make_unique<Stream>(*w.games, w.token, played.back().first));
       }
     }
     // acked[g][event]: when AppendActions answered for that event.
     std::vector<std::map<int64_t, absl::Time>> acked(games);
+    std::vector<std::vector<double>> append_ms(kWriters);
     std::vector<std::thread> writers;
     for (int t = 0; t < kWriters; ++t) {
       writers.emplace_back([&, t] {
@@ -149,16 +143,19 @@ void BM_MoveToWatchers(benchmark::State& state) {
             append.set_request_id(absl::StrCat(played[g].first, "-", move));
             *append.add_actions() = played[g].second[move];
             v1::AppendActionsResponse response;
+            const absl::Time sent = absl::Now();
             grpc::Status status =
-                w.stub->AppendActions(BenchContext(w.base->token).get(), append, &response);
+                w.games->AppendActions(BenchContext(w.token).get(), append, &response);
             if (!status.ok()) Fail(status.error_message());
             acked[g][response.last_event()] = absl::Now();
+            append_ms[t].push_back(absl::ToDoubleMilliseconds(acked[g][response.last_event()] - sent));
             last[g] = response.last_event();
           }
         }
       });
     }
     for (std::thread& t : writers) t.join();
+    for (const std::vector<double>& part : append_ms) appends.insert(appends.end(), part.begin(), part.end());
     absl::SleepFor(absl::Milliseconds(500));  // the last moves' messages
     for (int g = 0; g < games; ++g) {
       for (int s = 0; s < kWatchersPerGame; ++s) {
@@ -175,6 +172,8 @@ void BM_MoveToWatchers(benchmark::State& state) {
   state.counters["messages"] = static_cast<double>(ms.size());
   state.counters["p50_ms"] = Percentile(ms, 50);
   state.counters["p99_ms"] = Percentile(ms, 99);
+  state.counters["append_p50_ms"] = Percentile(appends, 50);
+  state.counters["append_p99_ms"] = Percentile(appends, 99);
 }
 BENCHMARK(BM_MoveToWatchers)->UseRealTime()->Iterations(1)->Arg(64);
 
@@ -202,15 +201,15 @@ void BM_WatchersHeld(benchmark::State& state) {
     std::vector<std::unique_ptr<grpc::ClientContext>> contexts;
     std::vector<std::unique_ptr<grpc::ClientReader<v1::GameUpdate>>> readers;
     for (int i = 0; i < watchers; ++i) {
-      contexts.push_back(BenchContext(w.base->token));
+      contexts.push_back(BenchContext(w.token));
       v1::WatchGameRequest request;
       request.set_game("games/" + ids[static_cast<size_t>(i % kGames)]);
-      readers.push_back(w.stub->WatchGame(contexts.back().get(), request));
+      readers.push_back(w.games->WatchGame(contexts.back().get(), request));
     }
-    for (int i = 0; i < 3000 && w.base->server->FeedStats().watchers < watchers; ++i) {
+    for (int i = 0; i < 3000 && w.server->FeedStats().watchers < watchers; ++i) {
       absl::SleepFor(absl::Milliseconds(10));
     }
-    held = w.base->server->FeedStats().watchers;
+    held = w.server->FeedStats().watchers;
     per_watcher = (ResidentKiB() - before) / std::max(1, held);
     for (auto& context : contexts) context->TryCancel();
     for (auto& reader : readers) reader->Finish();
