@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <iostream>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -315,9 +314,7 @@ int RunTokenRevoke(const TokenOpts& opts) {
 // --request-id mints a new token (a second token for the same person is the
 // usual case, not a mistake); a retry that must not mint twice passes its own.
 std::string FreshTokenRequestId(const TokenOpts& opts) {
-  std::random_device random;
-  const uint64_t bits = (uint64_t{random()} << 32) | random();
-  return absl::StrCat("token-", opts.role, "-", opts.principal, "-", absl::Hex(bits, absl::kZeroPad16));
+  return FreshRequestId(absl::StrCat("token-", opts.role, "-", opts.principal));
 }
 
 int RunTokenCreate(const TokenOpts& opts) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <random>
 
 #include "engine/core/status_macros.h"
 #include "absl/strings/ascii.h"
@@ -125,6 +126,12 @@ int ReportRpcError(const grpc::Status& status) {
     default:
       return kExitFailure;
   }
+}
+
+std::string FreshRequestId(const std::string& prefix) {
+  std::random_device random;
+  const uint64_t bits = (uint64_t{random()} << 32) | random();
+  return absl::StrCat(prefix, "-", absl::Hex(bits, absl::kZeroPad16));
 }
 
 std::string GameNameArg(const std::string& game) {

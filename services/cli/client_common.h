@@ -58,6 +58,10 @@ std::unique_ptr<grpc::ClientContext> NewContext(const Client& client);
 // stderr and returns the exit code (2 for caller mistakes, 1 otherwise).
 int ReportRpcError(const grpc::Status& status);
 
+// `prefix` + "-" + 16 random hex digits: a request id of its own for each
+// call (CreateToken: a second token for the same person is the usual case).
+std::string FreshRequestId(const std::string& prefix);
+
 // "games/x" for "x" or "games/x".
 std::string GameNameArg(const std::string& game);
 

@@ -10,7 +10,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <random>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -26,13 +25,6 @@ struct TokensOpts {
   std::string tournament;
   std::string out_dir;
 };
-
-// A fresh request id: each player's token is minted once per file written.
-std::string RequestIdFor(const std::string& tournament, const std::string& player) {
-  std::random_device random;
-  const uint64_t bits = (uint64_t{random()} << 32) | random();
-  return absl::StrCat("seat-token-", tournament, "-", player, "-", absl::Hex(bits, absl::kZeroPad16));
-}
 
 // Writes `secret` to `path`, readable by its owner only; false on failure.
 bool WriteSecret(const std::filesystem::path& path, const std::string& secret) {
@@ -57,7 +49,7 @@ int MintInto(Client& client, const std::string& tournament, const std::string& p
   request.set_role(v1::ROLE_PLAYER);
   request.set_principal(player);
   request.add_tournaments(tournament);
-  request.set_request_id(RequestIdFor(tournament, player));
+  request.set_request_id(FreshRequestId(absl::StrCat("seat-token-", tournament, "-", player)));
   v1::CreateTokenResponse response;
   grpc::Status status = client.tokens->CreateToken(NewContext(client).get(), request, &response);
   if (!status.ok()) return ReportRpcError(status);
