@@ -10,22 +10,9 @@ arbiterd=$1
 arbiter=$2
 samples=$3
 
-work=$(mktemp -d /tmp/arbiter-league-cli.XXXXXX)
-chmod 755 "$work"  # as root the embedded PostgreSQL runs as "postgres"
-data="$work/data"
-"$arbiterd" --data-dir "$data" --listen 127.0.0.1:0 --http-listen "" >"$work/banner" 2>"$work/log" &
-pid=$!
-cleanup() {
-  kill -TERM "$pid" 2>/dev/null && wait "$pid" || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-for _ in $(seq 1 240); do
-  grep -q "listening on" "$work/banner" && break
-  kill -0 "$pid" 2>/dev/null || { cat "$work/log" >&2; exit 1; }
-  sleep 0.5
-done
-address=$(sed -n 's/^arbiterd is listening on \([^ ]*\) .*/\1/p' "$work/banner")
+work_name=arbiter-league-cli
+# shellcheck source=arbiterd_for_test.sh
+source "$(dirname "$0")/arbiterd_for_test.sh"
 client=(--server "$address" --token-file "$data/admin.token")
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
