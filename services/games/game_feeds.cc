@@ -39,9 +39,11 @@ v1::GameUpdate UpdateFor(v1::Event event, std::optional<replay::Referee>& refere
   v1::GameUpdate update;
   if (event.has_game_created()) {
     sealed = !event.game_created().seed_commitment().empty();
-    absl::StatusOr<replay::Referee> started =
-        replay::Referee::Start(event.game_created().header(), registry);
-    if (started.ok() && !sealed) referee.emplace(*std::move(started));
+    if (!sealed) {
+      absl::StatusOr<replay::Referee> started =
+          replay::Referee::Start(event.game_created().header(), registry);
+      if (started.ok()) referee.emplace(*std::move(started));
+    }
   } else if (event.has_action() && referee.has_value()) {
     absl::StatusOr<std::optional<engine::Violation>> applied =
         referee->Apply(event.action(), event.event());
@@ -223,6 +225,7 @@ absl::Status GameFeeds::Refresh(const std::string& game_id, Calls& calls) {
 void GameFeeds::Publish(const std::string& game_id, Feed& feed,
                         std::vector<v1::GameUpdate> fresh, const absl::Status& failed,
                         Calls& calls) {
+  const bool grew = !fresh.empty();
   for (v1::GameUpdate& update : fresh) {
     if (update.game_over() && feed.over_at == 0) feed.over_at = update.event().event();
     feed.updates.push_back(std::move(update));
@@ -231,7 +234,8 @@ void GameFeeds::Publish(const std::string& game_id, Feed& feed,
   const std::vector<uint64_t> ids(feed.watchers.begin(), feed.watchers.end());
   for (uint64_t id : ids) {
     Watching& watching = watching_.at(id);
-    if (watching.started == kNotStarted) watching.started = std::max(size, watching.cursor);
+    const bool starting = watching.started == kNotStarted;
+    if (starting) watching.started = std::max(size, watching.cursor);
     const int64_t behind = size - std::max(watching.cursor, watching.started);
     absl::Status why = failed;
     if (why.ok() && behind > limits_.max_lag) {
@@ -241,7 +245,7 @@ void GameFeeds::Publish(const std::string& game_id, Feed& feed,
           "); watch again from event ", watching.cursor));
     }
     if (why.ok()) {
-      calls.wake.push_back(watching.watcher);
+      if (grew || starting) calls.wake.push_back(watching.watcher);
     } else {
       calls.drop.emplace_back(RemoveLocked(id), why);  // may erase the feed: not used after
     }
