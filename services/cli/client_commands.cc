@@ -57,6 +57,7 @@ struct SubmitOpts {
   std::string request_id;
   std::string league;
   std::string tournament;
+  bool allow_duplicate = false;
 };
 
 int RunSubmit(const SubmitOpts& opts) {
@@ -73,6 +74,7 @@ int RunSubmit(const SubmitOpts& opts) {
   request.set_log(*content);
   request.set_league(opts.league);
   request.set_tournament(opts.tournament);
+  request.set_allow_duplicate(opts.allow_duplicate);
   v1::SubmitGameResponse response;
   grpc::Status status = client->games->SubmitGame(NewContext(*client).get(), request, &response);
   if (!status.ok()) return ReportRpcError(status);
@@ -81,8 +83,12 @@ int RunSubmit(const SubmitOpts& opts) {
   } else {
     std::cout << "stored as " << response.game().name() << " ("
               << StatusName(response.game().status()) << ", " << response.game().last_event()
-              << " events)\n"
-              << FormatReport(ReportOf(response.adjudication(), response.game()),
+              << " events)\n";
+    if (!response.game().duplicate_of().empty()) {
+      std::cout << "a duplicate of games/" << response.game().duplicate_of()
+                << ": kept for the record, never rated\n";
+    }
+    std::cout << FormatReport(ReportOf(response.adjudication(), response.game()),
                               HeaderOf(response.game()));
   }
   return ExitCodeForVerdict(response.adjudication().verdict());
@@ -402,6 +408,8 @@ void AddClientCommands(CLI::App& app, int& exit_code) {
                   "Request id (default: from the file's SHA-256, so resubmitting is a retry)");
   cmd->add_option("--league", submit->league, "League of the game");
   cmd->add_option("--tournament", submit->tournament, "Tournament of the game");
+  cmd->add_flag("--allow-duplicate", submit->allow_duplicate,
+                "Store a log that repeats a stored game, marked as its duplicate (never rated)");
   AddClientOptions(*cmd, submit->client);
   cmd->callback([submit, &exit_code] { exit_code = RunSubmit(*submit); });
 

@@ -118,6 +118,7 @@ v1::GameFinished FinishedBody(const v1::GameCreated& created, const v1::Adjudica
   for (const v1::Player& player : created.header().players()) finished.add_players(player.id());
   finished.mutable_options()->insert(created.header().options().begin(),
                                      created.header().options().end());
+  finished.set_duplicate_of(created.duplicate_of());
   return finished;
 }
 

@@ -70,6 +70,7 @@ v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created,
       *game.mutable_reveal_deadline() = created->reveal_deadline();
     }
     game.set_server_random(created->server_random());
+    game.set_duplicate_of(created->duplicate_of());
   } else {
     for (const std::string& id : record.players) game.add_players()->set_id(id);
   }

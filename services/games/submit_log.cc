@@ -13,6 +13,7 @@
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
 #include "services/games/game_writer.h"
+#include "services/games/played_game.h"
 #include "services/games/write_checks.h"
 #include "services/log/log_file.h"
 
@@ -104,6 +105,28 @@ absl::StatusOr<std::vector<store::NewEvent>> EventsOfLog(const std::string& game
   return events;
 }
 
+// The id of the stored game that a log with `key` repeats, for a submission
+// that allows duplicates ("" otherwise, and when nothing, or only the game
+// this request stores, holds the key: a retry).
+absl::StatusOr<std::string> DuplicateToMark(store::EventStore& store, bool allow_duplicate,
+                                            const std::string& key, const std::string& game_id) {
+  if (!allow_duplicate) return std::string();
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<std::string> holder, store.FindPlayedGame(key));
+  if (!holder.has_value() || *holder == game_id) return std::string();
+  return *holder;
+}
+
+// The store's answer, with a refused duplicate said in the submitter's
+// words (which flag stores it anyway).
+absl::StatusOr<store::GameRecord> Stored(absl::StatusOr<store::GameRecord> stored) {
+  if (stored.ok()) return stored;
+  const std::optional<google::rpc::ErrorInfo> info = common::ErrorInfoOf(stored.status());
+  if (info.has_value() && info->reason() == "DUPLICATE_GAME") {
+    return DuplicateOf(info->metadata().at("game"));
+  }
+  return stored;
+}
+
 }  // namespace
 
 absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const access::Caller& caller,
@@ -125,6 +148,11 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const access::Caller& 
   created.set_league(request.league());
   created.set_tournament(request.tournament());
   created.set_creator_token_id(caller.token_id);
+  const std::string played_key = PlayedGameKey(parsed.header, parsed.actions);
+  ARBITER_ASSIGN_OR_RETURN(
+      const std::string duplicate_of,
+      DuplicateToMark(store_, request.allow_duplicate(), played_key, game_id));
+  created.set_duplicate_of(duplicate_of);
   const int64_t events = 1 + static_cast<int64_t>(parsed.actions.size());
   const v1::Adjudication adjudication = ToAdjudication(game_id, referee, events);
   // A game that is over ends with its result, in the same transaction as
@@ -140,7 +168,9 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const access::Caller& 
   // The game and all its events in one transaction, already finished if the
   // log ends the game: no other writer can come between its parts.
   if (over) create.game.status = store::GameStatus::kFinished;
-  ARBITER_ASSIGN_OR_RETURN(const store::GameRecord stored, store_.CreateGame(create));
+  // A duplicate stored on purpose holds no key: the original keeps it.
+  if (duplicate_of.empty()) create.played_key = played_key;
+  ARBITER_ASSIGN_OR_RETURN(const store::GameRecord stored, Stored(store_.CreateGame(create)));
   v1::SubmitGameResponse out;
   *out.mutable_game() = ToGame(stored, &created, true);
   *out.mutable_adjudication() = adjudication;

@@ -232,11 +232,19 @@ absl::Status LeagueProjector::RateNewResults(Step& step) {
         if (league.seen.contains(result.event.game_id)) step.rebuild.insert(league_id);
         continue;
       }
+      v1::GameFinished finished;
+      if (!finished.ParseFromString(result.event.payload)) {
+        return absl::DataLossError(absl::StrCat("the result of game \"", result.event.game_id,
+                                                "\" (event ", result.event.sequence,
+                                                ") does not decode"));
+      }
+      // Stored on purpose as a repeat of a game the league counts already.
+      if (!finished.duplicate_of().empty()) continue;
       if (!league.seen.insert(result.event.game_id).second) {
         step.rebuild.insert(league_id);  // a corrected result
         continue;
       }
-      ARBITER_ASSIGN_OR_RETURN(const engine::league::GameResult game, ResultOf(result));
+      ARBITER_ASSIGN_OR_RETURN(const engine::league::GameResult game, ResultOf(result, finished));
       absl::StatusOr<bool> counted =
           league.ratings->Add(game, &step.history[league_id], &step.changed[league_id]);
       if (!counted.ok()) {

@@ -79,6 +79,11 @@ absl::Status Decode(const store::ResultEvent& result, const std::string& league_
     out.kind = DecodedResult::Kind::kVoid;
     return absl::OkStatus();
   }
+  if (!finished.duplicate_of().empty()) {
+    // Stored on purpose as a repeat of a game the league counts already.
+    out.kind = DecodedResult::Kind::kUncounted;
+    return absl::OkStatus();
+  }
   ARBITER_ASSIGN_OR_RETURN(out.game, ResultOf(result, finished));
   out.kind = DecodedResult::Kind::kResult;
   return absl::OkStatus();

@@ -118,6 +118,12 @@ struct CreateGameRequest {
   // is stored in one step. Empty: a game without events. The limits of one
   // Append apply, and the batch's answer is recorded under request_id.
   std::vector<NewEvent> events;
+  // Empty, or 64 lowercase hex digits naming the played game: its header and
+  // actions (games/played_game.h). Needs events. No two stored games share a
+  // key: a request whose key a stored game holds is AlreadyExists (ErrorInfo
+  // reason DUPLICATE_GAME, metadata "game": that game's id), unless it is a
+  // retry of the request that stored it.
+  std::string played_key;
 };
 
 // An event as the store returns it.
@@ -234,6 +240,11 @@ class EventStore {
 
   // NotFound for an unknown game.
   virtual absl::StatusOr<GameRecord> GetGame(const std::string& game_id) = 0;
+
+  // The id of the game stored with `played_key` (CreateGameRequest), nullopt
+  // when none is.
+  virtual absl::StatusOr<std::optional<std::string>> FindPlayedGame(
+      const std::string& played_key) = 0;
 
   // Games matching `filter`, at most `page_size` (1..1000; 0 means 100) per
   // page, continuing after `page_token` (from a previous page; empty for the

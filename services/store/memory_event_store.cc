@@ -24,6 +24,10 @@ absl::StatusOr<GameRecord> MemoryEventStore::CreateGame(const CreateGameRequest&
   if (append_requests_.count(request.request_id) > 0 && !request.events.empty()) {
     return internal::RequestIdReused(request.request_id);
   }
+  if (auto it = played_keys_.find(request.played_key);
+      !request.played_key.empty() && it != played_keys_.end()) {
+    return internal::SamePlayedGame(it->second);
+  }
   for (const NewEvent& event : request.events) {
     if (auto it = event_ids_.find(event.event_id); it != event_ids_.end()) {
       return internal::EventIdTaken(event.event_id, events_[it->second - 1], event);
@@ -37,6 +41,7 @@ absl::StatusOr<GameRecord> MemoryEventStore::CreateGame(const CreateGameRequest&
   game.record.last_hash.clear();
   game.create_digest = digest;
   create_requests_[request.request_id] = request.game.game_id;
+  if (!request.played_key.empty()) played_keys_[request.played_key] = request.game.game_id;
   auto [it, inserted] = games_.emplace(request.game.game_id, std::move(game));
   if (!request.events.empty()) {
     // Checked above: the batch is valid and every event id is free.
@@ -51,6 +56,14 @@ absl::StatusOr<GameRecord> MemoryEventStore::GetGame(const std::string& game_id)
   auto it = games_.find(game_id);
   if (it == games_.end()) return internal::GameNotFound(game_id);
   return it->second.record;
+}
+
+absl::StatusOr<std::optional<std::string>> MemoryEventStore::FindPlayedGame(
+    const std::string& played_key) {
+  absl::MutexLock lock(&mu_);
+  auto it = played_keys_.find(played_key);
+  if (it == played_keys_.end()) return std::optional<std::string>();
+  return std::optional<std::string>(it->second);
 }
 
 absl::StatusOr<ListGamesPage> MemoryEventStore::ListGames(const ListGamesFilter& filter,

@@ -24,6 +24,8 @@ class MemoryEventStore final : public EventStore, public ResultIndex {
 
   absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) override;
   absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
+  absl::StatusOr<std::optional<std::string>> FindPlayedGame(
+      const std::string& played_key) override;
   absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter, int page_size,
                                           const std::string& page_token) override;
   absl::Status SetGameStatus(const std::string& game_id, GameStatus status) override;
@@ -74,6 +76,7 @@ class MemoryEventStore final : public EventStore, public ResultIndex {
   absl::Mutex mu_;
   std::map<std::string, Game> games_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::string> create_requests_ ABSL_GUARDED_BY(mu_);  // -> game id
+  std::map<std::string, std::string> played_keys_ ABSL_GUARDED_BY(mu_);      // -> game id
   std::map<std::string, Answer> append_requests_ ABSL_GUARDED_BY(mu_);
   // Every status event, in position order.
   struct Result {

@@ -31,7 +31,7 @@ using pg::TextArray;
 
 // Creates games and writes their first events in one statement. Each game
 // row is inserted already advanced (count, last_hash). A game whose id or
-// request id is taken is left out (ON CONFLICT DO NOTHING), and so are its
+// request id (or played key) is taken is left out (ON CONFLICT DO NOTHING), and so are its
 // events; `written` pairs each inserted row with its input by request id,
 // game id and digest. The events are inserted first; only then does the
 // statement lock store_head (the UPDATE's count comes from an uncorrelated
@@ -49,22 +49,25 @@ using pg::TextArray;
 // above (from 1), $17 sequence, $18 event ids, $19 types, $20 their hashes
 // (64 hex digits each, concatenated), $21 payload blob, $22 payload offsets,
 // $23 payload lengths, $24 json blob, $25 json offsets, $26 json lengths
-// (-1: none); $27 the hash before a game's first event.
+// (-1: none); $27 the hash before a game's first event; $28 each game's
+// played key ('': none), whose unique index leaves out a game that repeats
+// a stored one.
 constexpr char kCreateGames[] = R"sql(
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
                        $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-                       $13::text[], $14::bigint[], $15::text[])
+                       $13::text[], $14::bigint[], $15::text[], $28::text[])
        WITH ORDINALITY AS i(game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment,
                             players, created_by, league_id, tournament_id, request_id, digest,
-                            status, count, last_hash, n)),
+                            status, count, last_hash, played_key, n)),
 g AS (
   INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment, players,
                      created_by, league_id, tournament_id, create_request_id, create_digest,
-                     status, last_sequence, last_hash)
+                     status, last_sequence, last_hash, played_key)
   SELECT game_id, game, ruleset_id, ruleset_hash, NULLIF(seed, '')::numeric,
          NULLIF(seed_commitment, ''), players::text[], created_by, NULLIF(league_id, ''),
-         NULLIF(tournament_id, ''), request_id, digest, status, count, NULLIF(last_hash, '')
+         NULLIF(tournament_id, ''), request_id, digest, status, count, NULLIF(last_hash, ''),
+         NULLIF(played_key, '')
   FROM input ORDER BY n
   ON CONFLICT DO NOTHING
   RETURNING *),
@@ -116,7 +119,8 @@ constexpr char kCreatedColumns[] =
 // The parameters of kCreateGames for a group of games.
 struct GroupArrays {
   std::vector<std::string> game_ids, games, ruleset_ids, ruleset_hashes, seeds, commitments,
-      players, creators, leagues, tournaments, request_ids, digests, statuses, last_hashes;
+      players, creators, leagues, tournaments, request_ids, digests, statuses, last_hashes,
+      played_keys;
   std::vector<int64_t> counts;
   std::vector<int64_t> event_games, sequences, payload_offsets, payload_lengths, json_offsets,
       json_lengths;
@@ -253,6 +257,7 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
     a.statuses.push_back(std::string(GameStatusName(one.status)));
     a.counts.push_back(static_cast<int64_t>(one.request->events.size()));
     a.last_hashes.push_back(one.hashes.empty() ? "" : one.hashes.back());
+    a.played_keys.push_back(one.request->played_key);
     for (size_t i = 0; i < one.request->events.size(); ++i) {
       const NewEvent& event = one.request->events[i];
       a.event_games.push_back(static_cast<int64_t>(n) + 1);
@@ -279,7 +284,7 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
       TextArray(a.event_ids), TextArray(a.types), pqxx::binarystring(a.hashes),
       pqxx::binarystring(a.payloads), IntArray(a.payload_offsets), IntArray(a.payload_lengths),
       pqxx::binarystring(a.jsons), IntArray(a.json_offsets), IntArray(a.json_lengths),
-      GenesisHash());
+      GenesisHash(), TextArray(a.played_keys));
   std::vector<PreparedCreate*> unwritten;
   for (PreparedCreate* one : group) {
     bool found = false;
@@ -297,20 +302,37 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
   return unwritten;
 }
 
+namespace {
+
+// Why a game that is no retry was not written: its id is taken, or a game
+// stored with its played key holds it.
+absl::Status TakenIdOrKey(pqxx::read_transaction& txn, const CreateGameRequest& request) {
+  const pqxx::result holder = txn.exec_params(
+      "SELECT (SELECT game_id FROM games WHERE game_id = $1), "
+      "(SELECT game_id FROM games WHERE played_key = NULLIF($2, ''))",
+      request.game.game_id, request.played_key);
+  if (holder[0][0].is_null() && !holder[0][1].is_null()) {
+    return internal::SamePlayedGame(holder[0][1].as<std::string>());
+  }
+  return absl::AlreadyExistsError(absl::StrCat("game id \"", request.game.game_id, "\" is taken"));
+}
+
+}  // namespace
+
 void PostgresEventStore::WriteAlone(Lease& lease, PreparedCreate& one) {
   const CreateGameRequest& request = *one.request;
   try {
     std::vector<PreparedCreate*> unwritten = WriteTogether(lease, {&one});
     if (unwritten.empty()) return;
-    // The game id or the request id was taken: a retry, or another game.
+    // The game id, the request id or the played key was taken: a retry, or
+    // another game.
     pqxx::read_transaction txn(lease.conn());
     pqxx::result previous = txn.exec_params(
         absl::StrCat("SELECT ", kGameColumns, ", create_digest FROM games "
                      "WHERE create_request_id = $1"),
         request.request_id);
     if (previous.empty()) {
-      one.result = absl::AlreadyExistsError(
-          absl::StrCat("game id \"", request.game.game_id, "\" is taken"));
+      one.result = TakenIdOrKey(txn, request);
     } else if (previous[0][14].as<std::string>() != one.digest) {
       one.result = internal::RequestIdReused(request.request_id);
     } else {

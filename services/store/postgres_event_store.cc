@@ -224,6 +224,20 @@ absl::StatusOr<GameRecord> PostgresEventStore::GetGame(const std::string& game_i
   }
 }
 
+absl::StatusOr<std::optional<std::string>> PostgresEventStore::FindPlayedGame(
+    const std::string& played_key) {
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
+  try {
+    pqxx::nontransaction txn(lease.conn());
+    const pqxx::result rows =
+        txn.exec_params("SELECT game_id FROM games WHERE played_key = $1", played_key);
+    if (rows.empty()) return std::optional<std::string>();
+    return std::optional<std::string>(rows[0][0].as<std::string>());
+  } catch (const std::exception& e) {
+    return lease.Fail(e, "looking up a played game");
+  }
+}
+
 absl::StatusOr<ListGamesPage> PostgresEventStore::ListGames(const ListGamesFilter& filter,
                                                             int page_size,
                                                             const std::string& page_token) {

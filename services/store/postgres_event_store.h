@@ -72,6 +72,8 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   std::vector<absl::StatusOr<GameRecord>> CreateGames(
       const std::vector<CreateGameRequest>& requests) override;
   absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
+  absl::StatusOr<std::optional<std::string>> FindPlayedGame(
+      const std::string& played_key) override;
   absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter, int page_size,
                                           const std::string& page_token) override;
   absl::Status SetGameStatus(const std::string& game_id, GameStatus status) override;

@@ -167,7 +167,9 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
               ResultOf(*outcome->finished, table.players);
           if (result.ok()) {
             table.result = *std::move(result);
-            table_status = v1::TABLE_STATUS_CONFIRMED;
+            // An upheld appeal against a correction keeps the correction.
+            table_status = outcome->finished->correction().empty() ? v1::TABLE_STATUS_CONFIRMED
+                                                                   : v1::TABLE_STATUS_CORRECTED;
           }
         }
       }

@@ -54,6 +54,10 @@ class CountingStore final : public store::EventStore {
     ++calls_;
     return inner_.GetGame(id);
   }
+  absl::StatusOr<std::optional<std::string>> FindPlayedGame(const std::string& key) override {
+    ++calls_;
+    return inner_.FindPlayedGame(key);
+  }
   absl::StatusOr<store::ListGamesPage> ListGames(const store::ListGamesFilter& f, int size,
                                                  const std::string& token) override {
     ++calls_;

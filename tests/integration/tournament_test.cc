@@ -337,11 +337,20 @@ TEST_F(TournamentTest, RulingsVoidOrCorrectAResultAndReportWhatChanged) {
   EXPECT_EQ(corrected.tables(1).points(3), "4");
   EXPECT_FALSE(dispute.ruling().changes().empty());
 
+  // An appeal against the correction, upheld: the corrected result stands,
+  // and the table still says so.
+  ASSERT_TRUE(OpenDispute("d3", "cup", 1, 2, organiser_, &dispute).ok());
+  status = Rule("d3", v1::RULING_KIND_UPHOLD, &dispute);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_TRUE(tournaments_->GetRound(As(reader_).get(), get_round, &corrected).ok());
+  EXPECT_EQ(corrected.tables(1).status(), v1::TABLE_STATUS_CORRECTED);
+  EXPECT_EQ(corrected.tables(1).points(3), "4");
+
   v1::ListDisputesRequest list;
   list.set_tournament("tournaments/cup");
   v1::ListDisputesResponse listed;
   ASSERT_TRUE(disputes_->ListDisputes(As(reader_).get(), list, &listed).ok());
-  EXPECT_EQ(listed.disputes_size(), 2);
+  EXPECT_EQ(listed.disputes_size(), 3);
 }
 
 TEST_F(TournamentTest, AVoidRulingReachesTheLeagueRatings) {

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
+#include "services/common/status_details.h"
 #include "services/store/internal/json_check.h"
 #include "services/store/event_hash.h"
 
@@ -102,6 +103,14 @@ absl::Status ValidateCreateGame(const CreateGameRequest& request) {
       break;
     case GameStatus::kVoided:
       return absl::InvalidArgumentError("a game cannot be created voided");
+  }
+  if (!request.played_key.empty()) {
+    if (!engine::IsSha256Hex(request.played_key)) {
+      return absl::InvalidArgumentError("played_key is not 64 lowercase hex digits");
+    }
+    if (request.events.empty()) {
+      return absl::InvalidArgumentError("played_key needs the game's events");
+    }
   }
   if (request.events.empty()) return absl::OkStatus();
   return ValidateBatch(request.request_id, game.game_id, game.created_by, 0, request.events, kCreateLimits);
@@ -254,6 +263,13 @@ absl::Status GameNotActive(const GameRecord& game) {
   return absl::FailedPreconditionError(absl::StrCat("game \"", game.game_id, "\" is ",
                                                     GameStatusName(game.status),
                                                     "; no more events may be appended"));
+}
+
+absl::Status SamePlayedGame(const std::string& game_id) {
+  return common::WithErrorInfo(
+      absl::AlreadyExistsError(absl::StrCat("the same game (header and actions) is stored as game \"",
+                                            game_id, "\"")),
+      "DUPLICATE_GAME", {{"game", game_id}});
 }
 
 absl::Status RequestIdReused(const std::string& request_id) {

@@ -56,6 +56,8 @@ std::string AppendDigest(const AppendRequest& request);
 
 // Errors with the store's exact wording.
 absl::Status GameNotFound(const std::string& game_id);
+// AlreadyExists (reason DUPLICATE_GAME) for a played game stored as `game_id`.
+absl::Status SamePlayedGame(const std::string& game_id);
 absl::Status SequenceMismatch(const std::string& game_id, int64_t expected, int64_t current);
 absl::Status GameNotActive(const GameRecord& game);
 absl::Status RequestIdReused(const std::string& request_id);

@@ -24,7 +24,7 @@ inline GameRecord AtlanticaGame(const std::string& game_id) {
 }
 
 inline CreateGameRequest CreateRequest(const std::string& game_id) {
-  return CreateGameRequest{absl::StrCat("create-", game_id), AtlanticaGame(game_id), {}};
+  return CreateGameRequest{absl::StrCat("create-", game_id), AtlanticaGame(game_id), {}, {}};
 }
 
 // `count` events with ids "<tag>-<i>" and distinct payloads.
