@@ -5,6 +5,10 @@ Checked with Python's hashlib, independently of the C++ code, for every
 built-in ruleset (whatever its current bytes) and for a ruleset file given
 with --ruleset whose bytes end without a newline and carry a comment, so
 that neither normalised line ends nor parsed-and-reprinted text would pass.
+`arbiter rulesets --print ID` (and `-o FILE`) must write the bytes whose
+SHA-256 is the hash listed, an unknown id must exit 2 naming the known ids,
+and each game's document must give the command and the hash an auditor
+checks a log header against.
 
     ruleset_hashes_test.py --arbiter build/bin/arbiter --source-dir .
 """
@@ -21,6 +25,17 @@ import tempfile
 def rulesets(arbiter, *extra):
     out = subprocess.run([arbiter, *extra, "rulesets"], check=True, capture_output=True).stdout
     return [line.split("\t") for line in out.decode("utf-8").splitlines()]
+
+
+# The game's document (docs/<game>.md, the game's name with `-` kept) must
+# name the ruleset's file, the command that prints its bytes, and its hash.
+def documented_hash_failures(source_dir, game, id_, digest):
+    doc = pathlib.Path(source_dir, "docs", f"{game}.md")
+    if not doc.exists():
+        return [f"{game}: no {doc}"]
+    text = doc.read_text(encoding="utf-8")
+    needed = [f"arbiter rulesets --print {id_}", digest]
+    return [f"{doc.name} does not name {what!r} (ruleset {id_})" for what in needed if what not in text]
 
 
 def main():
@@ -47,6 +62,22 @@ def main():
                                  capture_output=True).stdout
         if printed != shipped.get(id_):
             failures.append(f"arbiter rulesets --print {id_} is not the file's exact bytes")
+        # What an auditor runs: `arbiter rulesets --print ID | sha256sum`.
+        if hashlib.sha256(printed).hexdigest() != digest:
+            failures.append(f"sha256 of arbiter rulesets --print {id_} is not the hash listed ({digest})")
+        with tempfile.TemporaryDirectory() as folder:
+            written = pathlib.Path(folder, "ruleset.textproto")
+            subprocess.run([args.arbiter, "rulesets", "--print", id_, "-o", str(written)], check=True,
+                           capture_output=True)
+            if written.read_bytes() != printed:
+                failures.append(f"arbiter rulesets --print {id_} -o FILE wrote other bytes than stdout")
+        failures.extend(documented_hash_failures(args.source_dir, game, id_, digest))
+
+    unknown = subprocess.run([args.arbiter, "rulesets", "--print", "no-such-ruleset"], capture_output=True)
+    message = unknown.stderr.decode("utf-8")
+    if unknown.returncode != 2 or unknown.stdout or not all(row[1] in message for row in listed):
+        failures.append(f"an unknown id: exit {unknown.returncode}, stdout {unknown.stdout!r}, "
+                        f"stderr {message!r}; expected exit 2 and a message naming every known id")
 
     # A user's ruleset: the Atlantis file under another id, with a comment and
     # no final newline.

@@ -52,6 +52,13 @@ TEST(AtlanticaViolations, AreasThatDoNotExist) {
             "no_such_area");
 }
 
+// The order of the checks (docs/atlantica.md): every place action is checked
+// before the cards of the whole turn are counted against the hand.
+TEST(AtlanticaCheckOrder, TheSamePlaceTwiceIsReportedBeforeCardsNotHeld) {
+  auto game = Board2().Hand(0, {G}).Build();
+  EXPECT_EQ(Why(*game, TurnOf({Dive(1, {G}, {1}), Dive(1, {Y}, {2})})).rule, "same_place_twice");
+}
+
 TEST(AtlanticaViolations, TheSamePlaceTwice) {
   auto game = Board2().Hand(0, {G, Y}).Build();
   const Violation v = Why(*game, TurnOf({Dive(1, {G}, {1}), Dive(1, {Y}, {2})}));

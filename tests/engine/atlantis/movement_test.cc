@@ -173,5 +173,18 @@ TEST(AtlantisMovement, RulebookExampleOne) {
   EXPECT_EQ(s->board().players[2].tile_count, 1);
 }
 
+// The order of the checks (docs/atlantis.md, "The order of the checks"): the
+// cards of a move are checked one by one, each in full before the next, so
+// which rule a move breaking two reports depends on which card breaks first.
+TEST(AtlantisCheckOrder, AFreeTileBeforeACardNotInTheHandIsAnExtraCard) {
+  auto s = PositionBuilder(2).Path("F3 O2 H5 A1 R4 S6 C7").Hand(0, "O").Build();
+  EXPECT_EQ(ApplyRule(*s, 0, MoveAction(1, "OR")), "extra_card");
+}
+
+TEST(AtlantisCheckOrder, AFirstCardNotInTheHandIsReportedBeforeTheFreeTileItWouldReach) {
+  auto s = PositionBuilder(2).Path("F3 O2 H5 A1 R4 S6 C7").Hand(0, "R").Build();
+  EXPECT_EQ(ApplyRule(*s, 0, MoveAction(1, "OR")), "card_not_in_hand");
+}
+
 }  // namespace
 }  // namespace arbiter::engine::atlantis::testing

@@ -209,6 +209,21 @@ TEST_F(ArbiterCliTest, RulesetsListsEveryGameWithItsHash) {
   EXPECT_THAT(run.output, HasSubstr("atlantis\tatlantis-amigo-2009\t"));
 }
 
+// The bytes behind each hash are checked with hashlib in ruleset_hashes_test.
+TEST_F(ArbiterCliTest, PrintingAnUnknownRulesetExitsTwoNamingTheKnownIds) {
+  const CommandResult run = Arbiter("rulesets --print atlantis-2010");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("no ruleset 'atlantis-2010' is registered; known ids: atlantis-amigo-2009, "
+                                    "atlantica-piatnik-2018, atlantis-rising-elf-creek-2019"));
+}
+
+TEST_F(ArbiterCliTest, RulesetsWritesAFileOnlyWithPrint) {
+  const std::string path = Path("ruleset.textproto");
+  const CommandResult run = Arbiter("rulesets -o " + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.output, HasSubstr("use it with --print ID"));
+}
+
 TEST_F(ArbiterCliTest, OptionsListsEveryOptionWithItsMeaningAndDefault) {
   const CommandResult atlantis = Arbiter("options atlantis");
   EXPECT_EQ(atlantis.exit_code, 0) << atlantis.output;
