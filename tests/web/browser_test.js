@@ -250,6 +250,7 @@ async function main() {
     await ready(page);
     const indexRows = await page.$$eval('#tournaments-table tbody tr', trs => trs.map(tr => [...tr.cells].map(c => c.textContent)));
     assert.equal(indexRows.length, listed.length);
+    assert.doesNotMatch(await page.$eval('main', m => m.innerText), /\bnull\b/);
     listed.forEach((t, i) => {
       assert.equal(indexRows[i][0], t.name.replace(/^tournaments\//, ''));
       assert.equal(indexRows[i][1], t.settings.gameType);

@@ -11,7 +11,7 @@ async function loadTournaments() {
     const tournaments = await apiAll(path, 'tournaments', 500);
     main.replaceChildren(
       el('h1', {}, league ? `Tournaments of league ${league}` : 'Tournaments'),
-      league ? el('p', {}, el('a', {href: '/tournaments'}, 'All tournaments')) : null,
+      ...(league ? [el('p', {}, el('a', {href: '/tournaments'}, 'All tournaments'))] : []),
       tournaments.length === 0 ? el('p', {class: 'muted'}, 'No tournaments yet.') :
       el('div', {class: 'scroll'}, el('table', {id: 'tournaments-table'},
         el('thead', {}, el('tr', {},
