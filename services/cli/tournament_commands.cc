@@ -1,5 +1,6 @@
 // The `arbiter tournament` commands: create, register, show, start, tables,
-// confirm, standings and results (CSV or JSON exports). Clients of arbiterd's
+// confirm, standings and results (CSV or JSON exports); list and tokens live
+// in files of their own. Clients of arbiterd's
 // TournamentService (docs/tournaments.md).
 #include <algorithm>
 #include <iostream>
@@ -470,6 +471,7 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   AddCreateCommand(*group, exit_code);
   AddRegisterCommand(*group, exit_code);
   AddTournamentTokensCommand(*group, exit_code);
+  AddTournamentListCommand(*group, exit_code);
   AddShowCommand(*group, exit_code);
   AddStartCommand(*group, exit_code);
   AddTablesCommand(*group, exit_code);

@@ -5,8 +5,9 @@
 #include "engine/core/status_macros.h"
 #include "services/common/resource_names.h"
 #include "services/server/rpc_common.h"
-#include "services/tournament/tournament_log.h"
 #include "services/tournament/seed_sight.h"
+#include "services/tournament/tournament_list.h"
+#include "services/tournament/tournament_log.h"
 #include "services/tournament/tournament_views.h"
 
 namespace arbiter::server {
@@ -44,6 +45,17 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                  ARBITER_ASSIGN_OR_RETURN(
                      *response, tournament::ReadTournamentView(
                                     results_, log, tournament::SeedSightOf(caller, id)));
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TournamentServiceImpl::ListTournaments(grpc::ServerContext* context,
+                                                    const v1::ListTournamentsRequest* request,
+                                                    v1::ListTournamentsResponse* response) {
+  return Serve(context, auth_, "ListTournaments", "", "",
+               [&](const access::Caller&) -> absl::Status {
+                 ARBITER_ASSIGN_OR_RETURN(*response,
+                                          tournament::ListTournaments(streams_, results_, *request));
                  return absl::OkStatus();
                });
 }

@@ -32,6 +32,9 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                                v1::Tournament* response) override;
   grpc::Status GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
                              v1::Tournament* response) override;
+  grpc::Status ListTournaments(grpc::ServerContext* context,
+                               const v1::ListTournamentsRequest* request,
+                               v1::ListTournamentsResponse* response) override;
   grpc::Status StartRound(grpc::ServerContext* context, const v1::StartRoundRequest* request,
                           v1::TournamentRound* response) override;
   grpc::Status GetRound(grpc::ServerContext* context, const v1::GetRoundRequest* request,

@@ -29,6 +29,14 @@ bool EveryGameOver(const TournamentLog& log, const ReadRounds& read) {
   return true;
 }
 
+// Tournament.status (tournament_service.proto).
+std::string StatusOf(const TournamentLog& log, bool last_round_closed) {
+  if (log.rounds.empty()) return "registering";
+  if (!last_round_closed) return "in play";
+  if (static_cast<int>(log.rounds.size()) < log.settings.rounds()) return "between rounds";
+  return "finished";
+}
+
 }  // namespace
 
 absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
@@ -47,6 +55,7 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
     out.mutable_settings()->clear_seed();
     out.set_seed_withheld(true);
   }
+  out.set_status(StatusOf(log, out.last_round_closed()));
   out.set_creator(log.stream.created_by);
   *out.mutable_create_time() = common::TimestampOf(log.stream.created_at);
   out.set_last_event(log.stream.last_sequence);

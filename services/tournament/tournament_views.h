@@ -13,9 +13,10 @@
 
 namespace arbiter::tournament {
 
-// The tournament as GetTournament answers it. With kEndedGamesOnly its seed
-// is left out (seed_withheld) until every round has started and every
-// table's game is over. Errors of the results' read.
+// The tournament as GetTournament answers it, its status derived from its
+// rounds. With kEndedGamesOnly its seed is left out (seed_withheld) until
+// every round has started and every table's game is over. Errors of the
+// results' read.
 absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
                                                   const TournamentLog& log, SeedSight sight);
 

@@ -123,6 +123,8 @@ const std::vector<ApiRoute>& ApiRoutes() {
       {absl::StrCat("/api/leagues/", IdGroup(), "/players/", IdGroup(), "/history"),
        "/arbiter.v1.LeagueService/GetRatingHistory",
        {{"league", "leagues/{1}"}, {"player", "{2}"}}, {"season", "page_size", "page_token"}},
+      {"/api/tournaments", "/arbiter.v1.TournamentService/ListTournaments", {},
+       {"league", "page_size", "page_token"}},
       {absl::StrCat("/api/tournaments/", IdGroup()), "/arbiter.v1.TournamentService/GetTournament",
        {{"name", "tournaments/{1}"}}, {}},
       {absl::StrCat("/api/tournaments/", IdGroup(), "/rounds/", kNumber),

@@ -238,6 +238,7 @@ void WebServer::RoutePages() {
       {"/", {"index.html", nullptr, {}, {}}},
       {absl::StrCat("/games/", id), {"game.html", "/api/games/", {"event"}, {"event"}}},
       {absl::StrCat("/leagues/", id), {"league.html", "/api/leagues/", {"page", "player"}, {"page"}}},
+      {"/tournaments", {"tournaments.html", nullptr, {"league"}, {}}},
       {absl::StrCat("/tournaments/", id), {"tournament.html", "/api/tournaments/", {}, {}}},
   };
   for (const auto& [pattern, spec] : pages) {

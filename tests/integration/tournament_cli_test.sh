@@ -3,7 +3,9 @@
 # PostgreSQL: an organiser mints every registered player's token into a
 # directory (files readable by their owner only), a second run keeps them,
 # and after round 1 starts each file plays its player's seat at its table
-# and no other seat.
+# and no other seat. `arbiter tournament list` says how to create the first
+# tournament, then lists every one as an aligned table (filtered with
+# --league, no seed even with --json); a malformed --league names the flag.
 # Usage: tournament_cli_test.sh ARBITERD ARBITER
 set -euo pipefail
 arbiterd=$1
@@ -14,6 +16,10 @@ work_name=arbiter-tournament-cli
 source "$(dirname "$0")/arbiterd_for_test.sh"
 admin=(--server "$address" --token-file "$data/admin.token")
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+"$arbiter" tournament list "${admin[@]}" >"$work/list"
+[ "$(cat "$work/list")" = 'no tournaments yet: create one with `arbiter tournament create`' ] ||
+  fail "empty list: $(cat "$work/list")"
 
 "$arbiter" token create --role organiser --principal olga --tournament cup "${admin[@]}" >"$work/olga.token"
 olga=(--server "$address" --token-file "$work/olga.token")
@@ -37,6 +43,34 @@ grep -q "^4 player(s) already had a token file" "$work/again" || fail "second ru
   fail "expected 4 player tokens: $("$arbiter" token list "${admin[@]}")"
 
 "$arbiter" tournament start cup 1 "${olga[@]}" >/dev/null
+"$arbiter" league create north --name North --game atlantis "${admin[@]}" >/dev/null
+"$arbiter" tournament create spring --game atlantis --seed 5 --rounds 1 --table-size 3 \
+  --preferred 3 --place-points 2 --place-points 1 --place-points 0 --league north \
+  --player eve --player fay --player gus "${admin[@]}" >/dev/null
+"$arbiter" tournament list "${admin[@]}" >"$work/list"
+cat >"$work/expected" <<'TABLE'
+tournament  game      league  status       rounds  players
+cup         atlantis  -       in play      1 of 2  4
+spring      atlantis  north   registering  0 of 1  3
+TABLE
+diff -u "$work/expected" "$work/list" || fail "tournament list"
+"$arbiter" tournament list --league north "${admin[@]}" >"$work/list"
+[ "$(sed -n '2,$p' "$work/list")" = "$(sed -n 3p "$work/expected")" ] ||
+  fail "--league north: $(cat "$work/list")"
+"$arbiter" tournament list --league leagues/south "${olga[@]}" >"$work/list"
+[ "$(cat "$work/list")" = 'no tournaments in league "south" yet: create one with `arbiter tournament create`' ] ||
+  fail "--league south: $(cat "$work/list")"
+"$arbiter" token create --role public --principal reader "${admin[@]}" >"$work/reader.token"
+"$arbiter" tournament list --json --server "$address" --token-file "$work/reader.token" \
+  >"$work/list.json"
+[ "$(wc -l <"$work/list.json")" = 2 ] || fail "--json: $(cat "$work/list.json")"
+grep -q '"seedWithheld":true' "$work/list.json" || fail "--json: $(cat "$work/list.json")"
+! grep -q 123456789012 "$work/list.json" || fail "the list shows cup's seed"
+code=0
+"$arbiter" tournament list --league "no such" "${admin[@]}" 2>"$work/err" >"$work/out" || code=$?
+[ "$code" = 2 ] && grep -q -- '--league "no such" is not a league id' "$work/err" && ! [ -s "$work/out" ] ||
+  fail "a malformed --league: exit $code: $(cat "$work/err")"
+
 table=$("$arbiter" tournament tables cup --round 1 "${olga[@]}" | sed -n 's/.*\(games\/[^ ]*\).*/\1/p' | head -1)
 [ -n "$table" ] || fail "no table in round 1"
 seats=$("$arbiter" tournament tables cup --round 1 "${olga[@]}" | sed -n 's/.*seats: //p' | head -1)

@@ -202,6 +202,7 @@ async function main() {
     await ready(page);
     assert.match(await text(page, '#leagues'), /north/);
     assert.match(await text(page, '#tournaments'), /spring/);
+    assert.equal(await page.$eval('#all-tournaments', a => a.getAttribute('href')), '/tournaments');
     const gamesText = await text(page, '#games');
     for (const id of ['north-1', 'long', 'illegal']) assert.ok(gamesText.includes(id), id);
     assert.equal(await page.$$eval('#games script', s => s.length), 0);
@@ -241,6 +242,29 @@ async function main() {
     assert.match(await text(page, '#disputes'), /Ruling: void/);
     assert.match(await text(page, '#rounds'), /Round 1/);
     await shot(page, 'tournament.png');
+
+    // The tournament index: every tournament as `arbiter tournament list
+    // --json` reports it, no seed anywhere, each linked to its page.
+    const listed = cli(['tournament', 'list', '--json']).trim().split('\n').map(line => JSON.parse(line));
+    ({page} = await openPage(browser, site + '/tournaments', errors));
+    await ready(page);
+    const indexRows = await page.$$eval('#tournaments-table tbody tr', trs => trs.map(tr => [...tr.cells].map(c => c.textContent)));
+    assert.equal(indexRows.length, listed.length);
+    assert.doesNotMatch(await page.$eval('main', m => m.innerText), /\bnull\b/);
+    listed.forEach((t, i) => {
+      assert.equal(indexRows[i][0], t.name.replace(/^tournaments\//, ''));
+      assert.equal(indexRows[i][1], t.settings.gameType);
+      assert.equal(indexRows[i][3], t.status);
+      assert.equal(indexRows[i][4], `${t.roundsStarted || 0} of ${t.settings.rounds}`);
+      assert.equal(indexRows[i][5], String(t.players.length));
+      assert.equal(t.settings.seed, undefined, 'the index carries no seed');
+    });
+    assert.deepEqual(indexRows.find(r => r[0] === 'spring').slice(3), ['between rounds', '1 of 2', '6']);
+    await shot(page, 'tournaments.png');
+    await Promise.all([page.waitForNavigation(), page.click('#tournaments-table a[href="/tournaments/spring"]')]);
+    await ready(page);
+    assert.equal(new URL(page.url()).pathname, '/tournaments/spring');
+    assert.match(await text(page, 'h1'), /spring/);
 
     // The game viewer: opens at ?event=N, steps with the arrows and the
     // buttons, jumps, and shows what GetGameState reports at each event.

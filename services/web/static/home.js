@@ -4,12 +4,13 @@
 async function loadHome() {
   const main = document.getElementById('main');
   try {
-    const [leagues, gamePage] = await Promise.all([
+    const [leagues, tournamentPage, gamePage] = await Promise.all([
       apiAll('/api/leagues', 'leagues', 500),
+      api('/api/tournaments?page_size=20'),
       api('/api/games?page_size=500'),
     ]);
     const games = gamePage.games || [];
-    const tournaments = [...new Set(games.map(g => g.tournament).filter(Boolean))].sort();
+    const tournaments = tournamentPage.tournaments || [];
     main.replaceChildren(
       el('h1', {}, 'Leagues, tournaments and games'),
       el('section', {id: 'leagues'}, el('h2', {}, 'Leagues'),
@@ -19,9 +20,12 @@ async function loadHome() {
            ' ', el('span', {class: 'muted'}, ((l.settings && l.settings.gameTypes) || []).join(', '), ' · ',
                    String(l.ratedGames || 0), ' rated games'))))),
       el('section', {id: 'tournaments'}, el('h2', {}, 'Tournaments'),
-         tournaments.length === 0 ? el('p', {class: 'muted'}, 'No tournaments with finished games yet.') :
+         tournaments.length === 0 ? el('p', {class: 'muted'}, 'No tournaments yet.') :
          el('ul', {class: 'plain'}, tournaments.map(t => el('li', {},
-           el('a', {href: '/tournaments/' + encodeURIComponent(idOf(t))}, idOf(t)))))),
+           el('a', {href: '/tournaments/' + encodeURIComponent(idOf(t.name))}, idOf(t.name)),
+           ' ', el('span', {class: 'muted'}, (t.settings && t.settings.gameType) || '', ' · ',
+                   t.status || '')))),
+         el('p', {}, el('a', {href: '/tournaments', id: 'all-tournaments'}, 'All tournaments'))),
       el('section', {id: 'games'}, el('h2', {}, signedIn() ? 'Games you may see' : 'Finished games'),
          gamePage.nextPageToken ? el('p', {class: 'muted'}, 'The first ', String(games.length), ' are listed.') : null,
          el('div', {class: 'scroll'}, el('table', {},

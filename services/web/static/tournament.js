@@ -22,7 +22,8 @@ async function loadTournament() {
     main.replaceChildren(
       el('h1', {}, 'Tournament ', id),
       el('p', {class: 'muted'}, settings.gameType || '', ' · ', String(settings.rounds || 0),
-         ' rounds · ', String((tournament.players || []).length), ' players'),
+         ' rounds · ', String((tournament.players || []).length), ' players · ', tournament.status || '',
+         ' · ', el('a', {href: '/tournaments'}, 'All tournaments')),
       standingsSection(standings),
       el('section', {id: 'rounds'}, el('h2', {}, 'Rounds'),
          roundList.length === 0 ? el('p', {class: 'muted'}, 'No round has started.') : null,

@@ -9,6 +9,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
@@ -274,8 +276,8 @@ TEST_F(WebServerTest, LeagueJsonEqualsTheGrpcAnswer) {
   EXPECT_EQ(page->status, 200);
 }
 
-// The public site's tournament and round pages, as a visitor with no
-// sign-in reads them while round 1 is in play: no seed that deals a live
+// The public site's tournament index, tournament and round pages, as a
+// visitor with no sign-in reads them while round 1 is in play: no seed that deals a live
 // table (nor the tournament's, which deals them all), and seedWithheld says
 // why it is missing.
 TEST_F(WebServerTest, ATournamentsLiveSeedsAreNotOnThePublicSite) {
@@ -302,13 +304,21 @@ TEST_F(WebServerTest, ATournamentsLiveSeedsAreNotOnThePublicSite) {
   ASSERT_EQ(round.tables_size(), 1);
   const std::string table_seed = absl::StrCat(round.tables(0).seed());
   auto client = Http();
-  for (const char* path : {"/api/tournaments/cup", "/api/tournaments/cup/rounds/1"}) {
+  for (const char* path :
+       {"/api/tournaments", "/api/tournaments/cup", "/api/tournaments/cup/rounds/1"}) {
     auto res = client.Get(path);
     ASSERT_TRUE(res);
     EXPECT_EQ(res->status, 200) << path << ": " << res->body;
     EXPECT_EQ(res->body.find(table_seed), std::string::npos) << path << ": " << res->body;
     EXPECT_EQ(res->body.find("918273645546372819"), std::string::npos) << path << ": " << res->body;
     EXPECT_NE(res->body.find("\"seedWithheld\":true"), std::string::npos) << path << ": " << res->body;
+  }
+  // The index page, filtered or not; an unknown query is refused.
+  for (const auto& [path, status] : std::vector<std::pair<std::string, int>>{
+           {"/tournaments", 200}, {"/tournaments?league=north", 200}, {"/tournaments?x=1", 400}}) {
+    auto res = client.Get(path);
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, status) << path;
   }
 }
 
