@@ -89,16 +89,16 @@ bool PlaysIn(const Caller& caller, const store::GameRecord& game) {
 absl::Status ReadDenied(const Caller& caller, const std::string& game_id) {
   if (caller.role == store::Role::kPlayer) {
     return Denied(caller, absl::StrCat("read game \"", game_id,
-                                       "\" (player tokens read finished games and the games "
-                                       "they play in)"));
+                                       "\" (player tokens read finished and voided games and "
+                                       "the games they play in)"));
   }
   return Denied(caller, absl::StrCat("read game \"", game_id,
-                                     "\" (public tokens read finished games only)"));
+                                     "\" (public tokens read finished and voided games only)"));
 }
 
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game) {
   if (ReadsLiveGames(caller) || game.status == store::GameStatus::kFinished ||
-      PlaysIn(caller, game)) {
+      game.status == store::GameStatus::kVoided || PlaysIn(caller, game)) {
     return absl::OkStatus();
   }
   return ReadDenied(caller, game.game_id);

@@ -37,7 +37,7 @@ absl::Status RequireWrite(const Caller& caller, const store::GameRecord& game,
 // for a game that does not exist (permission before existence, AIP-211).
 absl::Status WriteDenied(const Caller& caller, const std::string& game_id);
 // True for the roles that read games still in play: admins, organisers and
-// auditors. Public and player tokens read finished games (and a player the
+// auditors. Public and player tokens read ended games (and a player the
 // games it plays); for them an unknown game is denied like a live one.
 bool ReadsLiveGames(const Caller& caller);
 // True if the caller is a player token that plays in `game`: bound to it
@@ -47,7 +47,9 @@ bool PlaysIn(const Caller& caller, const store::GameRecord& game);
 // The seat (1-based) of the caller's principal in `game`, or 0.
 int SeatOf(const Caller& caller, const store::GameRecord& game);
 // PERMISSION_DENIED unless the caller may read `game` (public tokens: only
-// finished games; player tokens: finished games and those they play in).
+// finished and voided games; player tokens: those and the games they play
+// in). A voided game is read without its seed or its positions (SeesSeed,
+// ViewerOf), so that its void and reason can be read by everyone.
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game);
 // The denial RequireRead gives a public or player token; also its answer
 // for a game that does not exist.

@@ -89,9 +89,33 @@ int RunSubmit(const SubmitOpts& opts) {
                 << ": kept for the record, never rated\n";
     }
     std::cout << FormatReport(ReportOf(response.adjudication(), response.game()),
-                              HeaderOf(response.game()));
+                              HeaderOf(response.game()), SeedText(response.game()));
   }
   return ExitCodeForVerdict(response.adjudication().verdict());
+}
+
+// What a ruling made of the game's result, in one line, e.g. "corrected at
+// event 95 by olga: dispute d1: ..."; "" when the referee's result stands.
+std::string RulingLine(const v1::OfficialResult& official) {
+  const char* what = official.source() == v1::RESULT_SOURCE_CORRECTED ? "corrected"
+                     : official.source() == v1::RESULT_SOURCE_VOIDED  ? "voided"
+                                                                      : nullptr;
+  if (what == nullptr) return "";
+  return absl::StrCat(what, " at event ", official.event(), " by ", official.recorded_by(), ": ",
+                      official.reason());
+}
+
+// The official result after AdjudicateGame's report: which result stands,
+// and a correction's standings.
+std::string OfficialResultText(const v1::OfficialResult& official) {
+  const std::string ruling = RulingLine(official);
+  if (ruling.empty()) return "official result: the verdict above (no ruling changed it)\n";
+  std::string out = absl::StrCat("official result: ", ruling, "\n");
+  for (const v1::PlayerStanding& standing : official.standings().players()) {
+    absl::StrAppend(&out, "  place ", standing.place(), ": ", standing.player(), " (score ",
+                    standing.score(), ")\n");
+  }
+  return out;
 }
 
 struct GameOpts {
@@ -117,7 +141,8 @@ int RunAdjudicate(const GameOpts& opts) {
     std::cout << log::ToJsonLine(adjudication) << "\n";
   } else {
     std::cout << game.name() << " (" << StatusName(game.status()) << ")\n"
-              << FormatReport(ReportOf(adjudication, game), HeaderOf(game));
+              << FormatReport(ReportOf(adjudication, game), HeaderOf(game), SeedText(game))
+              << OfficialResultText(adjudication.official());
   }
   return ExitCodeForVerdict(adjudication.verdict());
 }
@@ -165,7 +190,10 @@ int RunVerify(const GameOpts& opts) {
   } else if (report.intact()) {
     std::cout << request.name() << ": intact, " << report.events()
               << " events, last hash " << report.last_event_hash() << ", verdict "
-              << VerdictName(report.verdict()) << "\n";
+              << VerdictName(report.verdict());
+    const std::string ruling = RulingLine(report.official());
+    if (!ruling.empty()) std::cout << "; official result " << ruling;
+    std::cout << "\n";
   } else {
     std::cout << request.name() << ": BROKEN at event " << report.first_bad_event() << ": "
               << report.problem() << "\n";
@@ -270,14 +298,18 @@ int RunTokenList(const TokenOpts& opts) {
   if (!client.ok()) return ReportError(client.status());
   v1::ListTokensRequest request;
   request.set_page_size(1000);
-  if (!opts.client.json) {
-    std::cout << absl::StrFormat("%-32s  %-9s  %-10s  %-20s  %-24s  %s\n", "token_id", "role",
-                                 "principal", "expires", "revoked", "scopes");
-  }
+  bool first_page = true;
   while (true) {
     v1::ListTokensResponse page;
     grpc::Status status = client->tokens->ListTokens(NewContext(*client).get(), request, &page);
     if (!status.ok()) return ReportRpcError(status);
+    // The header once the first page arrived: nothing on stdout before an
+    // error.
+    if (first_page && !opts.client.json) {
+      std::cout << absl::StrFormat("%-32s  %-9s  %-10s  %-20s  %-24s  %s\n", "token_id", "role",
+                                   "principal", "expires", "revoked", "scopes");
+    }
+    first_page = false;
     for (const v1::TokenInfo& token : page.tokens()) {
       if (opts.client.json) {
         std::cout << log::ToJsonLine(token) << "\n";

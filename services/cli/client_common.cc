@@ -138,6 +138,12 @@ std::string GameNameArg(const std::string& game) {
   return game.rfind("games/", 0) == 0 ? game : absl::StrCat("games/", game);
 }
 
+std::string SeedText(const v1::Game& game) {
+  if (game.has_seed()) return absl::StrCat(game.seed());
+  if (!game.seed_commitment().empty()) return "sealed (its reveal is an event of the log)";
+  return "(hidden)";
+}
+
 v1::LogHeader HeaderOf(const v1::Game& game) {
   v1::LogHeader header;
   header.set_game(game.game_type());

@@ -68,6 +68,9 @@ std::string GameNameArg(const std::string& game);
 // An Adjudication as the ReplayReport/LogHeader pair report_text.h prints.
 v1::ReplayReport ReportOf(const v1::Adjudication& adjudication, const v1::Game& game);
 v1::LogHeader HeaderOf(const v1::Game& game);
+// The game's seed for people: the number when the answer shows it, "sealed
+// (...)" for a game created with a commitment, "(hidden)" otherwise.
+std::string SeedText(const v1::Game& game);
 
 // Exit code for a verdict: 0 legal, 3 unfinished, 4 illegal.
 int ExitCodeForVerdict(v1::Verdict verdict);

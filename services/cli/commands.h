@@ -21,6 +21,8 @@ void AddSealedSeedCommand(CLI::App& app, int& exit_code);
 // submit, adjudicate, state, verify, games, token create: clients of arbiterd
 // (client_commands.cc).
 void AddClientCommands(CLI::App& app, int& exit_code);
+// `arbiter log`: a stored game as a log file (log_command.cc).
+void AddLogCommand(CLI::App& app, int& exit_code);
 // moves, move: a seat's legal moves, and playing one (play_commands.cc).
 void AddPlayCommands(CLI::App& app, int& exit_code);
 // league, leaderboard, rating, void (league_commands.cc).

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   AddRateCommand(app, exit_code);
   AddSealedSeedCommand(app, exit_code);
   AddClientCommands(app, exit_code);
+  AddLogCommand(app, exit_code);
   AddPlayCommands(app, exit_code);
   AddLeagueCommands(app, exit_code);
   AddTournamentCommands(app, exit_code);

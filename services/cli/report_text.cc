@@ -27,9 +27,11 @@ void AppendItems(std::string& out, const google::protobuf::RepeatedPtrField<v1::
 
 }  // namespace
 
-std::string FormatReport(const v1::ReplayReport& report, const v1::LogHeader& header) {
-  std::string out = absl::StrCat("game: ", report.game(), " (ruleset ", report.ruleset_id(), ", seed ",
-                                 header.seed(), ")\n");
+std::string FormatReport(const v1::ReplayReport& report, const v1::LogHeader& header,
+                         const std::string& seed_text) {
+  std::string out =
+      absl::StrCat("game: ", report.game(), " (ruleset ", report.ruleset_id(), ", seed ",
+                   seed_text.empty() ? absl::StrCat(header.seed()) : seed_text, ")\n");
   absl::StrAppend(&out, "verdict: ", report.verdict(), " after ", report.actions(), " action",
                   report.actions() == 1 ? "" : "s", "\n");
   if (report.has_violation()) {

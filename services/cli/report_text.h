@@ -9,8 +9,11 @@
 
 namespace arbiter::cli {
 
-// "verdict: illegal\n  line 7 (p2): toll_not_covered: ...\nstandings: ..."
-std::string FormatReport(const v1::ReplayReport& report, const v1::LogHeader& header);
+// "verdict: illegal\n  line 7 (p2): toll_not_covered: ...\nstandings: ...".
+// The first line shows `seed_text` as the seed ("(hidden)", "sealed"), or
+// the header's seed when it is empty.
+std::string FormatReport(const v1::ReplayReport& report, const v1::LogHeader& header,
+                         const std::string& seed_text = "");
 
 }  // namespace arbiter::cli
 

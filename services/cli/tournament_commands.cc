@@ -113,7 +113,10 @@ void PrintRound(const v1::TournamentRound& round) {
                                  t.game());
     for (int i = 0; i < t.players_size(); ++i) {
       std::cout << " " << t.players(i);
-      if (i < t.places_size()) std::cout << " (" << t.places(i) << ", " << t.points(i) << ")";
+      if (i < t.places_size()) {
+        std::cout << " (place " << t.places(i) << ", " << t.points(i)
+                  << (t.points(i) == "1" ? " point)" : " points)");
+      }
     }
     std::cout << "\n";
   }

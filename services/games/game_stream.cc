@@ -11,6 +11,7 @@
 #include "services/games/chained_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
+#include "services/games/official_result.h"
 #include "services/store/event_hash.h"
 
 namespace arbiter::games {
@@ -416,6 +417,9 @@ absl::StatusOr<v1::VerifyGameResponse> Report(store::ResultIndex& result_index,
   if (walk.replayed()) {
     if (walk.replay_failure().has_value()) return Failed(out, *walk.replay_failure());
     out.set_verdict(ToVerdict(walk.verdict()));
+  }
+  if (game.last.has_value()) {
+    ARBITER_ASSIGN_OR_RETURN(*out.mutable_official(), OfficialResultOf(*game.last));
   }
   return out;
 }

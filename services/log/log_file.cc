@@ -21,9 +21,19 @@ class LineParser {
     if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
     if (text.size() > limits_.max_line_bytes) return TooLong(line_);
     if (text.find_first_not_of(" \t") == std::string_view::npos) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "line ", line_, " is empty; ",
-          line_ == 1 ? "line 1 must be the header" : "every line after the header is one action"));
+      if (line_ == 1) {
+        return absl::InvalidArgumentError("line 1 is empty; line 1 must be the header");
+      }
+      // Blank lines may end the file; one before another line is refused
+      // there, naming the first of them.
+      if (first_blank_ == 0) first_blank_ = line_;
+      return absl::OkStatus();
+    }
+    if (first_blank_ != 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("line ", first_blank_,
+                       " is empty; every line after the header is one action (blank lines may "
+                       "only end the file)"));
     }
     if (line_ == 1) {
       auto header = ParseHeaderLine(text, line_);
@@ -55,6 +65,7 @@ class LineParser {
  private:
   const LogLimits& limits_;
   int64_t line_ = 0;
+  int64_t first_blank_ = 0;  // the first of the blank lines just read; 0: none
   GameLog log_;
 };
 

@@ -19,6 +19,7 @@
 #include "services/server/rpc_common.h"
 #include "services/games/game_loader.h"
 #include "services/games/game_stream.h"
+#include "services/games/official_result.h"
 #include "services/server/status_mapping.h"
 #include "services/transparency/transparency_proofs.h"
 #include "services/store/internal/store_rules.h"
@@ -189,12 +190,11 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
         const bool own_games =
             caller.role == store::Role::kPlayer && request->player() == caller.principal;
         if (!access::ReadsLiveGames(caller) && !own_games) {
-          if (status != store::GameStatus::kUnspecified &&
-              status != store::GameStatus::kFinished) {
-            return absl::PermissionDeniedError(
-                absl::StrCat(store::RoleName(caller.role), " tokens list finished games only"));
+          if (status == store::GameStatus::kActive) {
+            return absl::PermissionDeniedError(absl::StrCat(
+                store::RoleName(caller.role), " tokens list finished and voided games only"));
           }
-          status = store::GameStatus::kFinished;
+          if (status == store::GameStatus::kUnspecified) status = store::GameStatus::kFinished;
         }
         store::ListGamesFilter filter;
         filter.game = request->game_type();
@@ -309,6 +309,8 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                  *response = games::ToAdjudication(game.record.game_id, referee,
                                             game.record.last_sequence);
                  response->set_last_event_hash(game.last->hash);
+                 ARBITER_ASSIGN_OR_RETURN(*response->mutable_official(),
+                                          games::OfficialResultOf(*game.last));
                  judgements_.Store(*game_id, game.last->hash, game.last->position, ticket,
                                    games::JudgementCache::Judgement{*response, game.record});
                  WithholdHiddenDetail(caller, game.record, *response);

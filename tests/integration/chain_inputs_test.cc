@@ -183,7 +183,7 @@ TEST_F(ChainInputsTest, ARowEditedWithTheTriggerOffIsReportedAndChangesNoVerdict
 
 TEST_F(ChainInputsTest, PermissionsFollowTheChainNotTheRow) {
   // An active game whose row claims it is finished stays hidden from the
-  // public (finished games only).
+  // public (finished and voided games only).
   log::GameLog log = Simulated(301, 2);
   log.actions.resize(3);
   v1::SubmitGameResponse response;

@@ -183,6 +183,78 @@ TEST_F(CliClientTest, VerifyReportsAnIntactChainAndFindsAnEditedEvent) {
   EXPECT_THAT(broken.out, StartsWith("games/verify-1: BROKEN at event 3: "));
 }
 
+TEST_F(CliClientTest, AdjudicateAndVerifySayAVoidIsTheOfficialResult) {
+  SubmitFile(Simulated(19, 2), "void-1", 0);
+  const CliRun before = Arbiter("adjudicate void-1");
+  EXPECT_THAT(before.out, HasSubstr("\nofficial result: the verdict above (no ruling changed it)\n"));
+  const CliRun voided = Arbiter("void void-1 --reason \"the players swapped seats\"");
+  ASSERT_EQ(voided.exit_code, 0) << voided.err;
+  const int64_t void_event = Get("void-1").last_event();
+  const CliRun after = Arbiter("adjudicate void-1");
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_THAT(after.out, HasSubstr(absl::StrCat("\nofficial result: voided at event ", void_event,
+                                                " by root: the players swapped seats\n")));
+  const CliRun verified = Arbiter("verify void-1");
+  EXPECT_EQ(verified.exit_code, 0) << verified.err;
+  EXPECT_THAT(verified.out, HasSubstr(absl::StrCat(", verdict legal; official result voided at event ",
+                                                   void_event, " by root: the players swapped seats\n")));
+}
+
+TEST_F(CliClientTest, AdjudicateSaysHiddenForASeedTheCallerMayNotSee) {
+  log::GameLog log = Simulated(21, 2);
+  log.actions.resize(4);
+  SubmitFile(log, "live-1", 3);
+  const std::string organiser = Write("organiser.token", MakeToken(store::Role::kOrganiser, "olga"));
+  const CliRun hidden = Arbiter("adjudicate live-1", organiser);
+  EXPECT_EQ(hidden.exit_code, 3) << hidden.err;
+  EXPECT_THAT(hidden.out, HasSubstr(", seed (hidden))\n"));
+  const CliRun shown = Arbiter("adjudicate live-1");
+  EXPECT_THAT(shown.out, HasSubstr(absl::StrCat(", seed ", log.header.seed(), ")\n")));
+}
+
+TEST_F(CliClientTest, LogWritesAStoredGameBackAsTheLogItWasSubmittedAs) {
+  log::GameLog log = Simulated(23, 3);
+  log.header.mutable_players(0)->set_name("Zoë Müller");
+  SubmitFile(log, "logged", 0);
+  const std::string path = dir_ + "/logged-back.jsonl";
+  const CliRun run = Arbiter("log logged -o " + path);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::ifstream in(path);
+  const std::string back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(back, log::FormatLog(log));
+  EXPECT_EQ(Arbiter("log logged").out, back) << "standard output by default";
+
+  // A live game's seed is not the organiser's to see: no log, no stdout.
+  log::GameLog live = Simulated(24, 2);
+  live.actions.resize(3);
+  SubmitFile(live, "logged-live", 3);
+  const std::string organiser = Write("organiser.token", MakeToken(store::Role::kOrganiser, "olga"));
+  const CliRun refused = Arbiter("log logged-live", organiser);
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_THAT(refused.err, HasSubstr("this token may not see the seed of games/logged-live while "
+                                     "the game is live (admins and auditors may)"));
+  EXPECT_EQ(Arbiter("log nobody").exit_code, 2);
+}
+
+TEST_F(CliClientTest, SubmitRefusesTheSameGameTwiceUnlessAllowedAndSaysWhichFlag) {
+  const log::GameLog log = Simulated(20, 2);
+  SubmitFile(log, "dup-original", 0);
+  log::GameLog renamed = log;
+  renamed.header.mutable_players(1)->set_name("Zoë Müller");
+  const std::string path = Write("renamed.jsonl", log::FormatLog(renamed));
+  const CliRun refused = Arbiter("submit " + path);
+  EXPECT_EQ(refused.exit_code, 2) << refused.out;
+  EXPECT_EQ(refused.out, "") << "nothing on stdout before an error";
+  EXPECT_THAT(refused.err, HasSubstr("as the stored game \"dup-original\"; to store it again, "
+                                     "marked as a duplicate and never rated, submit it with "
+                                     "--allow-duplicate"));
+  const CliRun allowed = Arbiter("submit " + path + " --allow-duplicate");
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.err;
+  EXPECT_THAT(allowed.out,
+              HasSubstr("\na duplicate of games/dup-original: kept for the record, never rated\n"));
+}
+
 TEST_F(CliClientTest, TokenCreatePrintsATokenThatCarriesItsRole) {
   const CliRun created = Arbiter("token create --role auditor --principal carol");
   EXPECT_EQ(created.exit_code, 0) << created.err;

@@ -88,6 +88,9 @@ TEST_F(StreamingReadsTest, ALongGameIsJudgedVerifiedAndSteppedThroughAsWhenLoade
 
   v1::Adjudication adjudication = Adjudicate("long");
   adjudication.clear_transparency_note();
+  // No ruling: the referee's result is the official one.
+  EXPECT_EQ(adjudication.official().source(), v1::RESULT_SOURCE_REFEREE);
+  adjudication.clear_official();
   EXPECT_EQ(adjudication.SerializeAsString(), LoadedAdjudication("long").SerializeAsString())
       << adjudication.DebugString();
   EXPECT_EQ(adjudication.verdict(), v1::VERDICT_ILLEGAL);

@@ -6,6 +6,7 @@
 # and no other seat. `arbiter tournament list` says how to create the first
 # tournament, then lists every one as an aligned table (filtered with
 # --league, no seed even with --json); a malformed --league names the flag.
+# A played, confirmed table lists each seat's place and points, labelled.
 # Usage: tournament_cli_test.sh ARBITERD ARBITER
 set -euo pipefail
 arbiterd=$1
@@ -86,4 +87,14 @@ code=0
 code=0
 "$arbiter" tournament tokens nowhere --out "$work/x" "${olga[@]}" 2>"$work/err" >/dev/null || code=$?
 [ "$code" != 0 ] || fail "tokens for an unknown tournament succeeded"
+# A played and confirmed table lists each seat's place and points, labelled.
+"$arbiter" tournament start spring 1 "${admin[@]}" >/dev/null
+seed=$("$arbiter" tournament tables spring --round 1 --json "${admin[@]}" |
+  python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["tables"][0]["seed"])')
+"$arbiter" simulate atlantis --players 3 --seed "$seed" -o "$work/spring.jsonl" >/dev/null
+"$arbiter" tournament play spring 1 1 "$work/spring.jsonl" --rename-seats "${admin[@]}" >/dev/null
+"$arbiter" tournament confirm spring 1 1 "${admin[@]}" >/dev/null
+"$arbiter" tournament tables spring --round 1 "${admin[@]}" >"$work/tables"
+[ "$(grep -Eo '\(place [0-9]+, [0-9.]+ points?\)' "$work/tables" | wc -l)" = 3 ] ||
+  fail "places and points are not labelled: $(cat "$work/tables")"
 echo "tournament CLI: all checks passed"

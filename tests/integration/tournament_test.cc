@@ -353,6 +353,75 @@ TEST_F(TournamentTest, RulingsVoidOrCorrectAResultAndReportWhatChanged) {
   EXPECT_EQ(listed.disputes_size(), 3);
 }
 
+TEST_F(TournamentTest, EveryoneReadsTheOfficialResultOfACorrectedOrAVoidedTable) {
+  ASSERT_TRUE(Create("cup", Settings(2), Names(12), organiser_).ok());
+  const v1::TournamentRound round = PlayRound("cup", 1);
+  v1::Dispute dispute;
+  ASSERT_TRUE(OpenDispute("d1", "cup", 1, 1, organiser_, &dispute).ok());
+  ASSERT_TRUE(Rule("d1", v1::RULING_KIND_VOID, &dispute).ok());
+  ASSERT_TRUE(OpenDispute("d2", "cup", 1, 2, organiser_, &dispute).ok());
+  ASSERT_TRUE(Rule("d2", v1::RULING_KIND_CORRECTED, &dispute, {4, 3, 2, 1}, {1, 2, 3, 4}).ok());
+  const std::string voided_game = round.tables(0).game();
+  const std::string corrected_game = round.tables(1).game();
+
+  // The corrected table: AdjudicateGame and VerifyGame say which result
+  // stands, who recorded it and why, for the public too.
+  v1::AdjudicateGameRequest adjudicate;
+  adjudicate.set_name(corrected_game);
+  v1::Adjudication adjudication;
+  ASSERT_TRUE(stub_->AdjudicateGame(As(reader_).get(), adjudicate, &adjudication).ok());
+  const v1::OfficialResult& corrected = adjudication.official();
+  EXPECT_EQ(corrected.source(), v1::RESULT_SOURCE_CORRECTED);
+  EXPECT_EQ(corrected.event(), ServerTest::Get(GameId(corrected_game)).last_event());
+  EXPECT_EQ(corrected.recorded_by(), "olga");
+  EXPECT_EQ(corrected.reason(), "dispute d2: the arbiter watched the recording");
+  ASSERT_EQ(corrected.standings().players_size(), 4);
+  for (const v1::PlayerStanding& standing : corrected.standings().players()) {
+    EXPECT_EQ(standing.place(), 4 - standing.seat() + 1) << standing.player();
+  }
+  v1::VerifyGameRequest verify;
+  verify.set_name(corrected_game);
+  v1::VerifyGameResponse verified;
+  ASSERT_TRUE(stub_->VerifyGame(As(reader_).get(), verify, &verified).ok());
+  EXPECT_TRUE(verified.intact());
+  EXPECT_EQ(verified.official().source(), v1::RESULT_SOURCE_CORRECTED);
+  EXPECT_EQ(verified.official().reason(), corrected.reason());
+
+  // The voided table: the public reads the game, its events and its void,
+  // never its seed or its positions.
+  v1::GetGameRequest get;
+  get.set_name(voided_game);
+  v1::Game game;
+  ASSERT_TRUE(stub_->GetGame(As(reader_).get(), get, &game).ok());
+  EXPECT_EQ(game.status(), v1::GAME_STATUS_VOIDED);
+  EXPECT_FALSE(game.has_seed());
+  adjudicate.set_name(voided_game);
+  ASSERT_TRUE(stub_->AdjudicateGame(As(reader_).get(), adjudicate, &adjudication).ok());
+  EXPECT_EQ(adjudication.official().source(), v1::RESULT_SOURCE_VOIDED);
+  EXPECT_EQ(adjudication.official().reason(), "dispute d1: the arbiter watched the recording");
+  EXPECT_EQ(adjudication.official().recorded_by(), "olga");
+  v1::ListEventsRequest list;
+  list.set_parent(voided_game);
+  list.set_page_size(1000);
+  v1::ListEventsResponse events;
+  ASSERT_TRUE(stub_->ListEvents(As(reader_).get(), list, &events).ok());
+  ASSERT_GT(events.events_size(), 2);
+  EXPECT_EQ(events.events(0).game_created().header().seed(), 0u) << "the seed stays hidden";
+  EXPECT_EQ(events.events(events.events_size() - 1).game_voided().reason(),
+            "dispute d1: the arbiter watched the recording");
+  v1::GetGameStateRequest state;
+  state.set_name(voided_game);
+  v1::GameState position;
+  EXPECT_EQ(stub_->GetGameState(As(reader_).get(), state, &position).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+
+  // A table nobody ruled on: the referee's result stands.
+  adjudicate.set_name(round.tables(2).game());
+  ASSERT_TRUE(stub_->AdjudicateGame(As(reader_).get(), adjudicate, &adjudication).ok());
+  EXPECT_EQ(adjudication.official().source(), v1::RESULT_SOURCE_REFEREE);
+  EXPECT_TRUE(adjudication.official().reason().empty());
+}
+
 TEST_F(TournamentTest, AVoidRulingReachesTheLeagueRatings) {
   v1::CreateLeagueRequest league;
   league.set_request_id("north");

@@ -156,7 +156,8 @@ async function setUp(site) {
   // The long game's last event in a signed checkpoint.
   await until('a checkpoint with the long game', async () =>
     (await getJson(site, '/api/games/long/adjudication')).lastEventInclusion !== undefined);
-  return {longEvents: Number((await getJson(site, '/api/games/long')).lastEvent), leagueGames};
+  const voidedGame = round.tables.find(t => t.number === 1).game.replace(/^games\//, '');
+  return {longEvents: Number((await getJson(site, '/api/games/long')).lastEvent), leagueGames, voidedGame};
 }
 
 async function openPage(browser, url, errors) {
@@ -242,6 +243,17 @@ async function main() {
     assert.match(await text(page, '#disputes'), /Ruling: void/);
     assert.match(await text(page, '#rounds'), /Round 1/);
     await shot(page, 'tournament.png');
+
+    // The voided table's game is readable by everyone: its official result
+    // says it was voided, by whom and why, and its event list names the void;
+    // its positions (which may show unrevealed cards) are not asked for.
+    ({page} = await openPage(browser, `${site}/games/${facts.voidedGame}`, errors));
+    await ready(page);
+    assert.match(await text(page, '#official'),
+                 /Official result: voided at event \d+ by \S+: dispute d1: the table agreed to replay/);
+    assert.match(await text(page, '#events'), /game voided: dispute d1: the table agreed to replay/);
+    assert.match(await text(page, '#no-positions'), /shown to admins and auditors only/);
+    await shot(page, 'voided-game.png');
 
     // The tournament index: every tournament as `arbiter tournament list
     // --json` reports it, no seed anywhere, each linked to its page.

@@ -70,6 +70,7 @@ function summary(game, adjudication) {
       el('a', {href: '?event=' + violation.event, onclick: e => { e.preventDefault(); go(Number(violation.event)); }},
          'event ', String(violation.event)),
       violation.player ? ` by ${violation.player}` : '', ': ', violation.detail || '') : null,
+    officialView(adjudication.official, names),
     standings.length ? el('div', {class: 'scroll'}, el('table', {id: 'final-standings'},
       el('thead', {}, el('tr', {}, el('th', {class: 'num'}, 'Place'), el('th', {}, 'Player'), el('th', {class: 'num'}, 'Score'))),
       el('tbody', {}, standings.map(s => el('tr', {},
@@ -77,7 +78,33 @@ function summary(game, adjudication) {
         el('td', {class: 'num'}, String(s.score || 0))))))) : null);
 }
 
+// What a ruling made of the result: a void or a corrected result, with who
+// recorded it, why, and (corrected) the places that stand. Nothing when the
+// referee's result stands.
+function officialView(official, names) {
+  const source = official && official.source;
+  if (source !== 'RESULT_SOURCE_CORRECTED' && source !== 'RESULT_SOURCE_VOIDED') return null;
+  const voided = source === 'RESULT_SOURCE_VOIDED';
+  const players = (official.standings && official.standings.players) || [];
+  return el('div', {class: 'ruling', id: 'official'},
+    el('p', {}, el('strong', {}, voided ? 'Official result: voided' : 'Official result: corrected by a ruling'),
+       ' at ', el('a', {href: '?event=' + official.event, onclick: e => { e.preventDefault(); go(Number(official.event)); }},
+                  'event ', String(official.event)),
+       ` by ${official.recordedBy || ''}: ${official.reason || ''}`),
+    voided ? el('p', {}, 'The game has no result: nobody at the table scores.') :
+      el('p', {}, 'The places below stand in place of the game\'s own result, shown after them.'),
+    players.length ? el('div', {class: 'scroll'}, el('table', {id: 'official-standings'},
+      el('thead', {}, el('tr', {}, el('th', {class: 'num'}, 'Place'), el('th', {}, 'Player'), el('th', {class: 'num'}, 'Game points'))),
+      el('tbody', {}, players.map(s => el('tr', {},
+        el('td', {class: 'num'}, String(s.place || '')), el('td', {}, names.get(s.player) || s.player),
+        el('td', {class: 'num'}, String(s.score || 0))))))) : null);
+}
+
 function eventText(event) {
+  if (event.gameFinished && event.gameFinished.correction) {
+    return `result corrected by a ruling (${event.gameFinished.correction})`;
+  }
+  if (event.gameVoided) return `game voided: ${event.gameVoided.reason || ''}`;
   if (event.action) {
     const body = Object.assign({}, event.action);
     const player = body.player;
@@ -111,6 +138,13 @@ async function go(event, initial) {
   if (item) { item.classList.add('current'); item.scrollIntoView({block: 'nearest'}); }
   history.replaceState(null, '', '?event=' + event);
   const position = document.getElementById('position');
+  if (viewer.game.status === 'GAME_STATUS_VOIDED' && viewer.game.seed === undefined) {
+    // The server shows a voided game's positions only to those who see its
+    // seed: they may hold cards that were never revealed.
+    position.replaceChildren(el('p', {class: 'muted', id: 'no-positions'},
+      'The positions of a voided game are shown to admins and auditors only: they may show cards that were never revealed.'));
+    return;
+  }
   try {
     const state = await api('/api/games/' + encodeURIComponent(viewer.id) + '/state?event=' + event);
     if (token !== viewer.token) return;  // a later step won

@@ -178,6 +178,33 @@ TEST_F(ArbiterCliTest, AWrongPlayerCountForSimulateExitsTwo) {
   EXPECT_THAT(run.output, HasSubstr("2-4 players"));
 }
 
+TEST_F(ArbiterCliTest, SimulateSeatsTheNamedPlayersInOrder) {
+  const std::string path = Path("named.jsonl");
+  const CommandResult run =
+      Arbiter("simulate atlantis --player ann --player 'zoe=Zoë Müller' --seed 7 -o " + path);
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  const std::vector<std::string> lines = Lines(Read(path));
+  EXPECT_THAT(lines[0], HasSubstr(R"("players":[{"id":"ann","name":"ann"},{"id":"zoe","name":"Zoë Müller"}])"));
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    EXPECT_THAT(lines[i], ::testing::AnyOf(HasSubstr(R"("player":"ann")"), HasSubstr(R"("player":"zoe")")))
+        << "line " << i + 1;
+  }
+  const CommandResult replayed = Arbiter("replay " + path);
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.output;
+  // The same seed without names plays the same game.
+  const CommandResult unnamed = Arbiter("simulate atlantis --players 2 --seed 7");
+  EXPECT_EQ(Lines(unnamed.output).size(), lines.size());
+
+  const CommandResult both = Arbiter("simulate atlantis --players 3 --player ann --player bob --seed 7");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.output, HasSubstr("--players 3 but 2 --player given: give one for each seat"));
+  const CommandResult twice = Arbiter("simulate atlantis --player ann --player ann --seed 7");
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_THAT(twice.output, HasSubstr("--player: "));
+  EXPECT_THAT(twice.output, HasSubstr("appears twice"));
+  EXPECT_EQ(Arbiter("simulate atlantis --seed 7").exit_code, 2);
+}
+
 TEST_F(ArbiterCliTest, AnUnknownGameExitsTwo) {
   const CommandResult run = Arbiter("simulate chess --players 2 --seed 1");
   EXPECT_EQ(run.exit_code, 2);

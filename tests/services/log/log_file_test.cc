@@ -96,6 +96,18 @@ TEST(ParseLog, RefusesAnEmptyLineInTheMiddle) {
   EXPECT_THAT(std::string(log.status().message()), StartsWith("line 3 is empty"));
 }
 
+TEST(ParseLog, AcceptsBlankLinesThatEndTheFile) {
+  auto log = ParseLog(Lines({kHeader, kMove, kPass, "", "  ", "\r"}));
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ(log->actions.size(), 2u);
+  log = ParseLog(Lines({kHeader, kMove, "", "", kPass}));
+  EXPECT_EQ(log.status().message(),
+            "line 3 is empty; every line after the header is one action (blank lines may only end "
+            "the file)");
+  log = ParseLog(Lines({"", kHeader}));
+  EXPECT_EQ(log.status().message(), "line 1 is empty; line 1 must be the header");
+}
+
 TEST(ParseLog, RefusesATruncatedLastLine) {
   std::string text = Lines({kHeader, kMove});
   text += std::string(kPass).substr(0, 20);
