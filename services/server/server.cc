@@ -68,7 +68,7 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
               : nullptr),
       writer_(store, registry, options.limits, league_check_.get(), tournament_leagues_.get()),
       arbiter_service_(store, results, registry, auth_, writer_, options.watch),
-      token_service_(tokens, store, auth_) {
+      token_service_(tokens, store, auth_, tournament_leagues_.get()) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
                                                           *leagues->projector, auth_);
