@@ -27,7 +27,7 @@ absl::Status RequireAdmin(const Caller& caller) {
 }
 
 absl::Status RequireCreate(const Caller& caller, const std::string& league,
-                           const std::string& tournament) {
+                           const std::string& tournament, const std::string& tournament_league) {
   if (caller.role == store::Role::kAdmin) return absl::OkStatus();
   if (caller.role != store::Role::kOrganiser) {
     return Denied(caller, "create games (admins and organisers only)");
@@ -35,7 +35,9 @@ absl::Status RequireCreate(const Caller& caller, const std::string& league,
   if (!league.empty() && !Contains(caller.leagues, league)) {
     return Denied(caller, absl::StrCat("create games in league \"", league, "\""));
   }
-  if (!tournament.empty() && !Contains(caller.tournaments, tournament)) {
+  // A league's organiser creates the games of its league's tournaments.
+  const bool of_its_league = !league.empty() && league == tournament_league;
+  if (!tournament.empty() && !Contains(caller.tournaments, tournament) && !of_its_league) {
     return Denied(caller, absl::StrCat("create games in tournament \"", tournament, "\""));
   }
   return absl::OkStatus();

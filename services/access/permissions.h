@@ -18,9 +18,14 @@ namespace arbiter::access {
 // PERMISSION_DENIED unless the caller is an admin.
 absl::Status RequireAdmin(const Caller& caller);
 // PERMISSION_DENIED unless the caller may create a game in this league and
-// tournament (admins anywhere; organisers within their scope).
+// tournament (admins anywhere; organisers within their scope). A game of a
+// tournament is in the scope of a token that names the tournament, or of
+// one that names the game's league when that is the tournament's own league
+// (`tournament_league`: the league the tournament's creation event names,
+// empty if it names none or is not known).
 absl::Status RequireCreate(const Caller& caller, const std::string& league,
-                           const std::string& tournament);
+                           const std::string& tournament,
+                           const std::string& tournament_league = "");
 // PERMISSION_DENIED unless the caller's role writes games at all (admins
 // and organisers). Checked before a game is looked up.
 absl::Status RequireWriteRole(const Caller& caller);

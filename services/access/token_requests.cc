@@ -69,14 +69,30 @@ absl::Status OrganiserDenied(const std::string& what) {
   return absl::PermissionDeniedError(absl::StrCat("this organiser token may not ", what));
 }
 
+bool Names(const std::vector<std::string>& scope, const std::string& id) {
+  return !id.empty() && std::find(scope.begin(), scope.end(), id) != scope.end();
+}
+
+// OK if an organiser manages tournament `t`: its token names it, or the
+// league the tournament's creation event names.
+absl::Status CheckManagesTournament(const Caller& caller, const std::string& t,
+                                    const TournamentLeagueLookup& tournament_leagues) {
+  if (Names(caller.tournaments, t)) return absl::OkStatus();
+  if (tournament_leagues && !caller.leagues.empty()) {
+    absl::StatusOr<std::string> league = tournament_leagues(t);
+    if (!league.ok() && !absl::IsNotFound(league.status())) return league.status();
+    if (league.ok() && Names(caller.leagues, *league)) return absl::OkStatus();
+  }
+  return OrganiserDenied(absl::StrCat("create player tokens for tournament \"", t,
+                                      "\" (its token names neither it nor its league)"));
+}
+
 // OK if an organiser may mint `record` (a player token within its scope).
 absl::Status CheckOrganiserMay(const Caller& caller, const store::TokenRecord& record,
-                               const GameLookup& games) {
+                               const GameLookup& games,
+                               const TournamentLeagueLookup& tournament_leagues) {
   for (const std::string& t : record.tournaments) {
-    if (std::find(caller.tournaments.begin(), caller.tournaments.end(), t) == caller.tournaments.end()) {
-      return OrganiserDenied(absl::StrCat("create player tokens for tournament \"", t,
-                                          "\" (its token does not name it)"));
-    }
+    ARBITER_RETURN_IF_ERROR(CheckManagesTournament(caller, t, tournament_leagues));
   }
   for (const std::string& id : record.games) {
     absl::StatusOr<ScopedGame> game = games(id);
@@ -95,7 +111,8 @@ absl::Status CheckOrganiserMay(const Caller& caller, const store::TokenRecord& r
 }  // namespace
 
 absl::StatusOr<store::TokenRecord> TokenToMint(const Caller& caller, const TokenAsked& request,
-                                               const GameLookup& games, absl::Time now) {
+                                               const GameLookup& games, absl::Time now,
+                                               const TournamentLeagueLookup& tournament_leagues) {
   if (caller.role != store::Role::kAdmin && caller.role != store::Role::kOrganiser) {
     return RequireAdmin(caller);
   }
@@ -105,7 +122,7 @@ absl::StatusOr<store::TokenRecord> TokenToMint(const Caller& caller, const Token
   }
   ARBITER_ASSIGN_OR_RETURN(store::TokenRecord record, RecordOf(request, now));
   if (caller.role == store::Role::kOrganiser) {
-    ARBITER_RETURN_IF_ERROR(CheckOrganiserMay(caller, record, games));
+    ARBITER_RETURN_IF_ERROR(CheckOrganiserMay(caller, record, games, tournament_leagues));
   }
   return record;
 }

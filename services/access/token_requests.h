@@ -1,11 +1,12 @@
 // Which tokens a caller may mint, and the stored record of a CreateToken
 // request. Admins mint any token. Organisers mint player tokens for the
-// tournaments their token names and for the games in their scope (their
-// leagues' and tournaments' games, and games their token created): a
+// tournaments they manage (their token names the tournament or its league)
+// and for the games in their scope (their leagues' and tournaments' games,
+// and games their token created): a
 // player token is bound to a player id (its principal, the id the game's
 // header seats) and to games or tournaments, and plays only there
 // (permissions.h PlaysIn). Pure functions but for the game look-up they
-// are given; thread-safe as it is.
+// are given; thread-safe as they are.
 #ifndef ARBITER_SERVICES_ACCESS_TOKEN_REQUESTS_H_
 #define ARBITER_SERVICES_ACCESS_TOKEN_REQUESTS_H_
 
@@ -29,6 +30,10 @@ struct ScopedGame {
   std::string creator_token_id;
 };
 using GameLookup = std::function<absl::StatusOr<ScopedGame>(const std::string& game_id)>;
+// The league tournament `tournament_id` was created in, as its creation
+// event states it (empty: none); NotFound for an unknown tournament.
+using TournamentLeagueLookup =
+    std::function<absl::StatusOr<std::string>(const std::string& tournament_id)>;
 
 // What a CreateToken request asks for, as the API layer read it.
 struct TokenAsked {
@@ -45,10 +50,13 @@ struct TokenAsked {
 // no id, hash or creator yet), if `caller` may mint it. INVALID_ARGUMENT
 // naming the field for a malformed request (a player token without games
 // or tournaments, or with leagues); PERMISSION_DENIED for a token the
-// caller may not mint, or a game outside an organiser's scope (or unknown:
-// the same answer); the look-up's other errors.
+// caller may not mint, or a game or tournament outside an organiser's
+// scope (or unknown: the same answer); the look-ups' other errors. Without
+// `tournament_leagues` (empty), an organiser mints tokens only for the
+// tournaments its token names.
 absl::StatusOr<store::TokenRecord> TokenToMint(const Caller& caller, const TokenAsked& request,
-                                               const GameLookup& games, absl::Time now);
+                                               const GameLookup& games, absl::Time now,
+                                               const TournamentLeagueLookup& tournament_leagues = {});
 
 }  // namespace arbiter::access
 

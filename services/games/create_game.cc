@@ -139,9 +139,9 @@ std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
   out.reserve(requests.size());
   std::vector<PreparedGame> prepared;
   std::vector<size_t> index;  // prepared[i] answers requests[index[i]]
-  std::set<std::pair<std::string, std::string>> leagues_checked;
+  CreateMemo memo;
   for (size_t i = 0; i < requests.size(); ++i) {
-    absl::StatusOr<PreparedGame> one = PrepareCreate(caller, requests[i], &leagues_checked);
+    absl::StatusOr<PreparedGame> one = PrepareCreate(caller, requests[i], &memo);
     if (!one.ok()) {
       out.push_back(one.status());
       continue;
@@ -164,9 +164,29 @@ std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
   return out;
 }
 
+absl::Status GameWriter::RequireCreate(const access::Caller& caller, const std::string& league,
+                                       const std::string& tournament, CreateMemo* memo) {
+  const absl::Status named = access::RequireCreate(caller, league, tournament);
+  // Only a token of the game's league that does not name its tournament
+  // asks which league the tournament is in.
+  if (named.ok() || tournaments_ == nullptr || tournament.empty() || league.empty() ||
+      !access::RequireCreate(caller, league, "").ok()) {
+    return named;
+  }
+  std::string tournament_league;
+  if (memo != nullptr && memo->tournament_leagues.contains(tournament)) {
+    tournament_league = memo->tournament_leagues.at(tournament);
+  } else {
+    absl::StatusOr<std::string> found = tournaments_->LeagueOf(tournament);
+    if (!found.ok() && !absl::IsNotFound(found.status())) return found.status();
+    if (found.ok()) tournament_league = *std::move(found);
+    if (memo != nullptr) memo->tournament_leagues[tournament] = tournament_league;
+  }
+  return access::RequireCreate(caller, league, tournament, tournament_league);
+}
+
 absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
-    const access::Caller& caller, const v1::CreateGameRequest& request,
-    std::set<std::pair<std::string, std::string>>* leagues_checked) {
+    const access::Caller& caller, const v1::CreateGameRequest& request, CreateMemo* memo) {
   ARBITER_RETURN_IF_ERROR(CheckRequestId(request.request_id()));
   ARBITER_ASSIGN_OR_RETURN(
       const std::string game_id,
@@ -174,11 +194,11 @@ absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
   const v1::Game& game = request.game();
   ARBITER_RETURN_IF_ERROR(CheckScopeId(game.league(), "game.league"));
   ARBITER_RETURN_IF_ERROR(CheckScopeId(game.tournament(), "game.tournament"));
-  ARBITER_RETURN_IF_ERROR(access::RequireCreate(caller, game.league(), game.tournament()));
+  ARBITER_RETURN_IF_ERROR(RequireCreate(caller, game.league(), game.tournament(), memo));
   const std::pair<std::string, std::string> league_and_type(game.league(), game.game_type());
-  if (leagues_checked == nullptr || !leagues_checked->contains(league_and_type)) {
+  if (memo == nullptr || !memo->leagues_checked.contains(league_and_type)) {
     ARBITER_RETURN_IF_ERROR(CheckLeague(game.league(), game.game_type(), "game.league"));
-    if (leagues_checked != nullptr) leagues_checked->insert(league_and_type);
+    if (memo != nullptr) memo->leagues_checked.insert(league_and_type);
   }
 
   PreparedGame prepared;

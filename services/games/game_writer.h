@@ -23,6 +23,7 @@
 #define ARBITER_SERVICES_GAMES_GAME_WRITER_H_
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -36,6 +37,7 @@
 #include "services/games/game_loader.h"
 #include "services/games/league_check.h"
 #include "services/games/live_games.h"
+#include "services/games/tournament_league.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::games {
@@ -55,10 +57,16 @@ struct WriteLimits {
 class GameWriter {
  public:
   // With `leagues`, a game that names a league must name one that exists
-  // and rates its game type.
+  // and rates its game type. With `tournaments`, a league's organiser may
+  // create the games of its league's tournaments (access::RequireCreate).
   GameWriter(store::EventStore& store, const engine::RulesetRegistry& registry,
-             WriteLimits limits, LeagueCheck* leagues = nullptr)
-      : store_(store), registry_(registry), limits_(limits), leagues_(leagues) {}
+             WriteLimits limits, LeagueCheck* leagues = nullptr,
+             TournamentLeagues* tournaments = nullptr)
+      : store_(store),
+        registry_(registry),
+        limits_(limits),
+        leagues_(leagues),
+        tournaments_(tournaments) {}
 
   // LeagueCheck::CheckRates (league `league_id` exists and rates
   // `game_type`; OK for an empty id), or OK without `leagues`. For writers
@@ -108,12 +116,20 @@ class GameWriter {
     store::CreateGameRequest create;  // what the store writes
     v1::GameCreated created;          // event 1's body
   };
-  // Create's checks and the store request (create_game.cc);
-  // `leagues_checked` (may be null) remembers the (league, game type) pairs
-  // already found valid.
-  absl::StatusOr<PreparedGame> PrepareCreate(
-      const access::Caller& caller, const v1::CreateGameRequest& request,
-      std::set<std::pair<std::string, std::string>>* leagues_checked);
+  // What the creations of one CreateMany have looked up already.
+  struct CreateMemo {
+    std::set<std::pair<std::string, std::string>> leagues_checked;  // (league, game type)
+    std::map<std::string, std::string> tournament_leagues;          // tournament -> league
+  };
+  // Create's checks and the store request (create_game.cc); `memo` (may be
+  // null) remembers what earlier creations looked up.
+  absl::StatusOr<PreparedGame> PrepareCreate(const access::Caller& caller,
+                                             const v1::CreateGameRequest& request,
+                                             CreateMemo* memo);
+  // access::RequireCreate, with the tournament's league as its log states
+  // it when only that could allow the caller (create_game.cc).
+  absl::Status RequireCreate(const access::Caller& caller, const std::string& league,
+                             const std::string& tournament, CreateMemo* memo);
   // The game `game_id` as its chain states it, if the caller may write to
   // it (void_and_correct.cc); PERMISSION_DENIED if not, and for a game that
   // does not exist unless the caller is an admin (NOT_FOUND then).
@@ -136,6 +152,7 @@ class GameWriter {
   const engine::RulesetRegistry& registry_;
   const WriteLimits limits_;
   LeagueCheck* const leagues_;
+  TournamentLeagues* const tournaments_;
   LiveGames live_;
 };
 

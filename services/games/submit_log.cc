@@ -138,7 +138,7 @@ absl::StatusOr<v1::SubmitGameResponse> GameWriter::Submit(const access::Caller& 
       GameIdToCreate(request.game_id(), caller.principal, request.request_id()));
   ARBITER_RETURN_IF_ERROR(CheckScopeId(request.league(), "league"));
   ARBITER_RETURN_IF_ERROR(CheckScopeId(request.tournament(), "tournament"));
-  ARBITER_RETURN_IF_ERROR(access::RequireCreate(caller, request.league(), request.tournament()));
+  ARBITER_RETURN_IF_ERROR(RequireCreate(caller, request.league(), request.tournament(), nullptr));
   ARBITER_ASSIGN_OR_RETURN(const log::GameLog parsed, ParseSubmittedLog(request.log(), limits_));
   ARBITER_RETURN_IF_ERROR(CheckLeague(request.league(), parsed.header.game(), "league"));
   ARBITER_ASSIGN_OR_RETURN(const replay::Referee referee, JudgeLog(registry_, parsed, cancel));

@@ -19,6 +19,7 @@
 #include "services/league/league_check_impl.h"
 #include "services/server/early_auth.h"
 #include "services/server/request_limits.h"
+#include "services/tournament/tournament_league_impl.h"
 
 namespace arbiter::server {
 namespace {
@@ -61,9 +62,13 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
       league_check_(leagues != nullptr
                         ? std::make_unique<league::StreamLeagueCheck>(*leagues->streams)
                         : nullptr),
-      writer_(store, registry, options.limits, league_check_.get()),
+      tournament_leagues_(
+          leagues != nullptr
+              ? std::make_unique<tournament::StreamTournamentLeagues>(*leagues->streams)
+              : nullptr),
+      writer_(store, registry, options.limits, league_check_.get(), tournament_leagues_.get()),
       arbiter_service_(store, results, registry, auth_, writer_, options.watch),
-      token_service_(tokens, store, auth_) {
+      token_service_(tokens, store, auth_, tournament_leagues_.get()) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
                                                           *leagues->projector, auth_);

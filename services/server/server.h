@@ -124,6 +124,8 @@ class ArbiterServer {
   std::shared_ptr<grpc::AuthMetadataProcessor> early_auth_;
   // With LeagueParts: a new game's league must exist and rate its type.
   std::unique_ptr<games::LeagueCheck> league_check_;
+  // With LeagueParts: a league's organiser creates its tournaments' games.
+  std::unique_ptr<games::TournamentLeagues> tournament_leagues_;
   // Every write to games, from every service: one lock per game.
   games::GameWriter writer_;
   ArbiterServiceImpl arbiter_service_;

@@ -105,8 +105,13 @@ grpc::Status TokenServiceImpl::CreateToken(grpc::ServerContext* context,
           ARBITER_ASSIGN_OR_RETURN(out.creator_token_id, games::CreatorTokenOf(games_, game_id));
           return out;
         };
-        ARBITER_ASSIGN_OR_RETURN(store::TokenRecord record,
-                                 access::TokenToMint(caller, AskedOf(*request), games, absl::Now()));
+        access::TournamentLeagueLookup tournament_leagues;
+        if (tournaments_ != nullptr) {
+          tournament_leagues = [this](const std::string& id) { return tournaments_->LeagueOf(id); };
+        }
+        ARBITER_ASSIGN_OR_RETURN(
+            store::TokenRecord record,
+            access::TokenToMint(caller, AskedOf(*request), games, absl::Now(), tournament_leagues));
         if (request->request_id().empty() ||
             static_cast<int>(request->request_id().size()) > store::kMaxIdBytes) {
           return common::FieldError("request_id", "request_id is required (1-200 bytes)");

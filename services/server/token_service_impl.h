@@ -12,6 +12,7 @@
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
+#include "services/games/tournament_league.h"
 #include "services/store/event_store.h"
 #include "services/store/token_store.h"
 
@@ -20,9 +21,11 @@ namespace arbiter::server {
 class TokenServiceImpl final : public v1::TokenService::Service {
  public:
   // `games` is read to check that a player token's games lie in an
-  // organiser's scope.
-  TokenServiceImpl(store::TokenStore& tokens, store::EventStore& games, access::Authenticator& auth)
-      : tokens_(tokens), games_(games), auth_(auth) {}
+  // organiser's scope, and `tournaments` (may be null) that its tournaments
+  // are of the organiser's leagues.
+  TokenServiceImpl(store::TokenStore& tokens, store::EventStore& games, access::Authenticator& auth,
+                   games::TournamentLeagues* tournaments = nullptr)
+      : tokens_(tokens), games_(games), auth_(auth), tournaments_(tournaments) {}
 
   grpc::Status CreateToken(grpc::ServerContext* context, const v1::CreateTokenRequest* request,
                            v1::CreateTokenResponse* response) override;
@@ -35,6 +38,7 @@ class TokenServiceImpl final : public v1::TokenService::Service {
   store::TokenStore& tokens_;
   store::EventStore& games_;
   access::Authenticator& auth_;
+  games::TournamentLeagues* const tournaments_;
 };
 
 // The API's view of a stored token (no secret, no hash).

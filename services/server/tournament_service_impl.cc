@@ -44,7 +44,7 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                           tournament::ReadTournament(streams_, id));
                  ARBITER_ASSIGN_OR_RETURN(
                      *response, tournament::ReadTournamentView(
-                                    results_, log, tournament::SeedSightOf(caller, id)));
+                                    results_, log, tournament::SeedSightOf(caller, log)));
                  return absl::OkStatus();
                });
 }
@@ -84,7 +84,7 @@ grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
                                                           : request->round();
                  ARBITER_ASSIGN_OR_RETURN(
                      *response, tournament::ReadRoundView(results_, log, number,
-                                                          tournament::SeedSightOf(caller, id)));
+                                                          tournament::SeedSightOf(caller, log)));
                  return absl::OkStatus();
                });
 }

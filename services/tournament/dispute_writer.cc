@@ -56,7 +56,7 @@ absl::Status CheckMayDispute(const access::Caller& caller, const TournamentLog& 
                              const TableState& table, int round, int table_number) {
   bool seated = false;
   for (const std::string& p : table.table.players()) seated = seated || p == caller.principal;
-  if (seated || RequireOrganise(caller, log.id).ok()) return absl::OkStatus();
+  if (seated || RequireOrganise(caller, log).ok()) return absl::OkStatus();
   return absl::PermissionDeniedError(absl::StrCat(
       "this token may not open a dispute on round ", round, " table ", table_number,
       " (admins, the tournament's organisers and the table's players only)"));
@@ -132,10 +132,10 @@ absl::StatusOr<v1::Dispute> DisputeWriter::RuleDispute(const access::Caller& cal
   ARBITER_RETURN_IF_ERROR(CheckTournamentRequestId(request.request_id()));
   ARBITER_ASSIGN_OR_RETURN(const v1::Dispute dispute, ReadDispute(streams_, id));
   const std::string tournament_id = common::IdOf(common::IdKind::kTournament, dispute.tournament());
-  ARBITER_RETURN_IF_ERROR(RequireOrganise(caller, tournament_id));
+  ARBITER_ASSIGN_OR_RETURN(const TournamentLog log,
+                           ReadToOrganise(caller, streams_, tournament_id));
   if (dispute.state() == v1::DISPUTE_STATE_RULED) return DisputeClosed(id, dispute.ruling());
   ARBITER_RETURN_IF_ERROR(CheckRulingRequest(request));
-  ARBITER_ASSIGN_OR_RETURN(const TournamentLog log, ReadTournament(streams_, tournament_id));
   const TableState& table = log.rounds[static_cast<size_t>(dispute.round() - 1)]
                                 .tables[static_cast<size_t>(dispute.table() - 1)];
   ARBITER_RETURN_IF_ERROR(CheckCorrected(request, table.table.players_size()));

@@ -4,8 +4,8 @@
 
 namespace arbiter::tournament {
 
-SeedSight SeedSightOf(const access::Caller& caller, const std::string& tournament_id) {
-  if (caller.role == store::Role::kAuditor || RequireOrganise(caller, tournament_id).ok()) {
+SeedSight SeedSightOf(const access::Caller& caller, const TournamentLog& log) {
+  if (caller.role == store::Role::kAuditor || RequireOrganise(caller, log).ok()) {
     return SeedSight::kAll;
   }
   return SeedSight::kEndedGamesOnly;

@@ -2,9 +2,10 @@
 // seed decides every card its players will hold, and the tournament's seed
 // decides every table's game seed (engine/tournament/pairing.h TableSeed),
 // so both are shown before the games they deal are over only to those who
-// may see live seeds anyway: admins, auditors, and the organisers whose
-// token names the tournament (they chose its seed). Everyone else (public
-// tokens, organisers of other tournaments) gets answers without them and
+// may see live seeds anyway: admins, auditors, and the organisers who manage
+// the tournament (their token names it or its league: they chose its seed
+// or start its rounds). Everyone else (public tokens, organisers of other
+// tournaments and leagues) gets answers without them and
 // `seed_withheld` set; docs/tournaments.md, "Who sees the seeds".
 // Pure functions; thread-safe.
 #ifndef ARBITER_SERVICES_TOURNAMENT_SEED_SIGHT_H_
@@ -13,13 +14,14 @@
 #include <string>
 
 #include "services/access/caller.h"
+#include "services/tournament/tournament_log.h"
 #include "services/tournament/tournament_reader.h"
 
 namespace arbiter::tournament {
 
-// kAll for admins, auditors and the tournament's organisers; otherwise
-// kEndedGamesOnly.
-SeedSight SeedSightOf(const access::Caller& caller, const std::string& tournament_id);
+// kAll for admins, auditors and the organisers of the tournament of `log`
+// (tournament_access.h RequireOrganise); otherwise kEndedGamesOnly.
+SeedSight SeedSightOf(const access::Caller& caller, const TournamentLog& log);
 
 }  // namespace arbiter::tournament
 

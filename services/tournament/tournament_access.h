@@ -1,36 +1,54 @@
 // What tournament and dispute writes share: who may manage a tournament,
-// and the request-id check. Pure functions; thread-safe.
+// and the request-id check. A tournament is managed by admins, by organisers
+// whose token names it, and by organisers whose token names its league: the
+// league its creation event names (TournamentLog::settings, folded from the
+// tournament's own hash-chained log), never a copy kept beside it. Each
+// denial says who may. Pure functions except ReadToOrganise (reads the
+// tournament's stream); thread-safe.
 #ifndef ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_ACCESS_H_
 #define ARBITER_SERVICES_TOURNAMENT_TOURNAMENT_ACCESS_H_
 
 #include <string>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
-#include "services/access/permissions.h"
-#include "services/common/status_details.h"
+#include "absl/status/statusor.h"
+#include "services/access/caller.h"
+#include "services/store/stream_store.h"
+#include "services/tournament/tournament_log.h"
 
 namespace arbiter::tournament {
 
-// Admins anywhere; organisers for the tournaments their token names.
-inline absl::Status RequireOrganise(const access::Caller& caller, const std::string& tournament_id) {
-  if (caller.role == store::Role::kAdmin) return absl::OkStatus();
-  if (caller.role == store::Role::kOrganiser) {
-    for (const std::string& t : caller.tournaments) {
-      if (t == tournament_id) return absl::OkStatus();
-    }
-  }
-  return absl::PermissionDeniedError(absl::StrCat(
-      "this token may not manage tournament \"", tournament_id,
-      "\" (admins, and organisers whose token names the tournament, only)"));
-}
+// True for admins and for organisers whose token names `tournament_id`:
+// they manage it whatever its league.
+bool NamesTournament(const access::Caller& caller, const std::string& tournament_id);
 
-inline absl::Status CheckTournamentRequestId(const std::string& request_id) {
-  if (request_id.empty() || request_id.size() > 200) {
-    return common::FieldError("request_id", "request_id is required: 1-200 bytes, unique per request");
-  }
-  return absl::OkStatus();
-}
+// The denial for a caller who may not manage `tournament_id` of `league`
+// (empty: a tournament in no league, or one that does not exist).
+absl::Status ManageDenied(const std::string& tournament_id, const std::string& league);
+
+// PERMISSION_DENIED (ManageDenied) unless the caller may manage the
+// tournament of `log`: admins; organisers whose token names it or its
+// league.
+absl::Status RequireOrganise(const access::Caller& caller, const TournamentLog& log);
+
+// The tournament `tournament_id`, read for a caller who must manage it.
+// PERMISSION_DENIED as RequireOrganise, and for a tournament that does not
+// exist unless the token names it (permission before existence: NotFound
+// then); the store's errors.
+absl::StatusOr<TournamentLog> ReadToOrganise(const access::Caller& caller,
+                                             store::StreamStore& streams,
+                                             const std::string& tournament_id);
+
+// PERMISSION_DENIED unless the caller may create tournament `tournament_id`
+// in `league` (empty: none): admins; organisers whose token names the
+// tournament; organisers whose token names the league. A refusal in a
+// league says which leagues the token names and how an admin mints a token
+// for the league.
+absl::Status RequireCreateTournament(const access::Caller& caller,
+                                     const std::string& tournament_id, const std::string& league);
+
+// INVALID_ARGUMENT with a field violation unless `request_id` is 1-200 bytes.
+absl::Status CheckTournamentRequestId(const std::string& request_id);
 
 }  // namespace arbiter::tournament
 

@@ -59,8 +59,7 @@ absl::StatusOr<TournamentLog> TournamentWriter::ForWrite(const access::Caller& c
                                                          const std::string& request_id) {
   ARBITER_ASSIGN_OR_RETURN(const std::string id, ParseTournamentName(name));
   ARBITER_RETURN_IF_ERROR(CheckTournamentRequestId(request_id));
-  ARBITER_RETURN_IF_ERROR(RequireOrganise(caller, id));
-  return ReadTournament(streams_, id);
+  return ReadToOrganise(caller, streams_, id);
 }
 
 absl::StatusOr<v1::Tournament> TournamentWriter::Answer(const std::string& id) {
@@ -75,7 +74,8 @@ absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
     return common::FieldError("tournament_id",
                               "tournament_id must be 1-40 characters of A-Z a-z 0-9 _ . -");
   }
-  ARBITER_RETURN_IF_ERROR(RequireOrganise(caller, request.tournament_id()));
+  ARBITER_RETURN_IF_ERROR(
+      RequireCreateTournament(caller, request.tournament_id(), request.settings().league()));
   if (absl::Status s = ModelSettings(request.settings()).status(); !s.ok()) {
     return SettingsError(s);
   }

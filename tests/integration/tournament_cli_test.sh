@@ -3,7 +3,9 @@
 # PostgreSQL: an organiser mints every registered player's token into a
 # directory (files readable by their owner only), a second run keeps them,
 # and after round 1 starts each file plays its player's seat at its table
-# and no other seat. `arbiter tournament list` says how to create the first
+# and no other seat. An organiser of league north registers a player in a
+# tournament of north and mints its seat tokens, and may not create one in
+# south. `arbiter tournament list` says how to create the first
 # tournament, then lists every one as an aligned table (filtered with
 # --league, no seed even with --json); a malformed --league names the flag.
 # A played, confirmed table lists each seat's place and points, labelled.
@@ -48,11 +50,25 @@ grep -q "^4 player(s) already had a token file" "$work/again" || fail "second ru
 "$arbiter" tournament create spring --game atlantis --seed 5 --rounds 1 --table-size 3 \
   --preferred 3 --place-points 2 --place-points 1 --place-points 0 --league north \
   --player eve --player fay --player gus "${admin[@]}" >/dev/null
+# A league's organiser runs its league's tournaments, and creates none elsewhere.
+"$arbiter" token create --role organiser --principal nora --league north "${admin[@]}" >"$work/nora.token"
+nora=(--server "$address" --token-file "$work/nora.token")
+"$arbiter" tournament register spring --player hal "${nora[@]}" >/dev/null ||
+  fail "the league's organiser cannot register a player in spring"
+"$arbiter" tournament tokens spring --out "$work/spring-seats" "${nora[@]}" >"$work/minted" ||
+  fail "the league's organiser cannot mint spring's seat tokens: $(cat "$work/minted")"
+[ "$(grep -c '^[a-z]*: ' "$work/minted")" = 4 ] || fail "4 spring tokens expected: $(cat "$work/minted")"
+code=0
+"$arbiter" tournament create autumn --game atlantis --seed 5 --rounds 1 --table-size 3 \
+  --preferred 3 --place-points 2 --place-points 1 --place-points 0 --league south \
+  --player eve --player fay --player gus "${nora[@]}" 2>"$work/err" >"$work/out" || code=$?
+grep -qF 'may not create a tournament in league "south" (admins, organisers of the league, and organisers whose token names the tournament, only; it names league "north"); an admin can mint a token for league "south": arbiter token create --role organiser --league south --principal NAME' "$work/err" &&
+  [ "$code" != 0 ] && ! [ -s "$work/out" ] || fail "autumn in south: exit $code: $(cat "$work/err")"
 "$arbiter" tournament list "${admin[@]}" >"$work/list"
 cat >"$work/expected" <<'TABLE'
 tournament  game      league  status       rounds  players
 cup         atlantis  -       in play      1 of 2  4
-spring      atlantis  north   registering  0 of 1  3
+spring      atlantis  north   registering  0 of 1  4
 TABLE
 diff -u "$work/expected" "$work/list" || fail "tournament list"
 "$arbiter" tournament list --league north "${admin[@]}" >"$work/list"

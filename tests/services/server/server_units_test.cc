@@ -118,6 +118,25 @@ TEST(Permissions, FollowTheRoles) {
   EXPECT_TRUE(access::RequireCreate(north, "north", "").ok());
 }
 
+// A league's organiser creates the games of its league's tournaments (the
+// tournament's league as its creation event states it), and of no other.
+TEST(Permissions, ALeaguesOrganiserCreatesTheGamesOfItsLeaguesTournaments) {
+  const access::Caller north{"nora", store::Role::kOrganiser, {"north"}, {}, "t1", {}};
+  EXPECT_TRUE(access::RequireCreate(north, "north", "cup", "north").ok());
+  EXPECT_EQ(access::RequireCreate(north, "north", "cup", "south").message(),
+            "this organiser token may not create games in tournament \"cup\"");
+  EXPECT_EQ(access::RequireCreate(north, "north", "cup", "").code(),
+            absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(access::RequireCreate(north, "", "cup", "").code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(access::RequireCreate(north, "south", "cup", "south").message(),
+            "this organiser token may not create games in league \"south\"");
+  // A token naming the tournament: as before, its league too if the game names one.
+  const access::Caller cup{"tess", store::Role::kOrganiser, {}, {"cup"}, "t2", {}};
+  EXPECT_TRUE(access::RequireCreate(cup, "", "cup", "").ok());
+  EXPECT_EQ(access::RequireCreate(cup, "north", "cup", "north").code(),
+            absl::StatusCode::kPermissionDenied);
+}
+
 TEST(Permissions, WriteRightsFollowTheTokenNotItsPrincipal) {
   store::GameRecord game;
   game.game_id = "g";
