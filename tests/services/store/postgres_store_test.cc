@@ -685,9 +685,16 @@ TEST(MigrationTo0018, ResultsStoredBeforeGetTheirCopiesFromTheEvents) {
     options.conninfo = conninfo;
     absl::StatusOr<std::unique_ptr<PostgresEventStore>> old = PostgresEventStore::Open(options);
     ASSERT_TRUE(old.ok()) << old.status();
-    CreateGameRequest request = CreateRequest("before");
-    request.game.league_id = "north";
-    ASSERT_TRUE((*old)->CreateGame(request).ok());
+    // The game row as the schema of migration 17 holds it (today's
+    // CreateGame writes columns added since).
+    const GameRecord game = CreateRequest("before").game;
+    pqxx::connection conn(conninfo);
+    pqxx::nontransaction(conn).exec_params(
+        "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
+        "league_id, create_request_id, create_digest, status) "
+        "VALUES ($1, $2, $3, $4, $5, $6::text[], $7, 'north', 'create-before', 'd', 'active')",
+        game.game_id, game.game, game.ruleset_id, game.ruleset_hash, *game.seed,
+        "{ana,ben,cy}", game.created_by);
     std::vector<NewEvent> events = Events("before", 2);
     events.push_back(finished("before-end"));
     ASSERT_TRUE((*old)->Append(Append("before", 0, "play-before", events)).ok());
