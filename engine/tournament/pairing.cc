@@ -191,13 +191,20 @@ absl::Status CheckRoundMayStart(const TournamentSettings& settings, const std::v
 
 // The players from the top of the standings down (the first round: drawn by
 // lot from the seed).
+// Withdrawn players are left out.
 absl::StatusOr<std::vector<std::string>> StandingOrder(const TournamentSettings& settings,
                                                        const std::vector<std::string>& players,
-                                                       const std::vector<Round>& earlier) {
-  if (earlier.empty()) return FirstRoundOrder(settings.seed, players);
-  ARBITER_ASSIGN_OR_RETURN(const std::vector<StandingRow> standings, ComputeStandings(settings, players, earlier));
+                                                       const std::vector<Round>& earlier,
+                                                       const FieldChanges& changes) {
   std::vector<std::string> order;
-  for (const StandingRow& row : standings) order.push_back(row.player);
+  if (earlier.empty()) {
+    order = FirstRoundOrder(settings.seed, players);
+  } else {
+    ARBITER_ASSIGN_OR_RETURN(const std::vector<StandingRow> standings,
+                             ComputeStandings(settings, players, earlier, changes));
+    for (const StandingRow& row : standings) order.push_back(row.player);
+  }
+  std::erase_if(order, [&](const std::string& p) { return changes.Withdrawn(p); });
   return order;
 }
 
@@ -316,11 +323,12 @@ std::vector<std::string> FirstRoundOrder(uint64_t seed, const std::vector<std::s
 
 absl::StatusOr<Round> AssignRound(const TournamentSettings& settings,
                                   const std::vector<std::string>& players,
-                                  const std::vector<Round>& earlier) {
+                                  const std::vector<Round>& earlier, const FieldChanges& changes) {
   ARBITER_RETURN_IF_ERROR(CheckRoundMayStart(settings, players, earlier));
   const int number = static_cast<int>(earlier.size()) + 1;
-  ARBITER_ASSIGN_OR_RETURN(const std::vector<std::string> order, StandingOrder(settings, players, earlier));
-  ARBITER_ASSIGN_OR_RETURN(const TablePlan plan, PlanTables(settings, static_cast<int>(players.size())));
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<std::string> order,
+                           StandingOrder(settings, players, earlier, changes));
+  ARBITER_ASSIGN_OR_RETURN(const TablePlan plan, PlanTables(settings, static_cast<int>(order.size())));
 
   PlayerIndex index;
   for (size_t i = 0; i < players.size(); ++i) index[players[i]] = static_cast<int>(i);

@@ -46,13 +46,16 @@ uint64_t TableSeed(uint64_t seed, int round, int table);
 // Round 1's order: registration order shuffled by Rng(seed).
 std::vector<std::string> FirstRoundOrder(uint64_t seed, const std::vector<std::string>& players);
 
-// The next round (number earlier.size() + 1). FailedPrecondition when every
-// round has been played, when an earlier round still has a table without a
-// result, or when the players cannot fill a table; InvalidArgument for bad
-// settings, players or earlier rounds (as ComputeStandings).
+// The next round (number earlier.size() + 1) for every registered player
+// who has not withdrawn (`changes`; late entrants join with no points and no
+// earlier table-mates). FailedPrecondition when every round has been played,
+// when an earlier round still has a table without a result, or when the
+// players cannot fill a table; InvalidArgument for bad settings, players or
+// earlier rounds (as ComputeStandings).
 absl::StatusOr<Round> AssignRound(const TournamentSettings& settings,
                                   const std::vector<std::string>& players,
-                                  const std::vector<Round>& earlier);
+                                  const std::vector<Round>& earlier,
+                                  const FieldChanges& changes = {});
 
 }  // namespace arbiter::engine::tournament
 

@@ -6,6 +6,7 @@
 #define ARBITER_ENGINE_TOURNAMENT_ROUNDS_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,26 @@ struct Round {
   int number = 0;  // 1, 2, ...
   std::vector<Table> tables;
   std::vector<std::string> byes;
+};
+
+// How the field changed after round 1 started (docs/tournaments.md, "Late
+// entries and withdrawals"). Players not named here entered before round 1
+// and never withdrew; a tournament without changes gives exactly the rounds
+// and standings it gave before late entries existed.
+struct FieldChanges {
+  // A late entrant: the first round they could be paired in (the round that
+  // had not started when they registered), 2 or more.
+  std::map<std::string, int> first_round;
+  // A withdrawn player: how many rounds had started when they withdrew. They
+  // are paired in no later round; the standings keep them.
+  std::map<std::string, int> withdrawn_after;
+
+  // The first round `player` could play (1 unless a late entrant).
+  int FirstRound(const std::string& player) const {
+    auto it = first_round.find(player);
+    return it == first_round.end() ? 1 : it->second;
+  }
+  bool Withdrawn(const std::string& player) const { return withdrawn_after.contains(player); }
 };
 
 }  // namespace arbiter::engine::tournament

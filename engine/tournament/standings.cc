@@ -114,9 +114,9 @@ class Ranker {
 // points, wins and opponents) and the meetings of counted games.
 class RoundReader {
  public:
-  RoundReader(const TournamentSettings& settings, const std::vector<std::string>& players)
-      : settings_(settings), rows_(players.size()), opponents_(players.size()) {
-    const std::map<std::string, int> lots = LotNumbers(settings.seed, players);
+  RoundReader(const TournamentSettings& settings, const std::vector<std::string>& players,
+              const FieldChanges& changes, const std::map<std::string, int>& lots)
+      : settings_(settings), changes_(changes), rows_(players.size()), opponents_(players.size()) {
     for (size_t i = 0; i < players.size(); ++i) {
       index_[players[i]] = static_cast<int>(i);
       rows_[i].player = players[i];
@@ -137,6 +137,9 @@ class RoundReader {
       rows_[i].points += entry.points;
     }
     for (const Table& table : round.tables) ARBITER_RETURN_IF_ERROR(AddTable(round, table, seated));
+    for (size_t i = 0; i < rows_.size(); ++i) {
+      if (!seated[i]) rows_[i].rounds.back().kind = AbsentKind(rows_[i].player, round.number);
+    }
     return absl::OkStatus();
   }
 
@@ -164,6 +167,17 @@ class RoundReader {
     }
     seated[it->second] = true;
     return it->second;
+  }
+
+  // Why a player who is neither seated nor given a bye in round `number` is
+  // not there.
+  RoundEntry::Kind AbsentKind(const std::string& player, int number) const {
+    if (number < changes_.FirstRound(player)) return RoundEntry::Kind::kNotEntered;
+    auto it = changes_.withdrawn_after.find(player);
+    if (it != changes_.withdrawn_after.end() && number > it->second) {
+      return RoundEntry::Kind::kWithdrawn;
+    }
+    return RoundEntry::Kind::kAbsent;
   }
 
   absl::Status AddTable(const Round& round, const Table& table, std::vector<bool>& seated) {
@@ -211,6 +225,7 @@ class RoundReader {
   }
 
   const TournamentSettings& settings_;
+  const FieldChanges& changes_;
   Index index_;
   std::vector<StandingRow> rows_;
   std::vector<Meeting> meetings_;
@@ -227,19 +242,30 @@ Points StrengthOfSchedule(const StandingRow& row) {
   return q;
 }
 
-std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::string>& players) {
-  std::vector<std::string> order = players;
-  engine::Rng rng(seed ^ 0x6c6f74ULL);  // "lot"
-  rng.Shuffle(order);
+std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::string>& players,
+                                      const FieldChanges& changes) {
+  // Entry groups by first round: 1 (before round 1), then each late round.
+  std::map<int, std::vector<std::string>> groups;
+  for (const std::string& p : players) groups[changes.FirstRound(p)].push_back(p);
   std::map<std::string, int> out;
-  for (size_t i = 0; i < order.size(); ++i) out[order[i]] = static_cast<int>(i) + 1;
+  for (auto& [first_round, group] : groups) {
+    const uint64_t salt = first_round == 1 ? 0 : static_cast<uint64_t>(first_round) << 40;
+    engine::Rng rng(seed ^ 0x6c6f74ULL ^ salt);  // "lot"
+    rng.Shuffle(group);
+    for (const std::string& p : group) out[p] = static_cast<int>(out.size()) + 1;
+  }
   return out;
 }
 
 absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
     const TournamentSettings& settings, const std::vector<std::string>& players,
-    const std::vector<Round>& rounds) {
-  RoundReader reader(settings, players);
+    const std::vector<Round>& rounds, const FieldChanges& changes) {
+  const int next_round = static_cast<int>(rounds.size()) + 1;
+  std::vector<std::string> field;
+  for (const std::string& p : players) {
+    if (changes.FirstRound(p) <= next_round) field.push_back(p);
+  }
+  RoundReader reader(settings, field, changes, LotNumbers(settings.seed, players, changes));
   for (const Round& round : rounds) ARBITER_RETURN_IF_ERROR(reader.Add(round));
   std::vector<StandingRow>& rows = reader.Finish();
   const std::vector<Meeting>& meetings = reader.meetings();

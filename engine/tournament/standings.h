@@ -32,7 +32,9 @@
 namespace arbiter::engine::tournament {
 
 struct RoundEntry {
-  enum class Kind { kPlayed, kBye, kVoid, kPending, kAbsent };
+  // kWithdrawn: a round after the player withdrew; kNotEntered: a round
+  // before a late entrant's first.
+  enum class Kind { kPlayed, kBye, kVoid, kPending, kAbsent, kWithdrawn, kNotEntered };
   int round = 0;
   Kind kind = Kind::kAbsent;
   int table = 0;  // kPlayed, kVoid, kPending
@@ -62,15 +64,21 @@ struct StandingRow {
 // Strength of schedule, rounded down to 1/840; 0 with no opponents.
 Points StrengthOfSchedule(const StandingRow& row);
 
-// Each player's lot number (1 is best): registration order shuffled by
-// Rng(seed ^ 0x6c6f74) (docs/tournaments.md).
-std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::string>& players);
+// Each player's lot number (1 is best): the players who entered before round
+// 1 in registration order shuffled by Rng(seed ^ 0x6c6f74) (docs/
+// tournaments.md); then the late entrants of round 2, of round 3, ..., each
+// group in registration order shuffled by Rng(seed ^ 0x6c6f74 ^ (r << 40))
+// for its first round r. A late entry never changes an earlier lot.
+std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::string>& players,
+                                      const FieldChanges& changes = {});
 
-// InvalidArgument for a round that seats an unregistered player, seats a
-// player twice, or holds a result that does not fit its table (named).
+// One row for every player who could play the round after `rounds` (a late
+// entrant appears once registered for the next round). InvalidArgument for a
+// round that seats an unregistered player, seats a player twice, or holds a
+// result that does not fit its table (named).
 absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
     const TournamentSettings& settings, const std::vector<std::string>& players,
-    const std::vector<Round>& rounds);
+    const std::vector<Round>& rounds, const FieldChanges& changes = {});
 
 }  // namespace arbiter::engine::tournament
 

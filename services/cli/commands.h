@@ -31,6 +31,8 @@ void AddLeagueCommands(CLI::App& app, int& exit_code);
 void AddTournamentCommands(CLI::App& app, int& exit_code);
 // tournament tokens (tournament_tokens_command.cc), under `tournament`.
 void AddTournamentTokensCommand(CLI::App& group, int& exit_code);
+// tournament withdraw, settings, delete (tournament_field_commands.cc).
+void AddTournamentFieldCommands(CLI::App& group, int& exit_code);
 // tournament list (tournament_list_command.cc), under `tournament`.
 void AddTournamentListCommand(CLI::App& group, int& exit_code);
 void AddDisputeCommands(CLI::App& app, int& exit_code);

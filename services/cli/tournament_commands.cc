@@ -31,6 +31,26 @@ std::string Csv(const std::string& text) {
   return out + "\"";
 }
 
+// "zoe (Zoë Müller)", or the id alone without a display name.
+std::string PlayerLabel(const std::string& id, const std::string& name) {
+  return name.empty() ? id : absl::StrCat(id, " (", name, ")");
+}
+
+// The ids and display names of `--player ID[=NAME]` values, in order; names
+// empty if none is given.
+void AddEntrants(const std::vector<std::string>& values,
+                 google::protobuf::RepeatedPtrField<std::string>* players,
+                 google::protobuf::RepeatedPtrField<std::string>* names) {
+  bool named = false;
+  for (const std::string& value : values) {
+    const std::size_t eq = value.find('=');
+    *players->Add() = value.substr(0, eq);
+    *names->Add() = eq == std::string::npos ? "" : value.substr(eq + 1);
+    named = named || eq != std::string::npos;
+  }
+  if (!named) names->Clear();
+}
+
 struct Opts {
   ClientOptions client;
   std::string tournament;
@@ -75,6 +95,21 @@ int Run(const Opts& opts, Call call, Print print) {
   return 0;
 }
 
+// The players, each with display name, late entry and withdrawal.
+std::string EntrantsText(const v1::Tournament& t) {
+  std::vector<std::string> out;
+  for (const v1::TournamentEntrant& e : t.entrants()) {
+    std::string text = PlayerLabel(e.player(), e.display_name());
+    if (e.first_round() > 1) absl::StrAppend(&text, " [from round ", e.first_round(), "]");
+    if (e.withdrawn()) {
+      absl::StrAppend(&text, " [withdrew after round ", e.withdrawn_after_round(),
+                      e.withdrawal_reason().empty() ? "" : ": ", e.withdrawal_reason(), "]");
+    }
+    out.push_back(std::move(text));
+  }
+  return absl::StrJoin(out, ", ");
+}
+
 void PrintTournament(const v1::Tournament& t) {
   const v1::TournamentSettings& s = t.settings();
   std::cout << t.name() << ": " << s.game_type() << ", " << s.rounds() << " rounds, tables of "
@@ -83,16 +118,16 @@ void PrintTournament(const v1::Tournament& t) {
             << (t.seed_withheld() ? "withheld until every game is over" : absl::StrCat(s.seed()))
             << "\n  tie-breaks: "
             << (s.tie_breaks().empty() ? "none" : absl::StrJoin(s.tie_breaks(), ", "))
-            << ", then the lot\n  players (" << t.players_size()
-            << "): " << absl::StrJoin(t.players(), " ") << "\n  rounds started: "
+            << ", then the lot\n  players (" << t.players_size() << "): " << EntrantsText(t)
+            << "\n  rounds started: "
             << t.rounds_started() << (t.last_round_closed() ? " (last closed)" : "")
             << "\n  log: " << t.last_event() << " events, last hash " << t.last_event_hash() << "\n";
 }
 
-const char* StatusName(v1::TableStatus status) {
-  switch (status) {
+const char* StatusName(const v1::TournamentTable& table) {
+  switch (table.status()) {
     case v1::TABLE_STATUS_PENDING:
-      return "pending";
+      return table.game_over() ? "finished, awaiting confirmation" : "pending";
     case v1::TABLE_STATUS_CONFIRMED:
       return "confirmed";
     case v1::TABLE_STATUS_VOID:
@@ -109,10 +144,10 @@ void PrintRound(const v1::TournamentRound& round) {
             << (round.closed() ? " (closed)" : " (open)")
             << ", repeated table-mate pairs: " << round.repeated_pairs() << "\n";
   for (const v1::TournamentTable& t : round.tables()) {
-    std::cout << absl::StrFormat("  table %-3d %-10s %s  seats:", t.number(), StatusName(t.status()),
+    std::cout << absl::StrFormat("  table %-3d %-10s %s  seats:", t.number(), StatusName(t),
                                  t.game());
     for (int i = 0; i < t.players_size(); ++i) {
-      std::cout << " " << t.players(i);
+      std::cout << " " << PlayerLabel(t.players(i), i < t.display_names_size() ? t.display_names(i) : "");
       if (i < t.places_size()) {
         std::cout << " (place " << t.places(i) << ", " << t.points(i)
                   << (t.points(i) == "1" ? " point)" : " points)");
@@ -126,7 +161,7 @@ void PrintRound(const v1::TournamentRound& round) {
 void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
   int rounds = standings.rows().empty() ? 0 : standings.rows(0).rounds_size();
   if (csv) {
-    std::cout << "rank,player,points";
+    std::cout << "rank,player,display_name,withdrawn,points";
     for (int r = 1; r <= rounds; ++r) std::cout << ",round_" << r;
     std::cout << ",game_points,wins,strength_of_schedule,head_to_head,lot,decided_by\n";
   } else {
@@ -140,18 +175,25 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
   for (const v1::StandingsRow& row : standings.rows()) {
     std::vector<std::string> per_round;
     for (const v1::StandingsRoundEntry& e : row.rounds()) {
-      per_round.push_back(e.kind() == "played" || e.kind() == "bye" ? e.points() : e.kind());
+      // In the table's space-separated column a late entrant's missed round
+      // is "-"; the CSV names it.
+      per_round.push_back(e.kind() == "played" || e.kind() == "bye" ? e.points()
+                          : e.kind() == "not entered" && !csv        ? "-"
+                                                                     : e.kind());
     }
     const std::string h2h = row.has_head_to_head() ? absl::StrCat(row.head_to_head()) : "";
     if (csv) {
-      std::cout << row.rank() << "," << Csv(row.player()) << "," << row.points();
+      std::cout << row.rank() << "," << Csv(row.player()) << "," << Csv(row.display_name()) << ","
+                << (row.withdrawn() ? "yes" : "no") << "," << row.points();
       for (const std::string& p : per_round) std::cout << "," << p;
       std::cout << "," << row.game_points() << "," << row.wins() << ","
                 << row.strength_of_schedule() << "," << h2h << "," << row.lot() << ","
                 << row.decided_by() << "\n";
     } else {
       std::cout << absl::StrFormat("%5d  %-16s %8s  %-24s %6d %4d %7s %4s %4d  %s\n", row.rank(),
-                                   row.player(), row.points(), absl::StrJoin(per_round, " "),
+                                   PlayerLabel(row.player(), row.display_name()) +
+                                       (row.withdrawn() ? " [withdrawn]" : ""),
+                                   row.points(), absl::StrJoin(per_round, " "),
                                    row.game_points(), row.wins(), row.strength_of_schedule(), h2h,
                                    row.lot(), row.decided_by());
     }
@@ -166,7 +208,9 @@ int RunResults(const Opts& opts) {
   v1::Tournament tournament;
   grpc::Status status = client->tournaments->GetTournament(NewContext(*client).get(), get, &tournament);
   if (!status.ok()) return ReportRpcError(status);
-  if (opts.csv) std::cout << "round,table,seat,player,game,status,place,game_points,points\n";
+  if (opts.csv) {
+    std::cout << "round,table,seat,player,display_name,game,status,place,game_points,points\n";
+  }
   for (int r = 1; r <= tournament.rounds_started(); ++r) {
     v1::GetRoundRequest request;
     request.set_name(get.name());
@@ -186,14 +230,14 @@ int RunResults(const Opts& opts) {
       for (int i = 0; i < t.players_size(); ++i) {
         const bool scored = i < t.places_size();
         std::cout << r << "," << t.number() << "," << i + 1 << "," << Csv(t.players(i)) << ","
-                  << t.game() << "," << StatusName(t.status()) << ","
+                  << Csv(i < t.display_names_size() ? t.display_names(i) : "") << "," << t.game() << "," << StatusName(t) << ","
                   << (scored ? absl::StrCat(t.places(i)) : "") << ","
                   << (scored ? absl::StrCat(t.game_points(i)) : "") << ","
                   << (i < t.points_size() ? t.points(i) : "") << "\n";
       }
     }
     for (const std::string& bye : round.byes()) {
-      std::cout << r << ",,," << Csv(bye) << ",,bye,,,\n";
+      std::cout << r << ",,," << Csv(bye) << ",,,bye,,,\n";
     }
   }
   return 0;
@@ -308,7 +352,8 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
                   "game_points, wins, strength_of_schedule, head_to_head (repeat, in order)");
   cmd->add_option("--league", create->league, "Also rate the games in this league");
   cmd->add_option("--dispute-window", create->dispute_window, "Seconds to dispute (default 86400)");
-  cmd->add_option("--player", create->players, "A player id (repeat)");
+  cmd->add_option("--player", create->players,
+                  "A player: ID or ID=DISPLAY NAME (any Unicode; repeat, in registration order)");
   cmd->add_option("--request-id", create->request_id, "Request id (default: from the id)");
   cmd->callback([create, &exit_code] {
     exit_code = Run<v1::Tournament>(
@@ -320,7 +365,7 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
                                      : create->request_id);
           request.set_tournament_id(create->tournament);
           *request.mutable_settings() = SettingsOf(*create);
-          for (const std::string& p : create->players) request.add_players(p);
+          AddEntrants(create->players, request.mutable_players(), request.mutable_display_names());
           return c.tournaments->CreateTournament(NewContext(c).get(), request, &out);
         },
         PrintTournament);
@@ -329,8 +374,10 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
 
 void AddRegisterCommand(CLI::App& group, int& exit_code) {
   auto reg = std::make_shared<Opts>();
-  CLI::App* cmd = Command(group, "register", "Register players (before round 1)", reg);
-  cmd->add_option("--player", reg->players, "A player id (repeat)")->required();
+  CLI::App* cmd = Command(group, "register",
+                          "Register players (later ones are paired from the next round)", reg);
+  cmd->add_option("--player", reg->players, "A player: ID or ID=DISPLAY NAME (repeat)")
+      ->required();
   cmd->add_option("--request-id", reg->request_id, "Request id (default: from the players)");
   cmd->callback([reg, &exit_code] {
     exit_code = Run<v1::Tournament>(
@@ -341,7 +388,7 @@ void AddRegisterCommand(CLI::App& group, int& exit_code) {
           request.set_request_id(reg->request_id.empty()
                                      ? absl::StrCat("register-", absl::StrJoin(reg->players, "-"))
                                      : reg->request_id);
-          for (const std::string& p : reg->players) request.add_players(p);
+          AddEntrants(reg->players, request.mutable_players(), request.mutable_display_names());
           return c.tournaments->RegisterPlayers(NewContext(c).get(), request, &out);
         },
         PrintTournament);
@@ -473,6 +520,7 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   group->require_subcommand(1);
   AddCreateCommand(*group, exit_code);
   AddRegisterCommand(*group, exit_code);
+  AddTournamentFieldCommands(*group, exit_code);
   AddTournamentTokensCommand(*group, exit_code);
   AddTournamentListCommand(*group, exit_code);
   AddShowCommand(*group, exit_code);

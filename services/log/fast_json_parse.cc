@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "services/log/fast_json.h"
-#include "services/log/internal/utf8.h"
+#include "services/common/utf8.h"
 #include "services/log/internal/json_plan.h"
 
 namespace arbiter::log {
@@ -169,7 +169,7 @@ class Parser {
       if (!Consume('\\') || !Consume('u') || !Hex4(low) || low < 0xdc00 || low > 0xdfff) return false;
       unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
     }
-    internal::AppendUtf8(out, unit);
+    common::AppendUtf8(out, unit);
     return true;
   }
 
@@ -192,7 +192,7 @@ class Parser {
         run = p_;
       } else if (c >= 0x80) {
         uint32_t cp = 0;
-        const int length = internal::DecodeUtf8(p_, end_, cp);
+        const int length = common::DecodeUtf8(p_, end_, cp);
         if (length == 0) return false;
         p_ += length;
       } else {

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "services/log/fast_json.h"
-#include "services/log/internal/utf8.h"
+#include "services/common/utf8.h"
 #include "services/log/internal/json_plan.h"
 
 namespace arbiter::log {
@@ -120,7 +120,7 @@ bool AppendString(std::string& out, const std::string& text) {
       continue;
     }
     uint32_t cp = 0;
-    const int length = internal::DecodeUtf8(p, end, cp);
+    const int length = common::DecodeUtf8(p, end, cp);
     if (length == 0) return false;
     if (cp < 0xa0 || NeedsUnicodeEscape(cp)) {
       out.append(reinterpret_cast<const char*>(copied), static_cast<std::size_t>(p - copied));

@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "services/log/fast_json.h"
-#include "services/log/internal/utf8.h"
+#include "services/common/utf8.h"
 
 namespace arbiter::log {
 
@@ -38,7 +38,7 @@ absl::Status CheckUtf8Text(std::string_view text, int64_t line) {
       continue;
     }
     uint32_t code = 0;
-    const int length = internal::DecodeUtf8(bytes + i, bytes + n, code);
+    const int length = common::DecodeUtf8(bytes + i, bytes + n, code);
     if (length == 0) {
       return absl::InvalidArgumentError(absl::StrFormat(
           "line %d: byte %d (0x%02x) is not valid UTF-8; a log is UTF-8 text", line, i + 1, lead));

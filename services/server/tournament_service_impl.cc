@@ -33,6 +33,37 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
                });
 }
 
+grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
+                                                   const v1::WithdrawPlayerRequest* request,
+                                                   v1::Tournament* response) {
+  return Serve(context, auth_, "WithdrawPlayer", request->name(), request->request_id(),
+               [&](const access::Caller& caller) -> absl::Status {
+                 ARBITER_ASSIGN_OR_RETURN(*response, editor_.WithdrawPlayer(caller, *request));
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TournamentServiceImpl::UpdateTournamentSettings(
+    grpc::ServerContext* context, const v1::UpdateTournamentSettingsRequest* request,
+    v1::Tournament* response) {
+  return Serve(context, auth_, "UpdateTournamentSettings", request->name(), request->request_id(),
+               [&](const access::Caller& caller) -> absl::Status {
+                 ARBITER_ASSIGN_OR_RETURN(*response,
+                                          editor_.UpdateTournamentSettings(caller, *request));
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status TournamentServiceImpl::DeleteTournament(grpc::ServerContext* context,
+                                                     const v1::DeleteTournamentRequest* request,
+                                                     v1::DeleteTournamentResponse* response) {
+  return Serve(context, auth_, "DeleteTournament", request->name(), request->request_id(),
+               [&](const access::Caller& caller) -> absl::Status {
+                 ARBITER_ASSIGN_OR_RETURN(*response, editor_.DeleteTournament(caller, *request));
+                 return absl::OkStatus();
+               });
+}
+
 grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                                   const v1::GetTournamentRequest* request,
                                                   v1::Tournament* response) {

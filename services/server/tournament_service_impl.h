@@ -12,6 +12,7 @@
 #include "services/store/event_store.h"
 #include "services/store/result_index.h"
 #include "services/store/stream_store.h"
+#include "services/tournament/tournament_editor.h"
 #include "services/tournament/tournament_writer.h"
 
 namespace arbiter::server {
@@ -22,7 +23,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                         store::ResultIndex& results, games::GameWriter& games,
                         access::Authenticator& auth)
       : streams_(streams), results_(results), writer_(streams, events, results, games),
-        auth_(auth) {}
+        editor_(streams, results, games), auth_(auth) {}
 
   grpc::Status CreateTournament(grpc::ServerContext* context,
                                 const v1::CreateTournamentRequest* request,
@@ -30,6 +31,15 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   grpc::Status RegisterPlayers(grpc::ServerContext* context,
                                const v1::RegisterPlayersRequest* request,
                                v1::Tournament* response) override;
+  grpc::Status WithdrawPlayer(grpc::ServerContext* context,
+                              const v1::WithdrawPlayerRequest* request,
+                              v1::Tournament* response) override;
+  grpc::Status UpdateTournamentSettings(grpc::ServerContext* context,
+                                        const v1::UpdateTournamentSettingsRequest* request,
+                                        v1::Tournament* response) override;
+  grpc::Status DeleteTournament(grpc::ServerContext* context,
+                                const v1::DeleteTournamentRequest* request,
+                                v1::DeleteTournamentResponse* response) override;
   grpc::Status GetTournament(grpc::ServerContext* context, const v1::GetTournamentRequest* request,
                              v1::Tournament* response) override;
   grpc::Status ListTournaments(grpc::ServerContext* context,
@@ -48,6 +58,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   store::StreamStore& streams_;
   store::ResultIndex& results_;
   tournament::TournamentWriter writer_;
+  tournament::TournamentEditor editor_;
   access::Authenticator& auth_;
 };
 

@@ -81,7 +81,7 @@ absl::Status CheckWindow(const TournamentLog& log, const TableState& table, int 
 absl::StatusOr<std::vector<engine::tournament::StandingRow>> StandingsOf(const Outcomes& outcomes,
                                                                          const TournamentLog& log) {
   const ReadRounds read = ResultsFrom(outcomes, log, 0);
-  return engine::tournament::ComputeStandings(log.model, log.players, read.rounds);
+  return engine::tournament::ComputeStandings(log.model, log.players, read.rounds, log.changes);
 }
 
 }  // namespace

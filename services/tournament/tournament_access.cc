@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "services/common/resource_names.h"
 #include "services/common/status_details.h"
 
 namespace arbiter::tournament {
@@ -85,6 +86,31 @@ absl::Status RequireCreateTournament(const access::Caller& caller,
       "only; ",
       LeaguesItNames(caller), "); an admin can mint a token for league \"", league,
       "\": arbiter token create --role organiser --league ", league, " --principal NAME"));
+}
+
+store::StreamAppendRequest TournamentAppend(const TournamentLog& log, const access::Caller& caller,
+                                            const std::string& kind, const std::string& request_id,
+                                            const char* type, const google::protobuf::Message& body) {
+  store::StreamAppendRequest append;
+  append.stream_id = common::NameOf(common::IdKind::kTournament, log.id);
+  append.expected_sequence = log.stream.last_sequence;
+  append.request_id = StreamRequestId(absl::StrCat("tournament-", kind), append.stream_id,
+                                      caller.principal, request_id);
+  append.recorded_by = caller.principal;
+  append.type = type;
+  body.SerializeToString(&append.payload);
+  return append;
+}
+
+absl::Status RequireMoveToLeague(const access::Caller& caller, const std::string& tournament_id,
+                                 const std::string& league) {
+  if (league.empty() || caller.role == store::Role::kAdmin || OrganisesLeague(caller, league)) {
+    return absl::OkStatus();
+  }
+  return absl::PermissionDeniedError(absl::StrCat(
+      "this token may not move tournament \"", tournament_id, "\" into league \"", league,
+      "\" (admins and organisers of the league only; ", LeaguesItNames(caller),
+      "): its tables' games are rated there"));
 }
 
 absl::Status CheckTournamentRequestId(const std::string& request_id) {

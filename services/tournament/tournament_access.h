@@ -47,6 +47,20 @@ absl::StatusOr<TournamentLog> ReadToOrganise(const access::Caller& caller,
 absl::Status RequireCreateTournament(const access::Caller& caller,
                                      const std::string& tournament_id, const std::string& league);
 
+// PERMISSION_DENIED unless the caller may move tournament `tournament_id`
+// into `league` (none: always): admins and organisers of the league, whose
+// games the league rates; naming the tournament is not enough.
+absl::Status RequireMoveToLeague(const access::Caller& caller, const std::string& tournament_id,
+                                 const std::string& league);
+
+// The append of `body` as an event of `type` to the tournament's stream
+// after its last event, for the client's `request_id` of a write of `kind`
+// ("register", "withdraw", ...; the stored request id is StreamRequestId of
+// "tournament-{kind}").
+store::StreamAppendRequest TournamentAppend(const TournamentLog& log, const access::Caller& caller,
+                                            const std::string& kind, const std::string& request_id,
+                                            const char* type, const google::protobuf::Message& body);
+
 // INVALID_ARGUMENT with a field violation unless `request_id` is 1-200 bytes.
 absl::Status CheckTournamentRequestId(const std::string& request_id);
 

@@ -3,8 +3,10 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
+#include "services/common/utf8.h"
 
 namespace arbiter::tournament {
 
@@ -27,6 +29,22 @@ absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
       return common::FieldError("players",
                                 absl::StrCat("players: \"", p, "\" is already registered"));
     }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDisplayNames(const google::protobuf::RepeatedPtrField<std::string>& players,
+                               const google::protobuf::RepeatedPtrField<std::string>& names) {
+  if (names.empty()) return absl::OkStatus();
+  if (names.size() != players.size()) {
+    return common::FieldError(
+        "display_names", absl::StrCat("display_names: ", names.size(), " names for ",
+                                      players.size(), " players; give one per player, in order "
+                                      "(\"\" for none), or none at all"));
+  }
+  for (int i = 0; i < names.size(); ++i) {
+    ARBITER_RETURN_IF_ERROR(common::CheckPersonText(absl::StrCat("display_names[", i, "]"),
+                                                    names[i], kMaxDisplayNameCharacters, false));
   }
   return absl::OkStatus();
 }

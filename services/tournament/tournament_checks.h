@@ -26,6 +26,16 @@ absl::Status SettingsError(const absl::Status& status);
 absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
                              const google::protobuf::RepeatedPtrField<std::string>& players);
 
+// The most characters of a player's display name and of a withdrawal's or
+// deletion's reason.
+inline constexpr int kMaxDisplayNameCharacters = 100;
+inline constexpr int kMaxReasonCharacters = 1000;
+
+// InvalidArgument on "display_names" unless `names` is empty or has one
+// entry per player, each "" or a display name (common::CheckPersonText).
+absl::Status CheckDisplayNames(const google::protobuf::RepeatedPtrField<std::string>& players,
+                               const google::protobuf::RepeatedPtrField<std::string>& names);
+
 // InvalidArgument on "players" if `append` (holding `players` players) is
 // larger than one stream event may be.
 absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int players);

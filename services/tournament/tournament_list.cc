@@ -64,7 +64,8 @@ absl::StatusOr<v1::ListTournamentsResponse> ListTournaments(
     for (const store::StreamRecord& stream : page) {
       after = stream.stream_id;
       const std::string id = common::IdOf(common::IdKind::kTournament, stream.stream_id);
-      ARBITER_ASSIGN_OR_RETURN(const TournamentLog log, ReadTournament(streams, id));
+      ARBITER_ASSIGN_OR_RETURN(const TournamentLog log, ReadTournamentLog(streams, id));
+      if (log.deleted.has_value()) continue;
       if (!request.league().empty() && log.settings.league() != request.league()) continue;
       if (response.tournaments_size() == size) {
         response.set_next_page_token(response.tournaments().rbegin()->name());

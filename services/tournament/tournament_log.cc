@@ -57,22 +57,70 @@ absl::StatusOr<M> Decode(const TournamentLog& log, const store::StreamEvent& eve
   return body;
 }
 
-absl::Status FoldCreated(TournamentLog& log, const store::StreamEvent& event) {
-  ARBITER_ASSIGN_OR_RETURN(const v1::TournamentCreated created,
-                           Decode<v1::TournamentCreated>(log, event));
-  log.settings = created.settings();
+absl::Status SetSettings(TournamentLog& log, const store::StreamEvent& event,
+                         const v1::TournamentSettings& settings) {
+  log.settings = settings;
   absl::StatusOr<engine::tournament::TournamentSettings> model = ModelSettings(log.settings);
   if (!model.ok()) return Corrupt(log.id, event.sequence, std::string(model.status().message()));
   log.model = *std::move(model);
-  log.players.assign(created.players().begin(), created.players().end());
   return absl::OkStatus();
+}
+
+// Adds registered players with their display names (none, or one each); a
+// player registered once a round has started is a late entrant.
+absl::Status AddPlayers(TournamentLog& log, const store::StreamEvent& event,
+                        const google::protobuf::RepeatedPtrField<std::string>& players,
+                        const google::protobuf::RepeatedPtrField<std::string>& names) {
+  if (!names.empty() && names.size() != players.size()) {
+    return Corrupt(log.id, event.sequence, "display names do not match the players");
+  }
+  const int first_round = static_cast<int>(log.rounds.size()) + 1;
+  for (int i = 0; i < players.size(); ++i) {
+    log.players.push_back(players[i]);
+    if (!names.empty() && !names[i].empty()) log.display_names[players[i]] = names[i];
+    if (first_round > 1) log.changes.first_round[players[i]] = first_round;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status FoldCreated(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::TournamentCreated created,
+                           Decode<v1::TournamentCreated>(log, event));
+  ARBITER_RETURN_IF_ERROR(SetSettings(log, event, created.settings()));
+  return AddPlayers(log, event, created.players(), created.display_names());
 }
 
 absl::Status FoldPlayersRegistered(TournamentLog& log, const store::StreamEvent& event) {
   ARBITER_ASSIGN_OR_RETURN(const v1::PlayersRegistered added,
                            Decode<v1::PlayersRegistered>(log, event));
-  log.players.insert(log.players.end(), added.players().begin(), added.players().end());
+  return AddPlayers(log, event, added.players(), added.display_names());
+}
+
+absl::Status FoldWithdrawn(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(const v1::PlayerWithdrawn withdrawn,
+                           Decode<v1::PlayerWithdrawn>(log, event));
+  if (std::find(log.players.begin(), log.players.end(), withdrawn.player()) == log.players.end()) {
+    return Corrupt(log.id, event.sequence, "withdraws a player who is not registered");
+  }
+  log.changes.withdrawn_after[withdrawn.player()] = static_cast<int>(log.rounds.size());
+  log.withdrawal_reasons[withdrawn.player()] = withdrawn.reason();
   return absl::OkStatus();
+}
+
+// "settings_changed" and "tournament_deleted": before round 1 only.
+absl::Status FoldBeforeRoundOne(TournamentLog& log, const store::StreamEvent& event) {
+  if (!log.rounds.empty() || log.starting.has_value()) {
+    return Corrupt(log.id, event.sequence, absl::StrCat(event.type, " after round 1 started"));
+  }
+  if (event.type == kTypeTournamentDeleted) {
+    ARBITER_ASSIGN_OR_RETURN(const v1::TournamentDeleted deleted,
+                             Decode<v1::TournamentDeleted>(log, event));
+    log.deleted = deleted.reason();
+    return absl::OkStatus();
+  }
+  ARBITER_ASSIGN_OR_RETURN(const v1::SettingsChanged changed,
+                           Decode<v1::SettingsChanged>(log, event));
+  return SetSettings(log, event, changed.settings());
 }
 
 // A round is started once all of its tables are recorded; until then it is
@@ -146,8 +194,15 @@ absl::Status FoldRuling(TournamentLog& log, const store::StreamEvent& event) {
 }
 
 absl::Status FoldEvent(TournamentLog& log, const store::StreamEvent& event) {
+  if (log.deleted.has_value()) {
+    return Corrupt(log.id, event.sequence, "an event after the tournament was deleted");
+  }
   if (event.type == kTypeTournamentCreated) return FoldCreated(log, event);
   if (event.type == kTypePlayersRegistered) return FoldPlayersRegistered(log, event);
+  if (event.type == kTypePlayerWithdrawn) return FoldWithdrawn(log, event);
+  if (event.type == kTypeSettingsChanged || event.type == kTypeTournamentDeleted) {
+    return FoldBeforeRoundOne(log, event);
+  }
   if (event.type == kTypeRoundStarted) return FoldRoundStarted(log, event);
   if (event.type == kTypeRoundTables) return FoldRoundTables(log, event);
   if (event.type == kTypeResultConfirmed || event.type == kTypeResultsConfirmed) {
@@ -238,6 +293,7 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
   log.stream = stream;
   for (const store::StreamEvent& event : events) {
     ARBITER_RETURN_IF_ERROR(FoldEvent(log, event));
+    log.request_ids[event.request_id] = event.sequence;
   }
   if (events.empty() || events.front().type != kTypeTournamentCreated) {
     return absl::DataLossError(absl::StrCat("tournament \"", id, "\" has no creation event"));
@@ -246,6 +302,22 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
 }
 
 absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id) {
+  ARBITER_ASSIGN_OR_RETURN(TournamentLog log, ReadTournamentLog(streams, id));
+  if (log.deleted.has_value()) {
+    return absl::NotFoundError(
+        absl::StrCat("tournament \"", id, "\" was deleted before round 1 (", *log.deleted, ")"));
+  }
+  return log;
+}
+
+const std::string& DisplayNameOf(const TournamentLog& log, const std::string& player) {
+  static const std::string* const kNone = new std::string();
+  auto it = log.display_names.find(player);
+  return it == log.display_names.end() ? *kNone : it->second;
+}
+
+absl::StatusOr<TournamentLog> ReadTournamentLog(store::StreamStore& streams,
+                                                const std::string& id) {
   absl::StatusOr<store::StreamRecord> stream =
       streams.GetStream(common::NameOf(common::IdKind::kTournament, id));
   if (!stream.ok()) {

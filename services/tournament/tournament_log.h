@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/tournament_service.pb.h"
+#include "engine/tournament/rounds.h"
 #include "engine/tournament/settings.h"
 #include "services/store/stream_store.h"
 
@@ -24,6 +25,9 @@ inline constexpr char kTournamentKind[] = "tournament";
 inline constexpr char kDisputeKind[] = "dispute";
 inline constexpr char kTypeTournamentCreated[] = "tournament_created";
 inline constexpr char kTypePlayersRegistered[] = "players_registered";
+inline constexpr char kTypePlayerWithdrawn[] = "player_withdrawn";
+inline constexpr char kTypeSettingsChanged[] = "settings_changed";
+inline constexpr char kTypeTournamentDeleted[] = "tournament_deleted";
 inline constexpr char kTypeRoundStarted[] = "round_started";
 inline constexpr char kTypeRoundTables[] = "round_tables";
 inline constexpr char kTypeResultConfirmed[] = "result_confirmed";
@@ -82,12 +86,23 @@ struct TournamentLog {
   store::StreamRecord stream;
   v1::TournamentSettings settings;
   engine::tournament::TournamentSettings model;
-  std::vector<std::string> players;
+  std::vector<std::string> players;  // in registration order
+  // Each player's display name, if one was given.
+  std::map<std::string, std::string> display_names;
+  // Late entries and withdrawals, as the model takes them.
+  engine::tournament::FieldChanges changes;
+  std::map<std::string, std::string> withdrawal_reasons;
+  // Set by a "tournament_deleted" event: its reason (ReadTournament then
+  // answers NotFound).
+  std::optional<std::string> deleted;
   std::vector<RoundState> rounds;  // started: every table recorded
   // A round whose "round_started" event is stored but not all of its
   // "round_tables" events (StartRound stopped half way): StartRound finishes
   // it; everything else ignores it.
   std::optional<RoundState> starting;
+  // Every event's request id (as stored: StreamRequestId) and sequence: how
+  // a write finds that it was already made, so that its retry is answered.
+  std::map<std::string, int64_t> request_ids;
   // Every "ruling_recorded" event by its dispute's id: how RuleDispute finds
   // a ruling recorded here whose dispute is not ruled yet (dispute_writer.h).
   std::map<std::string, v1::RulingRecorded> rulings;
@@ -98,8 +113,13 @@ struct TournamentLog {
 absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
                                              const store::StreamRecord& stream,
                                              const std::vector<store::StreamEvent>& events);
-// Reads and folds. NotFound ("tournament \"x\" does not exist").
+// Reads and folds. NotFound ("tournament \"x\" does not exist", or "... was
+// deleted: reason").
 absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id);
+// The same, deleted tournaments included (TournamentLog::deleted set).
+absl::StatusOr<TournamentLog> ReadTournamentLog(store::StreamStore& streams, const std::string& id);
+// The display name of `player` in `log`, or "".
+const std::string& DisplayNameOf(const TournamentLog& log, const std::string& player);
 
 }  // namespace arbiter::tournament
 

@@ -25,6 +25,10 @@ const char* KindName(engine::tournament::RoundEntry::Kind kind) {
       return "pending";
     case engine::tournament::RoundEntry::Kind::kAbsent:
       return "absent";
+    case engine::tournament::RoundEntry::Kind::kWithdrawn:
+      return "withdrawn";
+    case engine::tournament::RoundEntry::Kind::kNotEntered:
+      return "not entered";
   }
   return "absent";
 }
@@ -199,6 +203,8 @@ v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, 
     v1::TournamentTable* view = out.add_tables();
     *view = log.rounds[r].tables[t].table;
     view->set_status(read.status[r][t]);
+    view->set_game_over(read.game_over[r][t]);
+    for (const std::string& p : table.players) view->add_display_names(DisplayNameOf(log, p));
     if (sight == SeedSight::kEndedGamesOnly && !read.game_over[r][t]) {
       view->clear_seed();
       view->set_seed_withheld(true);
@@ -231,6 +237,8 @@ v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
     v1::StandingsRow* view = out.add_rows();
     view->set_rank(row.rank);
     view->set_player(row.player);
+    view->set_display_name(DisplayNameOf(log, row.player));
+    view->set_withdrawn(log.changes.Withdrawn(row.player));
     view->set_points(engine::tournament::FormatPoints(row.points));
     for (const engine::tournament::RoundEntry& e : row.rounds) {
       v1::StandingsRoundEntry* entry = view->add_rounds();

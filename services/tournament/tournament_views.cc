@@ -44,7 +44,18 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
   v1::Tournament out;
   out.set_name(common::NameOf(common::IdKind::kTournament, log.id));
   *out.mutable_settings() = log.settings;
-  for (const std::string& p : log.players) out.add_players(p);
+  for (const std::string& p : log.players) {
+    out.add_players(p);
+    v1::TournamentEntrant* entrant = out.add_entrants();
+    entrant->set_player(p);
+    entrant->set_display_name(DisplayNameOf(log, p));
+    entrant->set_first_round(log.changes.FirstRound(p));
+    if (auto it = log.changes.withdrawn_after.find(p); it != log.changes.withdrawn_after.end()) {
+      entrant->set_withdrawn(true);
+      entrant->set_withdrawn_after_round(it->second);
+      entrant->set_withdrawal_reason(log.withdrawal_reasons.at(p));
+    }
+  }
   out.set_rounds_started(static_cast<int>(log.rounds.size()));
   ReadRounds read;
   if (!log.rounds.empty()) {
@@ -80,7 +91,7 @@ absl::StatusOr<v1::TournamentStandings> ReadStandingsView(store::ResultIndex& re
   ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results, log, after));
   ARBITER_ASSIGN_OR_RETURN(
       const std::vector<engine::tournament::StandingRow> rows,
-      engine::tournament::ComputeStandings(log.model, log.players, read.rounds));
+      engine::tournament::ComputeStandings(log.model, log.players, read.rounds, log.changes));
   return StandingsView(log, after, rows);
 }
 

@@ -13,6 +13,7 @@
 #include "services/games/chained_game.h"
 #include "services/tournament/tournament_access.h"
 #include "services/tournament/tournament_checks.h"
+#include "services/tournament/tournament_editor.h"
 #include "services/tournament/tournament_reader.h"
 #include "services/tournament/tournament_views.h"
 
@@ -21,20 +22,11 @@ namespace {
 
 constexpr int kConfirmationsPerEvent = 500;
 
-// An append of `body` to the tournament's stream after its last event, for
-// the client's `request_id` of a write of `kind`.
+// The append of `body` (tournament_access.h).
 store::StreamAppendRequest AppendTo(const TournamentLog& log, const access::Caller& caller,
                                     const std::string& kind, const std::string& request_id,
                                     const char* type, const google::protobuf::Message& body) {
-  store::StreamAppendRequest append;
-  append.stream_id = common::NameOf(common::IdKind::kTournament, log.id);
-  append.expected_sequence = log.stream.last_sequence;
-  append.request_id = StreamRequestId(absl::StrCat("tournament-", kind), append.stream_id,
-                                      caller.principal, request_id);
-  append.recorded_by = caller.principal;
-  append.type = type;
-  body.SerializeToString(&append.payload);
-  return append;
+  return TournamentAppend(log, caller, kind, request_id, type, body);
 }
 
 // The request to create the game of `table` of `round`.
@@ -45,7 +37,11 @@ v1::CreateGameRequest CreateTableGame(const TournamentLog& log, int round,
   create.set_game_id(TableGameId(log.id, round, table.number()));
   v1::Game* game = create.mutable_game();
   game->set_game_type(log.settings.game_type());
-  for (const std::string& p : table.players()) game->add_players()->set_id(p);
+  for (const std::string& p : table.players()) {
+    v1::Player* player = game->add_players();
+    player->set_id(p);
+    player->set_name(DisplayNameOf(log, p));
+  }
   game->set_seed(table.seed());
   game->set_tournament(log.id);
   game->set_league(log.settings.league());
@@ -76,23 +72,13 @@ absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
   }
   ARBITER_RETURN_IF_ERROR(
       RequireCreateTournament(caller, request.tournament_id(), request.settings().league()));
-  if (absl::Status s = ModelSettings(request.settings()).status(); !s.ok()) {
-    return SettingsError(s);
-  }
-  // Round 1 creates the tables' games: what their creation would refuse is
-  // refused now, before the tournament exists.
-  const std::string& game_type = request.settings().game_type();
-  if (engine::FindGame(game_type) == nullptr) {
-    return common::FieldError("settings.game_type",
-                              absl::StrCat("settings.game_type: unknown game '", game_type,
-                                           "'; known games: ", engine::GameNames()));
-  }
-  ARBITER_RETURN_IF_ERROR(
-      games_.CheckLeague(request.settings().league(), game_type, "settings.league"));
+  ARBITER_RETURN_IF_ERROR(CheckTournamentSettings(games_, request.settings()));
   ARBITER_RETURN_IF_ERROR(CheckNewPlayers({}, request.players()));
+  ARBITER_RETURN_IF_ERROR(CheckDisplayNames(request.players(), request.display_names()));
   v1::TournamentCreated created;
   *created.mutable_settings() = request.settings();
   *created.mutable_players() = request.players();
+  *created.mutable_display_names() = request.display_names();
   TournamentLog empty;
   empty.id = request.tournament_id();
   store::StreamAppendRequest append =
@@ -111,16 +97,25 @@ absl::StatusOr<v1::Tournament> TournamentWriter::RegisterPlayers(
     const access::Caller& caller, const v1::RegisterPlayersRequest& request) {
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog log,
                            ForWrite(caller, request.name(), request.request_id()));
-  if (!log.rounds.empty() || log.starting.has_value()) {
+  if (log.starting.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "tournament \"", log.id, "\" has started round 1; players can no longer register"));
+        "round ", log.starting->number, " of tournament \"", log.id,
+        "\" is being started; finish it (arbiter tournament start ", log.id, " ",
+        log.starting->number, ") and register the players for the next round"));
+  }
+  if (static_cast<int>(log.rounds.size()) >= log.model.rounds) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("tournament \"", log.id, "\" has started its last round (", log.model.rounds,
+                     "); no round is left for a new player"));
   }
   if (request.players().empty()) {
     return common::FieldError("players", "players: at least one is required");
   }
   ARBITER_RETURN_IF_ERROR(CheckNewPlayers(log.players, request.players()));
+  ARBITER_RETURN_IF_ERROR(CheckDisplayNames(request.players(), request.display_names()));
   v1::PlayersRegistered added;
   *added.mutable_players() = request.players();
+  *added.mutable_display_names() = request.display_names();
   const store::StreamAppendRequest append =
       AppendTo(log, caller, "register", request.request_id(), kTypePlayersRegistered, added);
   ARBITER_RETURN_IF_ERROR(CheckPlayersFit(append, request.players_size()));
@@ -175,7 +170,8 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
 absl::StatusOr<v1::RoundStarted> TournamentWriter::DealNextRound(const TournamentLog& log) {
   ARBITER_ASSIGN_OR_RETURN(const ReadRounds read, ReadResults(results_, log, 0));
   ARBITER_ASSIGN_OR_RETURN(const engine::tournament::Round round,
-                           engine::tournament::AssignRound(log.model, log.players, read.rounds));
+                           engine::tournament::AssignRound(log.model, log.players, read.rounds,
+                                                           log.changes));
   return RoundStartedOf(static_cast<int>(log.rounds.size()) + 1, round);
 }
 

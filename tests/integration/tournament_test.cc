@@ -772,7 +772,8 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   status = tournaments_->RegisterPlayers(As(admin_).get(), late, &unchanged);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message(),
-            "tournament \"big2\" has started round 1; players can no longer register");
+            "round 1 of tournament \"big2\" is being started; finish it (arbiter tournament "
+            "start big2 1) and register the players for the next round");
   v1::TournamentRound finished;
   status = Start("big2", 1, &finished, admin_);
   ASSERT_TRUE(status.ok()) << status.error_message();
@@ -1081,10 +1082,11 @@ TEST_F(TournamentTest, BadInputGivesAPreciseErrorAndChangesNothing) {
   v1::RegisterPlayersRequest late;
   late.set_name("tournaments/bad");
   late.set_request_id("late-1");
-  late.add_players("p99");
+  late.add_players("p1");
   v1::Tournament t;
   status = tournaments_->RegisterPlayers(As(organiser_).get(), late, &t);
-  EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_EQ(status.error_message(), "players: \"p1\" is already registered");
 
   v1::Dispute dispute;
   status = OpenDispute("d9", "bad", 1, 7, organiser_, &dispute, 0);

@@ -126,7 +126,8 @@ async function setUp(site) {
   cli(['submit', path.join(args.samples, 'illegal-atlantis.jsonl'), '--game-id', 'illegal'], [4]);
   // A tournament of six: one round of two tables, both played and confirmed,
   // a dispute on table 1 ruled void.
-  const players = ['ann', 'bob', 'cy', 'dee', 'eve', 'fay'];
+  // One player has a display name (any Unicode); bob withdraws after round 1.
+  const players = ['ann', 'bob', 'cy', 'dee', 'eve', 'zoe=Zoë Müller'];
   cli(['tournament', 'create', 'spring', '--game', 'atlantis', '--seed', '11', '--rounds', '2',
        '--table-size', '3', '--preferred', '3', '--place-points', '4', '--place-points', '2',
        '--place-points', '1', '--tie-break', 'game_points', ...players.flatMap(p => ['--player', p])]);
@@ -139,6 +140,7 @@ async function setUp(site) {
   cli(['dispute', 'open', 'd1', '--tournament', 'spring', '--round', '1', '--table', '1',
        '--event', '5', '--reason', 'a move was made out of turn']);
   cli(['dispute', 'rule', 'd1', '--kind', 'void', '--reason', 'the table agreed to replay']);
+  cli(['tournament', 'withdraw', 'spring', 'bob', '--reason', 'went home']);
   // The big league: 100,000 rated players written straight into its
   // (derived, rebuildable) projection, as bench/league_bench.cc does.
   cli(['league', 'create', 'big', '--name', 'Big', '--game', 'atlantis']);
@@ -236,10 +238,15 @@ async function main() {
     assert.equal(standingRows.length, standings.rows.length);
     standings.rows.forEach((row, i) => {
       assert.equal(standingRows[i][0], String(row.rank));
-      assert.equal(standingRows[i][1], row.player);
+      assert.equal(standingRows[i][1],
+                   (row.displayName ? `${row.displayName} (${row.player})` : row.player) +
+                   (row.withdrawn ? ' · withdrawn' : ''));
       assert.equal(standingRows[i][2], row.points || '0');
       assert.equal(standingRows[i][3], String(row.gamePoints || 0));
     });
+    assert.ok(standingRows.some(row => row[1] === 'Zoë Müller (zoe)'), 'the display name is shown');
+    assert.ok(standingRows.some(row => row[1] === 'bob · withdrawn'), 'the withdrawal is shown');
+    assert.match(await text(page, '#rounds'), /Zoë Müller \(zoe\): /);
     assert.match(await text(page, '#disputes'), /Ruling: void/);
     assert.match(await text(page, '#rounds'), /Round 1/);
     await shot(page, 'tournament.png');

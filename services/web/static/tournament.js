@@ -7,6 +7,17 @@ function enumText(value, prefix) {
   return String(value || '').replace(prefix, '').toLowerCase().replace(/_/g, ' ');
 }
 
+// "Zoë Müller (zoe)", or the id alone for a player without a display name.
+function playerText(id, name) {
+  return name ? `${name} (${id})` : id;
+}
+
+// A table's status; a pending table whose game is over awaits confirmation.
+function tableStatusText(table) {
+  if (table.status === 'TABLE_STATUS_PENDING' && table.gameOver) return 'finished, awaiting confirmation';
+  return enumText(table.status, /^TABLE_STATUS_/);
+}
+
 async function loadTournament() {
   const main = document.getElementById('main');
   const id = pathId();
@@ -48,7 +59,7 @@ function standingsSection(standings) {
          'Lot', 'Decided by'].map((h, i) => el('th', {class: i === 1 || i === 8 ? '' : 'num'}, h)))),
       el('tbody', {}, rows.map(row => el('tr', {},
         el('td', {class: 'num'}, String(row.rank || '')),
-        el('td', {}, row.player),
+        el('td', {}, playerText(row.player, row.displayName), row.withdrawn ? ' · withdrawn' : ''),
         el('td', {class: 'num'}, row.points || '0'),
         el('td', {class: 'num'}, String(row.gamePoints || 0)),
         el('td', {class: 'num'}, String(row.wins || 0)),
@@ -68,9 +79,9 @@ function roundView(round) {
       el('tbody', {}, (round.tables || []).map(table => el('tr', {},
         el('td', {class: 'num'}, String(table.number)),
         el('td', {}, el('a', {href: '/games/' + encodeURIComponent(idOf(table.game))}, idOf(table.game))),
-        el('td', {}, enumText(table.status, /^TABLE_STATUS_/)),
+        el('td', {}, tableStatusText(table)),
         el('td', {}, el('ul', {class: 'plain'}, (table.players || []).map((player, i) => el('li', {},
-          player, ': ', table.places && table.places[i] ? `place ${table.places[i]}` : 'no place',
+          playerText(player, (table.displayNames || [])[i]), ': ', table.places && table.places[i] ? `place ${table.places[i]}` : 'no place',
           table.gamePoints && table.gamePoints[i] !== undefined ? `, ${table.gamePoints[i]} game points` : '',
           table.points && table.points[i] !== undefined ? `, ${table.points[i]} points` : ''))))))))));
 }

@@ -20,6 +20,7 @@
 #include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/dispute_writer.h"
+#include "services/tournament/tournament_editor.h"
 #include "services/tournament/tournament_writer.h"
 
 namespace arbiter::tournament::testing {
@@ -91,8 +92,10 @@ class Arena {
 
   store::EventStore& events() { return *events_; }
   FlakyStreamStore& streams() { return *flaky_; }
+  store::ResultIndex& results() { return *results_; }
   games::GameWriter& games() { return *games_; }
   TournamentWriter& tournaments() { return *tournaments_; }
+  TournamentEditor& editor() { return *editor_; }
   DisputeWriter& disputes() { return *disputes_; }
 
   v1::Tournament Create(const std::string& id, const v1::TournamentSettings& settings,
@@ -123,6 +126,7 @@ class Arena {
   std::unique_ptr<FlakyStreamStore> flaky_;
   std::unique_ptr<games::GameWriter> games_;
   std::unique_ptr<TournamentWriter> tournaments_;
+  std::unique_ptr<TournamentEditor> editor_;
   std::unique_ptr<DisputeWriter> disputes_;
 };
 
