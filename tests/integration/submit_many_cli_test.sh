@@ -99,6 +99,12 @@ code=0
 [ "$code" = 0 ] || fail "two legal games: exit $code"
 [ "$(cat legal.out)" = "submitted 2 files: 2 legal, 0 illegal, 0 unfinished, 0 refused as duplicates, 0 failed" ] ||
   fail "two legal games: $(cat legal.out)"
+# The worst file decides, whatever its place: illegal (4) over unfinished (3)
+# and legal.
+code=0
+"$arbiter" submit logs/d-unfinished.jsonl logs/c-illegal.jsonl logs/a-legal.jsonl "${client[@]}" \
+  >/dev/null 2>&1 || code=$?
+[ "$code" = 4 ] || fail "an illegal, an unfinished and a legal game: exit $code, expected 4"
 code=0
 "$arbiter" submit logs --game-id x "${client[@]}" >out 2>err || code=$?
 [ "$code" = 2 ] && [ ! -s out ] || fail "--game-id with a directory: exit $code"
