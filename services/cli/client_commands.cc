@@ -1,11 +1,11 @@
-// The `arbiter` commands that talk to arbiterd: submit, adjudicate, state,
-// verify, games and token create.
+// The `arbiter` commands that talk to arbiterd: submit (one file here, many
+// in submit_many.cc), adjudicate, state, verify, games and token create.
 #include <cstdint>
 #include <filesystem>
-#include <system_error>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/ascii.h"

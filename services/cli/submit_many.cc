@@ -195,7 +195,7 @@ class SubmitRun {
     absl::StatusOr<std::string> content = ReadFile(file.path, max_log_bytes_);
     if (!content.ok()) return Failed(std::string(content.status().message()), kExitBadInput);
     if (SubmitRequestId(*content, file.copy) != file.request_id) {
-      return Failed("the file changed while the run read it; run the command again",
+      return Failed("the file changed during the run; run the command again",
                     kExitBadInput);
     }
     v1::SubmitGameRequest request;
