@@ -18,6 +18,7 @@ inline constexpr int kExitFailure = 1;       // internal or environment failure
 inline constexpr int kExitBadInput = 2;      // unreadable or malformed input, bad usage
 inline constexpr int kExitUnfinished = 3;    // legal so far but not finished
 inline constexpr int kExitIllegal = 4;       // an action broke a rule
+inline constexpr int kExitInterrupted = 130; // stopped by Ctrl-C (SIGINT), as shells report it
 
 // Options every command shares.
 struct GlobalOptions {

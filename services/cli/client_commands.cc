@@ -1,9 +1,11 @@
-// The `arbiter` commands that talk to arbiterd: submit, adjudicate, state,
-// verify, games and token create.
+// The `arbiter` commands that talk to arbiterd: submit (one file here, many
+// in submit_many.cc), adjudicate, state, verify, games and token create.
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -12,11 +14,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/time.h"
-#include "engine/core/sha256.h"
 #include "services/cli/client_common.h"
 #include "services/cli/cli_common.h"
 #include "services/cli/commands.h"
 #include "services/cli/report_text.h"
+#include "services/cli/submit_many.h"
+#include "services/cli/submit_plan.h"
 #include "services/log/json_lines.h"
 
 namespace arbiter::cli {
@@ -51,34 +54,30 @@ const char* VerdictName(v1::Verdict verdict) {
 }
 
 struct SubmitOpts {
-  ClientOptions client;
-  std::string file;
+  SubmitManyOptions many;  // the files, the client and what every file shares
   std::string game_id;
   std::string request_id;
-  std::string league;
-  std::string tournament;
-  bool allow_duplicate = false;
 };
 
-int RunSubmit(const SubmitOpts& opts) {
-  absl::StatusOr<std::string> content = ReadFile(opts.file, kMaxLogBytes);
+// One file, as `arbiter submit FILE` always did: the verdict in full, the
+// verdict's exit code.
+int RunSubmitOne(const SubmitOpts& opts) {
+  absl::StatusOr<std::string> content = ReadFile(opts.many.paths.front(), kMaxLogBytes);
   if (!content.ok()) return ReportError(content.status());
-  auto client = Connect(opts.client);
+  auto client = Connect(opts.many.client);
   if (!client.ok()) return ReportError(client.status());
   v1::SubmitGameRequest request;
   // The same file submitted twice is the same request: a retry, not a copy.
-  request.set_request_id(opts.request_id.empty()
-                             ? absl::StrCat("submit-", engine::Sha256Hex(*content).substr(0, 32))
-                             : opts.request_id);
+  request.set_request_id(opts.request_id.empty() ? SubmitRequestId(*content) : opts.request_id);
   request.set_game_id(opts.game_id);
   request.set_log(*content);
-  request.set_league(opts.league);
-  request.set_tournament(opts.tournament);
-  request.set_allow_duplicate(opts.allow_duplicate);
+  request.set_league(opts.many.league);
+  request.set_tournament(opts.many.tournament);
+  request.set_allow_duplicate(opts.many.allow_duplicate);
   v1::SubmitGameResponse response;
   grpc::Status status = client->games->SubmitGame(NewContext(*client).get(), request, &response);
   if (!status.ok()) return ReportRpcError(status);
-  if (opts.client.json) {
+  if (opts.many.client.json) {
     std::cout << log::ToJsonLine(response) << "\n";
   } else {
     std::cout << "stored as " << response.game().name() << " ("
@@ -92,6 +91,23 @@ int RunSubmit(const SubmitOpts& opts) {
                               HeaderOf(response.game()), SeedText(response.game()));
   }
   return ExitCodeForVerdict(response.adjudication().verdict());
+}
+
+// One file keeps the single submit; many files or a directory are a run
+// (submit_many.h), where --game-id and --request-id, which name one game,
+// are refused.
+int RunSubmit(const SubmitOpts& opts) {
+  std::error_code error;
+  if (opts.many.paths.size() == 1 && !std::filesystem::is_directory(opts.many.paths[0], error)) {
+    return RunSubmitOne(opts);
+  }
+  if (!opts.game_id.empty() || !opts.request_id.empty()) {
+    return ReportError(absl::InvalidArgumentError(
+        "--game-id and --request-id name one game: with many files or a directory, each file's "
+        "request id (and so its game id) comes from its bytes; submit a file on its own to name "
+        "it"));
+  }
+  return RunSubmitMany(opts.many, kMaxLogBytes);
 }
 
 // What a ruling made of the game's result, in one line, e.g. "corrected at
@@ -433,16 +449,33 @@ void AddTokenCommands(CLI::App& app, int& exit_code) {
 void AddClientCommands(CLI::App& app, int& exit_code) {
   auto submit = std::make_shared<SubmitOpts>();
   CLI::App* cmd = app.add_subcommand(
-      "submit", "Submit a log file to arbiterd: stored as evidence, answered with the verdict");
-  cmd->add_option("file", submit->file, "Log file (JSON Lines)")->required();
-  cmd->add_option("--game-id", submit->game_id, "Name the game (default: derived)");
+      "submit",
+      "Submit log files to arbiterd: stored as evidence, answered with the verdict");
+  cmd->footer(
+      "One FILE: its verdict in full; exit 0 legal, 3 unfinished, 4 illegal, 2 bad input or\n"
+      "refused (a duplicate), 1 server failure.\n"
+      "Many files or a DIR (its *.jsonl files, not its subdirectories, in name order): sent\n"
+      "--jobs at a time, a line per file on stderr (one updating line on a terminal), then a\n"
+      "summary on stdout: how many legal, illegal, unfinished, refused as duplicates, failed,\n"
+      "and which. Exit: the worst file's code, worst first 1, 2, 4, 3, 0 (0: every file stored,\n"
+      "legal and finished); 130 after Ctrl-C, which lets the submissions in flight finish.\n"
+      "The same command run again resumes: each file's request id comes from its bytes, so\n"
+      "files already stored are answered from the store and never stored twice.");
+  cmd->add_option("paths", submit->many.paths, "Log files (JSON Lines) or directories of them")
+      ->type_name("FILE|DIR")
+      ->required();
+  cmd->add_option("--game-id", submit->game_id, "Name the game (default: derived; one file only)");
   cmd->add_option("--request-id", submit->request_id,
-                  "Request id (default: from the file's SHA-256, so resubmitting is a retry)");
-  cmd->add_option("--league", submit->league, "League of the game");
-  cmd->add_option("--tournament", submit->tournament, "Tournament of the game");
-  cmd->add_flag("--allow-duplicate", submit->allow_duplicate,
+                  "Request id (default: from the file's SHA-256, so resubmitting is a retry; one "
+                  "file only)");
+  cmd->add_option("--league", submit->many.league, "League of the games");
+  cmd->add_option("--tournament", submit->many.tournament, "Tournament of the games");
+  cmd->add_flag("--allow-duplicate", submit->many.allow_duplicate,
                 "Store a log that repeats a stored game, marked as its duplicate (never rated)");
-  AddClientOptions(*cmd, submit->client);
+  cmd->add_option("--jobs", submit->many.jobs, "Submissions in flight at once (many files)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  AddClientOptions(*cmd, submit->many.client);
   cmd->callback([submit, &exit_code] { exit_code = RunSubmit(*submit); });
 
   auto adjudicate = std::make_shared<GameOpts>();

@@ -88,15 +88,47 @@ std::unique_ptr<grpc::ClientContext> NewContext(const Client& client) {
   return context;
 }
 
-int ReportRpcError(const grpc::Status& status) {
+const char* RpcCodeName(grpc::StatusCode code) {
   static const char* const kNames[] = {
       "OK",        "CANCELLED",         "UNKNOWN",        "INVALID_ARGUMENT",   "DEADLINE_EXCEEDED",
       "NOT_FOUND", "ALREADY_EXISTS",    "PERMISSION_DENIED", "RESOURCE_EXHAUSTED",
       "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",   "UNIMPLEMENTED",      "INTERNAL",
       "UNAVAILABLE", "DATA_LOSS",       "UNAUTHENTICATED"};
-  const int code = static_cast<int>(status.error_code());
-  std::cerr << "arbiter: " << (code >= 0 && code <= 16 ? kNames[code] : "UNKNOWN") << ": "
-            << status.error_message() << "\n";
+  const int number = static_cast<int>(code);
+  return number >= 0 && number <= 16 ? kNames[number] : "UNKNOWN";
+}
+
+int ExitCodeForRpcError(grpc::StatusCode code) {
+  switch (code) {
+    case grpc::StatusCode::INVALID_ARGUMENT:
+    case grpc::StatusCode::NOT_FOUND:
+    case grpc::StatusCode::ALREADY_EXISTS:
+    case grpc::StatusCode::PERMISSION_DENIED:
+    case grpc::StatusCode::UNAUTHENTICATED:
+    case grpc::StatusCode::FAILED_PRECONDITION:
+    case grpc::StatusCode::OUT_OF_RANGE:
+    case grpc::StatusCode::ABORTED:
+      return kExitBadInput;
+    default:
+      return kExitFailure;
+  }
+}
+
+std::optional<google::rpc::ErrorInfo> RpcErrorInfo(const grpc::Status& status) {
+  google::rpc::Status details;
+  if (status.error_details().empty() || !details.ParseFromString(status.error_details())) {
+    return std::nullopt;
+  }
+  for (const auto& any : details.details()) {
+    google::rpc::ErrorInfo info;
+    if (any.UnpackTo(&info)) return info;
+  }
+  return std::nullopt;
+}
+
+int ReportRpcError(const grpc::Status& status) {
+  std::cerr << "arbiter: " << RpcCodeName(status.error_code()) << ": " << status.error_message()
+            << "\n";
   google::rpc::Status details;
   if (!status.error_details().empty() && details.ParseFromString(status.error_details())) {
     for (const auto& any : details.details()) {
@@ -113,19 +145,7 @@ int ReportRpcError(const grpc::Status& status) {
       }
     }
   }
-  switch (status.error_code()) {
-    case grpc::StatusCode::INVALID_ARGUMENT:
-    case grpc::StatusCode::NOT_FOUND:
-    case grpc::StatusCode::ALREADY_EXISTS:
-    case grpc::StatusCode::PERMISSION_DENIED:
-    case grpc::StatusCode::UNAUTHENTICATED:
-    case grpc::StatusCode::FAILED_PRECONDITION:
-    case grpc::StatusCode::OUT_OF_RANGE:
-    case grpc::StatusCode::ABORTED:
-      return kExitBadInput;
-    default:
-      return kExitFailure;
-  }
+  return ExitCodeForRpcError(status.error_code());
 }
 
 std::string FreshRequestId(const std::string& prefix) {

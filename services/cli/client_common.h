@@ -7,6 +7,7 @@
 #include <grpcpp/client_context.h>
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "arbiter/v1/report.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
 #include "arbiter/v1/transparency_service.grpc.pb.h"
+#include "google/rpc/error_details.pb.h"
 
 namespace arbiter::cli {
 
@@ -53,6 +55,17 @@ absl::StatusOr<Client> Connect(const ClientOptions& options);
 
 // A context with the token and the deadline.
 std::unique_ptr<grpc::ClientContext> NewContext(const Client& client);
+
+// "INVALID_ARGUMENT" for INVALID_ARGUMENT, ...; "UNKNOWN" for a number
+// outside gRPC's codes.
+const char* RpcCodeName(grpc::StatusCode code);
+
+// The exit code of a failed call: kExitBadInput for caller mistakes
+// (invalid, unknown, refused, already existing), kExitFailure otherwise.
+int ExitCodeForRpcError(grpc::StatusCode code);
+
+// The first ErrorInfo among the status's details; nullopt when it has none.
+std::optional<google::rpc::ErrorInfo> RpcErrorInfo(const grpc::Status& status);
 
 // Prints "arbiter: CODE: message" and any ErrorInfo/BadRequest details to
 // stderr and returns the exit code (2 for caller mistakes, 1 otherwise).
