@@ -33,6 +33,8 @@ void AddTournamentCommands(CLI::App& app, int& exit_code);
 void AddTournamentTokensCommand(CLI::App& group, int& exit_code);
 // tournament withdraw, settings, delete (tournament_field_commands.cc).
 void AddTournamentFieldCommands(CLI::App& group, int& exit_code);
+// tournament simulate (tournament_simulate_command.cc).
+void AddTournamentSimulateCommand(CLI::App& group, int& exit_code);
 // tournament list (tournament_list_command.cc), under `tournament`.
 void AddTournamentListCommand(CLI::App& group, int& exit_code);
 void AddDisputeCommands(CLI::App& app, int& exit_code);

@@ -521,6 +521,7 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   AddCreateCommand(*group, exit_code);
   AddRegisterCommand(*group, exit_code);
   AddTournamentFieldCommands(*group, exit_code);
+  AddTournamentSimulateCommand(*group, exit_code);
   AddTournamentTokensCommand(*group, exit_code);
   AddTournamentListCommand(*group, exit_code);
   AddShowCommand(*group, exit_code);

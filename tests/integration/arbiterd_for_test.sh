@@ -10,7 +10,7 @@ data="$work/data"
 pid=$!
 cleanup() {
   kill -TERM "$pid" 2>/dev/null && wait "$pid" || true
-  rm -rf "$work"
+  [ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 for _ in $(seq 1 240); do

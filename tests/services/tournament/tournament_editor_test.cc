@@ -290,6 +290,33 @@ TEST_P(TournamentEditorTest, ATournamentIsNotDeletedOnceRoundOneHasStarted) {
   EXPECT_TRUE(ReadTournament(arena_.streams(), "cup").ok());
 }
 
+TEST_P(TournamentEditorTest, OnlyThoseWhoManageTheTournamentEditItAndARefusalWritesNothing) {
+  arena_.Create("cup", Settings(2), Names(8), Olga());
+  access::Caller auditor;
+  auditor.principal = "audrey";
+  auditor.role = store::Role::kAuditor;
+  access::Caller seat_token;
+  seat_token.principal = "p1";
+  seat_token.role = store::Role::kPlayer;
+  seat_token.tournaments = {"cup"};
+  const std::string denied =
+      "this token may not manage tournament \"cup\" (admins, and organisers whose token names "
+      "the tournament, only)";
+  for (const access::Caller& caller :
+       {Player("p1"), auditor, seat_token, Organiser("otto", {"other"})}) {
+    absl::Status withdraw = arena_.editor().WithdrawPlayer(caller, Withdraw("p1", "w")).status();
+    absl::Status settings =
+        arena_.editor().UpdateTournamentSettings(caller, SettingsRequest("s", 3)).status();
+    absl::Status deletion = arena_.editor().DeleteTournament(caller, DeleteRequest("d")).status();
+    for (const absl::Status& status : {withdraw, settings, deletion}) {
+      EXPECT_EQ(status.code(), absl::StatusCode::kPermissionDenied) << caller.principal;
+      EXPECT_EQ(status.message(), denied) << caller.principal;
+    }
+  }
+  EXPECT_EQ(Events(), 1);
+  EXPECT_TRUE(arena_.editor().WithdrawPlayer(Admin(), Withdraw("p1", "w")).ok());
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, TournamentEditorTest,
                          ::testing::Values(Backend::kMemory, Backend::kPostgres), BackendName);
 
