@@ -76,7 +76,11 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller
 void WithholdHiddenDetail(const access::Caller& caller, const store::GameRecord& record, v1::Adjudication& adjudication) {
   if (!adjudication.has_violation() || access::SeesSeed(caller, record)) return;
   adjudication.mutable_violation()->set_detail(
-      "withheld while the game is live: the detail may describe hidden cards (admins and auditors see it)");
+      record.status == store::GameStatus::kVoided
+          ? "withheld: the game was voided before its cards were revealed, and the detail may "
+            "describe hidden cards (admins and auditors see it)"
+          : "withheld while the game is live: the detail may describe hidden cards (admins and "
+            "auditors see it)");
 }
 
 // The game opened for streaming (game_stream.h) if the caller may read it

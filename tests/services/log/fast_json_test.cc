@@ -2,7 +2,7 @@
 // escaping (every code point), oneofs with default values, maps, the
 // messages it leaves to protobuf, and lines its parser accepts or gives up on.
 #include "services/log/fast_json.h"
-#include "services/log/internal/utf8.h"
+#include "services/common/utf8.h"
 
 #include <google/protobuf/util/json_util.h>
 #include <google/protobuf/util/message_differencer.h>
@@ -46,7 +46,7 @@ TEST(FastJsonPrint, EscapesEveryCodePointAsProtobufDoes) {
     player.set_id("p");
     std::string name;
     for (uint32_t cp = first; cp < first + 0x1000; ++cp) {
-      if (cp < 0xd800 || cp > 0xdfff) log::internal::AppendUtf8(name, cp);
+      if (cp < 0xd800 || cp > 0xdfff) common::AppendUtf8(name, cp);
     }
     if (name.empty()) continue;
     player.set_name(name);
