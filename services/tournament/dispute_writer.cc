@@ -11,6 +11,7 @@
 #include "services/common/proto_time.h"
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
+#include "services/common/text_length.h"
 #include "services/games/chained_game.h"
 #include "services/tournament/dispute_reader.h"
 #include "services/tournament/rulings.h"
@@ -29,9 +30,8 @@ absl::StatusOr<std::string> CheckOpenRequest(const v1::OpenDisputeRequest& reque
   }
   ARBITER_ASSIGN_OR_RETURN(std::string tournament_id,
                            ParseTournamentName(request.tournament(), "tournament"));
-  if (request.reason().empty() || request.reason().size() > 1000) {
-    return common::FieldError("reason", "reason is required: 1-1000 bytes saying what is disputed");
-  }
+  ARBITER_RETURN_IF_ERROR(common::CheckText("reason", request.reason(), 1,
+                                            common::kMaxReasonCharacters, "saying what is disputed"));
   return tournament_id;
 }
 

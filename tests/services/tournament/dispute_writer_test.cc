@@ -178,7 +178,7 @@ TEST_P(DisputeWriterTest, ABadRulingIsRefusedWithItsFieldAndWritesNothing) {
   for (Case c : cases) {
     if (c.message.empty()) {
       c.request.clear_reason();
-      c.message = "reason is required: 1-1000 bytes saying why";
+      c.message = "reason is required: 1-1000 characters saying why";
     }
     absl::StatusOr<v1::Dispute> ruled = Rule(c.request);
     EXPECT_EQ(ruled.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
