@@ -3,6 +3,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
 
@@ -60,6 +61,23 @@ absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool
     return absl::FailedPreconditionError(absl::StrCat("round ", round, " is closed"));
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckNotConfirmedByAnother(const TournamentLog& log, int round, int table,
+                                        const std::string& stream_request_id) {
+  const TableState& state =
+      log.rounds[static_cast<size_t>(round - 1)].tables[static_cast<size_t>(table - 1)];
+  if (!state.confirmed.has_value() || state.confirmed_request_id == stream_request_id) {
+    return absl::OkStatus();
+  }
+  return common::WithErrorInfo(
+      absl::FailedPreconditionError(absl::StrCat(
+          "round ", round, " table ", table, " is already confirmed (event ", state.confirmed_event,
+          " of tournament \"", log.id, "\", ",
+          absl::FormatTime(absl::RFC3339_sec, state.confirmed_at, absl::UTCTimeZone()),
+          "); a confirmed result changes only through a dispute")),
+      "RESULT_CONFIRMED",
+      {{"tournament", log.id}, {"round", absl::StrCat(round)}, {"table", absl::StrCat(table)}});
 }
 
 absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const Outcomes& outcomes, int round,

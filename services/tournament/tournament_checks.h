@@ -35,6 +35,13 @@ absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int playe
 // NotFound for a table the round does not have.
 absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool closed);
 
+// FailedPrecondition (ErrorInfo reason RESULT_CONFIRMED) if table `table`
+// of `round` is confirmed by an event whose request id is not
+// `stream_request_id`: a retry of the confirming request passes, to be
+// answered as the first was.
+absl::Status CheckNotConfirmedByAnother(const TournamentLog& log, int round, int table,
+                                        const std::string& stream_request_id);
+
 // The confirmation of one table of `round`: its game finished legally with
 // the table's players. FailedPrecondition (naming the game) otherwise.
 absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const Outcomes& outcomes, int round,
