@@ -54,8 +54,10 @@ absl::StatusOr<Client> Connect(const ClientOptions& options);
 // A context with the token and the deadline.
 std::unique_ptr<grpc::ClientContext> NewContext(const Client& client);
 
-// Prints "arbiter: CODE: message" and any ErrorInfo/BadRequest details to
-// stderr and returns the exit code (2 for caller mistakes, 1 otherwise).
+// Prints "arbiter: CODE: message", any ErrorInfo/BadRequest details and a
+// "hint:" line naming the command or flag to use (error_hints.h) to stderr,
+// and returns the exit code (ExitCodeFor: 2 for caller mistakes, 1
+// otherwise).
 int ReportRpcError(const grpc::Status& status);
 
 // `prefix` + "-" + 16 random hex digits: a request id of its own for each

@@ -36,11 +36,12 @@ absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int playe
   if (static_cast<int64_t>(append.payload.size()) <= store::kMaxStreamPayloadBytes) {
     return absl::OkStatus();
   }
-  return common::FieldError("players", absl::StrCat("players: ", players, " players take ",
-                                                    append.payload.size(),
-                                                    " bytes; one request may hold ",
-                                                    store::kMaxStreamPayloadBytes,
-                                                    " (register the rest with RegisterPlayers)"));
+  return common::WithErrorInfo(
+      common::FieldError("players", absl::StrCat("players: ", players, " players take ",
+                                                 append.payload.size(), " bytes; one request may hold ",
+                                                 store::kMaxStreamPayloadBytes,
+                                                 " (register the rest in further requests)")),
+      "TOO_MANY_PLAYERS", {{"tournament", common::IdOf(common::IdKind::kTournament, append.stream_id)}});
 }
 
 absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool closed) {

@@ -164,10 +164,11 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
                         std::find(earlier.finished_by.begin(), earlier.finished_by.end(),
                                   request_id) != earlier.finished_by.end();
   if (!answered) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("round ", number,
-                     " has already started (by another StartRound request; GetRound reads its "
-                     "tables)"));
+    return common::WithErrorInfo(
+        absl::FailedPreconditionError(absl::StrCat(
+            "round ", number,
+            " has already started (by a request with another request id); read its tables instead")),
+        "ROUND_STARTED", {{"tournament", log.id}, {"round", absl::StrCat(number)}});
   }
   return ReadRoundView(results_, log, number, SeedSight::kAll);
 }

@@ -139,8 +139,8 @@ TEST_P(TournamentWriterTest, StartRoundCreatesEachTablesGameAndAnswersOnlyItsOwn
       arena_.tournaments().StartRound(Olga(), StartRequest("someone-else", 1));
   EXPECT_EQ(other.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(other.status().message(),
-            "round 1 has already started (by another StartRound request; GetRound reads its "
-            "tables)");
+            "round 1 has already started (by a request with another request id); read its tables "
+            "instead");
   absl::StatusOr<v1::TournamentRound> beyond =
       arena_.tournaments().StartRound(Olga(), StartRequest("beyond", 3));
   EXPECT_EQ(beyond.status().code(), absl::StatusCode::kFailedPrecondition);
