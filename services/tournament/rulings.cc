@@ -94,9 +94,8 @@ std::string RulingGameRequestId(const std::string& dispute_id) {
 
 absl::Status CheckGameWrite(const std::string& dispute_id, const v1::RuleDisputeRequest& request) {
   if (request.kind() != v1::RULING_KIND_VOID) return absl::OkStatus();
+  // The game's void reason is "dispute {id}: {reason}", within the same limit.
   const int64_t prefix = common::Utf8Length(RulingGameReason(dispute_id, "")).value_or(0);
-  const std::optional<int64_t> length = common::Utf8Length(request.reason());
-  if (length.has_value() && prefix + *length <= common::kMaxReasonCharacters) return absl::OkStatus();
   return common::CheckText("reason", request.reason(), 1, common::kMaxReasonCharacters - prefix,
                            "saying why the game is voided");
 }
