@@ -50,6 +50,7 @@ int ReportError(const absl::Status& status) {
     case absl::StatusCode::kAlreadyExists:
     case absl::StatusCode::kOutOfRange:
     case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kUnauthenticated:
       return kExitBadInput;
     default:
       return kExitFailure;

@@ -20,12 +20,21 @@
 #include "services/cli/report_text.h"
 #include "services/cli/submit_many.h"
 #include "services/cli/submit_plan.h"
+#include "services/cli/text_columns.h"
 #include "services/log/json_lines.h"
 
 namespace arbiter::cli {
 namespace {
 
 constexpr std::size_t kMaxLogBytes = std::size_t{256} << 20;
+
+// One line of `token list`: id, role, principal, expiry, revocation, scopes.
+std::string TokenRow(const std::vector<std::string>& cells) {
+  static constexpr int kWidths[] = {32, 9, 10, 20, 24};
+  std::string line;
+  for (size_t c = 0; c + 1 < cells.size(); ++c) line += PadRight(cells[c], kWidths[c]) + "  ";
+  return line + cells.back() + "\n";
+}
 
 const char* StatusName(v1::GameStatus status) {
   switch (status) {
@@ -236,8 +245,8 @@ int RunGames(GamesOpts opts) {
     grpc::Status status = client->games->ListGames(NewContext(*client).get(), opts.filter, &page);
     if (!status.ok()) return ReportRpcError(status);
     if (first && !opts.client.json) {
-      std::cout << absl::StrFormat("%-40s %-16s %-9s %7s  %s\n", "GAME", "TYPE", "STATUS",
-                                   "EVENTS", "PLAYERS");
+      std::cout << absl::StrFormat("%s %s %s %7s  %s\n", PadRight("GAME", 40), PadRight("TYPE", 16),
+                                   PadRight("STATUS", 9), "EVENTS", "PLAYERS");
     }
     first = false;
     for (const v1::Game& game : page.games()) {
@@ -247,8 +256,9 @@ int RunGames(GamesOpts opts) {
       }
       std::string players;
       for (const v1::Player& p : game.players()) absl::StrAppend(&players, players.empty() ? "" : ",", p.id());
-      std::cout << absl::StrFormat("%-40s %-16s %-9s %7d  %s\n", game.name(), game.game_type(),
-                                   StatusName(game.status()), game.last_event(), players);
+      std::cout << absl::StrFormat("%s %s %s %7d  %s\n", PadRight(game.name(), 40),
+                                   PadRight(game.game_type(), 16), PadRight(StatusName(game.status()), 9),
+                                   game.last_event(), players);
     }
     if (page.next_page_token().empty() || !opts.all) {
       if (!page.next_page_token().empty() && !opts.client.json) {
@@ -322,8 +332,7 @@ int RunTokenList(const TokenOpts& opts) {
     // The header once the first page arrived: nothing on stdout before an
     // error.
     if (first_page && !opts.client.json) {
-      std::cout << absl::StrFormat("%-32s  %-9s  %-10s  %-20s  %-24s  %s\n", "token_id", "role",
-                                   "principal", "expires", "revoked", "scopes");
+      std::cout << TokenRow({"token_id", "role", "principal", "expires", "revoked", "scopes"});
     }
     first_page = false;
     for (const v1::TokenInfo& token : page.tokens()) {
@@ -333,13 +342,12 @@ int RunTokenList(const TokenOpts& opts) {
       }
       std::string role = v1::Role_Name(token.role());
       role = absl::AsciiStrToLower(role.substr(role.find('_') + 1));
-      std::cout << absl::StrFormat(
-          "%-32s  %-9s  %-10s  %-20s  %-24s  %s\n", token.token_id(), role, token.principal(),
-          token.has_expire_time() ? TimeText(token.expire_time()) : "never",
-          token.has_revoke_time()
-              ? absl::StrCat(TimeText(token.revoke_time()), " by ", token.revoker())
-              : "-",
-          ScopesText(token));
+      std::cout << TokenRow({token.token_id(), role, token.principal(),
+                             token.has_expire_time() ? TimeText(token.expire_time()) : "never",
+                             token.has_revoke_time()
+                                 ? absl::StrCat(TimeText(token.revoke_time()), " by ", token.revoker())
+                                 : "-",
+                             ScopesText(token)});
     }
     if (page.next_page_token().empty()) break;
     request.set_page_token(page.next_page_token());

@@ -14,6 +14,7 @@
 #include "google/rpc/error_details.pb.h"
 #include "google/rpc/status.pb.h"
 #include "services/cli/cli_common.h"
+#include "services/cli/error_hints.h"
 
 namespace arbiter::cli {
 
@@ -52,6 +53,11 @@ absl::StatusOr<Client> Connect(const ClientOptions& options) {
   if (!options.token_file.empty()) {
     ARBITER_ASSIGN_OR_RETURN(std::string text, ReadFile(options.token_file, 4096));
     token = std::string(absl::StripAsciiWhitespace(text));
+  }
+  if (token.empty()) {
+    return absl::UnauthenticatedError(
+        "no token: give one with --token-file FILE (or the environment variable ARBITER_TOKEN); an "
+        "admin mints one with `arbiter token create`");
   }
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (options.tls) {
@@ -98,22 +104,6 @@ const char* RpcCodeName(grpc::StatusCode code) {
   return number >= 0 && number <= 16 ? kNames[number] : "UNKNOWN";
 }
 
-int ExitCodeForRpcError(grpc::StatusCode code) {
-  switch (code) {
-    case grpc::StatusCode::INVALID_ARGUMENT:
-    case grpc::StatusCode::NOT_FOUND:
-    case grpc::StatusCode::ALREADY_EXISTS:
-    case grpc::StatusCode::PERMISSION_DENIED:
-    case grpc::StatusCode::UNAUTHENTICATED:
-    case grpc::StatusCode::FAILED_PRECONDITION:
-    case grpc::StatusCode::OUT_OF_RANGE:
-    case grpc::StatusCode::ABORTED:
-      return kExitBadInput;
-    default:
-      return kExitFailure;
-  }
-}
-
 std::optional<google::rpc::ErrorInfo> RpcErrorInfo(const grpc::Status& status) {
   google::rpc::Status details;
   if (status.error_details().empty() || !details.ParseFromString(status.error_details())) {
@@ -130,6 +120,7 @@ int ReportRpcError(const grpc::Status& status) {
   std::cerr << "arbiter: " << RpcCodeName(status.error_code()) << ": " << status.error_message()
             << "\n";
   google::rpc::Status details;
+  google::rpc::ErrorInfo reason;
   if (!status.error_details().empty() && details.ParseFromString(status.error_details())) {
     for (const auto& any : details.details()) {
       google::rpc::ErrorInfo info;
@@ -138,6 +129,7 @@ int ReportRpcError(const grpc::Status& status) {
         std::cerr << "  reason: " << info.reason();
         for (const auto& [key, value] : info.metadata()) std::cerr << "; " << key << "=" << value;
         std::cerr << "\n";
+        reason = info;
       } else if (any.UnpackTo(&bad)) {
         for (const auto& v : bad.field_violations()) {
           std::cerr << "  field " << v.field() << ": " << v.description() << "\n";
@@ -145,7 +137,10 @@ int ReportRpcError(const grpc::Status& status) {
       }
     }
   }
-  return ExitCodeForRpcError(status.error_code());
+  if (const std::string hint = HintFor(status.error_code(), reason); !hint.empty()) {
+    std::cerr << "hint: " << hint << "\n";
+  }
+  return ExitCodeFor(status.error_code(), reason);
 }
 
 std::string FreshRequestId(const std::string& prefix) {

@@ -60,15 +60,13 @@ std::unique_ptr<grpc::ClientContext> NewContext(const Client& client);
 // outside gRPC's codes.
 const char* RpcCodeName(grpc::StatusCode code);
 
-// The exit code of a failed call: kExitBadInput for caller mistakes
-// (invalid, unknown, refused, already existing), kExitFailure otherwise.
-int ExitCodeForRpcError(grpc::StatusCode code);
-
 // The first ErrorInfo among the status's details; nullopt when it has none.
 std::optional<google::rpc::ErrorInfo> RpcErrorInfo(const grpc::Status& status);
 
-// Prints "arbiter: CODE: message" and any ErrorInfo/BadRequest details to
-// stderr and returns the exit code (2 for caller mistakes, 1 otherwise).
+// Prints "arbiter: CODE: message", any ErrorInfo/BadRequest details and a
+// "hint:" line naming the command or flag to use (error_hints.h) to stderr,
+// and returns the exit code (ExitCodeFor: 2 for caller mistakes, 1
+// otherwise).
 int ReportRpcError(const grpc::Status& status);
 
 // `prefix` + "-" + 16 random hex digits: a request id of its own for each

@@ -15,6 +15,7 @@
 #include "services/common/proto_time.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
+#include "services/cli/text_columns.h"
 #include "services/log/json_lines.h"
 
 namespace arbiter::cli {
@@ -243,8 +244,8 @@ int RunLeaderboard(const BoardOpts& opts) {
   if (opts.csv) {
     std::cout << "rank,player,rating,mu,sigma,volatility,games,last_played,last_game,provisional\n";
   } else if (!opts.client.json) {
-    std::cout << absl::StrFormat("%5s  %-24s %10s %6s  %s\n", "rank", "player", "rating", "games",
-                                 "last played");
+    std::cout << absl::StrFormat("%5s  %s %10s %6s  %s\n", "rank", PadRight("player", 24), "rating",
+                                 "games", "last played");
   }
   int printed = 0;
   do {
@@ -263,7 +264,7 @@ int RunLeaderboard(const BoardOpts& opts) {
                   << "," << row.games() << "," << played << "," << CsvField(row.last_game()) << ","
                   << (row.provisional() ? "true" : "false") << "\n";
       } else {
-        std::cout << absl::StrFormat("%5d  %-24s %10.2f %6d  %s%s\n", row.rank(), row.player(),
+        std::cout << absl::StrFormat("%5d  %s %10.2f %6d  %s%s\n", row.rank(), PadRight(row.player(), 24),
                                      row.display_rating(), row.games(), played.substr(0, 10),
                                      row.provisional() ? "  (provisional)" : "");
       }
@@ -297,8 +298,8 @@ int RunRating(const RatingOpts& opts) {
       if (opts.client.json) {
         std::cout << log::ToJsonLine(point) << "\n";
       } else {
-        std::cout << absl::StrFormat("%4d  %-28s place %d  rating %.2f\n", point.games(),
-                                     point.game(), point.place(), point.display_rating());
+        std::cout << absl::StrFormat("%4d  %s place %d  rating %.2f\n", point.games(),
+                                     PadRight(point.game(), 28), point.place(), point.display_rating());
       }
     }
     request.set_page_token(page.next_page_token());

@@ -1,4 +1,5 @@
 #include "services/cli/report_text.h"
+#include "services/cli/text_columns.h"
 
 #include <algorithm>
 #include <vector>
@@ -51,8 +52,8 @@ std::string FormatReport(const v1::ReplayReport& report, const v1::LogHeader& he
   std::stable_sort(order.begin(), order.end(),
                    [](const auto* a, const auto* b) { return a->place() < b->place(); });
   for (const v1::PlayerStanding* p : order) {
-    absl::StrAppend(&out, absl::StrFormat("  %d. %-24s %5d\n", p->place(), NameOf(header, p->player()),
-                                          p->score()));
+    absl::StrAppend(&out, absl::StrFormat("  %d. %s %5d\n", p->place(),
+                                          PadRight(NameOf(header, p->player()), 24), p->score()));
     AppendItems(out, p->breakdown(), "       ");
   }
   return out;

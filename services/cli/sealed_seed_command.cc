@@ -36,7 +36,7 @@ absl::StatusOr<std::string> RandomBytes(int count) {
 int RunSealedSeed(const SealedSeedArgs& args) {
   if (!common::IsValidId(common::IdKind::kGame, args.game_id)) {
     return ReportError(absl::InvalidArgumentError(
-        "--game must be 1-63 characters of A-Z a-z 0-9 _ . - (the game_id of CreateGame)"));
+        "--game must be 1-63 characters of A-Z a-z 0-9 _ . - (the id the game will be created under)"));
   }
   uint64_t seed = 0;
   if (args.seed.empty()) {

@@ -101,7 +101,7 @@ FileResult ResultOfRefusal(const grpc::Status& status) {
   }
   return Failed(absl::StrCat(RpcCodeName(status.error_code()), ": ",
                              FirstLine(status.error_message())),
-                ExitCodeForRpcError(status.error_code()));
+                ExitCodeFor(status.error_code(), info.value_or(google::rpc::ErrorInfo())));
 }
 
 // One run over a plan: workers take the plan's groups in order and submit

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
+#include "services/cli/text_columns.h"
 #include "services/log/json_lines.h"
 #include "services/log/log_file.h"
 
@@ -143,9 +144,13 @@ void PrintRound(const v1::TournamentRound& round) {
   std::cout << round.tournament() << " round " << round.round()
             << (round.closed() ? " (closed)" : " (open)")
             << ", repeated table-mate pairs: " << round.repeated_pairs() << "\n";
+  size_t status_width = 10;
   for (const v1::TournamentTable& t : round.tables()) {
-    std::cout << absl::StrFormat("  table %-3d %-10s %s  seats:", t.number(), StatusName(t),
-                                 t.game());
+    status_width = std::max(status_width, std::string(StatusName(t)).size());
+  }
+  for (const v1::TournamentTable& t : round.tables()) {
+    std::cout << absl::StrFormat("  table %-3d %s %s  seats:", t.number(),
+                                 PadRight(StatusName(t), status_width), t.game());
     for (int i = 0; i < t.players_size(); ++i) {
       std::cout << " " << PlayerLabel(t.players(i), i < t.display_names_size() ? t.display_names(i) : "");
       if (i < t.places_size()) {
@@ -168,9 +173,9 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
     std::cout << standings.tournament() << " after round " << standings.after_round()
               << "; tie-breaks: " << absl::StrJoin(standings.tie_breaks(), ", ")
               << ", lot\n"
-              << absl::StrFormat("%5s  %-16s %8s  %-24s %6s %4s %7s %4s %4s  %s\n", "rank",
-                                 "player", "points", "per round", "game", "wins", "sos", "h2h",
-                                 "lot", "decided by");
+              << absl::StrFormat("%5s  %s %8s  %s %6s %4s %7s %4s %4s  %s\n", "rank",
+                                 PadRight("player", 16), "points", PadRight("per round", 24), "game",
+                                 "wins", "sos", "h2h", "lot", "decided by");
   }
   for (const v1::StandingsRow& row : standings.rows()) {
     std::vector<std::string> per_round;
@@ -190,10 +195,11 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
                 << row.strength_of_schedule() << "," << h2h << "," << row.lot() << ","
                 << row.decided_by() << "\n";
     } else {
-      std::cout << absl::StrFormat("%5d  %-16s %8s  %-24s %6d %4d %7s %4s %4d  %s\n", row.rank(),
-                                   PlayerLabel(row.player(), row.display_name()) +
-                                       (row.withdrawn() ? " [withdrawn]" : ""),
-                                   row.points(), absl::StrJoin(per_round, " "),
+      std::cout << absl::StrFormat("%5d  %s %8s  %s %6d %4d %7s %4s %4d  %s\n", row.rank(),
+                                   PadRight(PlayerLabel(row.player(), row.display_name()) +
+                                                (row.withdrawn() ? " [withdrawn]" : ""),
+                                            16),
+                                   row.points(), PadRight(absl::StrJoin(per_round, " "), 24),
                                    row.game_points(), row.wins(), row.strength_of_schedule(), h2h,
                                    row.lot(), row.decided_by());
     }

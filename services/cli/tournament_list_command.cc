@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
+#include "services/cli/text_columns.h"
 #include "services/common/resource_names.h"
 #include "services/log/json_lines.h"
 
@@ -40,21 +41,6 @@ Row RowOf(const v1::Tournament& t) {
           absl::StrCat(t.players_size())};
 }
 
-// Every row padded to its column's widest cell (the last column unpadded).
-void PrintAligned(const std::vector<Row>& rows) {
-  std::vector<size_t> widths(rows.front().size(), 0);
-  for (const Row& row : rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
-  }
-  for (const Row& row : rows) {
-    std::string line;
-    for (size_t c = 0; c < row.size(); ++c) {
-      line += row[c];
-      if (c + 1 < row.size()) line += std::string(widths[c] - row[c].size() + 2, ' ');
-    }
-    std::cout << line << "\n";
-  }
-}
 
 // The league id of --league ("north" or "leagues/north").
 absl::StatusOr<std::string> LeagueFlag(const std::string& flag) {
@@ -93,7 +79,7 @@ int RunList(const ListOpts& opts) {
   }
   std::vector<Row> rows = {{"tournament", "game", "league", "status", "rounds", "players"}};
   for (const v1::Tournament& t : tournaments) rows.push_back(RowOf(t));
-  PrintAligned(rows);
+  std::cout << AlignedRows(rows);
   return 0;
 }
 

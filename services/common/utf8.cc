@@ -1,8 +1,5 @@
 #include "services/common/utf8.h"
 
-#include "absl/strings/str_cat.h"
-#include "services/common/status_details.h"
-
 namespace arbiter::common {
 
 int DecodeUtf8(const unsigned char* p, const unsigned char* end, uint32_t& cp) {
@@ -43,50 +40,6 @@ void AppendUtf8(std::string& out, uint32_t cp) {
     out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
     out.push_back(static_cast<char>(0x80 | (cp & 0x3f)));
   }
-}
-
-std::optional<int64_t> CountCodePoints(const std::string& text) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const auto* const end = p + text.size();
-  int64_t count = 0;
-  while (p < end) {
-    uint32_t cp = 0;
-    const int length = *p < 0x80 ? 1 : DecodeUtf8(p, end, cp);
-    if (length == 0) return std::nullopt;
-    p += length;
-    ++count;
-  }
-  return count;
-}
-
-absl::Status CheckPersonText(const std::string& field, const std::string& text,
-                             int max_characters, bool required) {
-  if (text.empty()) {
-    if (!required) return absl::OkStatus();
-    return FieldError(field, absl::StrCat(field, " is required: 1-", max_characters,
-                                          " characters"));
-  }
-  const std::optional<int64_t> characters = CountCodePoints(text);
-  if (!characters.has_value()) {
-    return FieldError(field, absl::StrCat(field, " is not valid UTF-8 text"));
-  }
-  if (*characters > max_characters) {
-    return FieldError(field, absl::StrCat(field, " is ", *characters, " characters; at most ",
-                                          max_characters));
-  }
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const auto* const end = p + text.size();
-  while (p < end) {
-    uint32_t cp = *p;
-    const int length = *p < 0x80 ? 1 : DecodeUtf8(p, end, cp);
-    if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
-      return FieldError(field, absl::StrCat(field, " holds a control character (U+",
-                                            absl::Hex(cp, absl::kZeroPad4),
-                                            "); use printable text only"));
-    }
-    p += length;
-  }
-  return absl::OkStatus();
 }
 
 }  // namespace arbiter::common

@@ -113,7 +113,7 @@ absl::StatusOr<replay::Referee> Judge(const LoadedGame& game,
   if (!game.seed.has_value()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the seed of game \"", game.record.game_id,
-                     "\" is still hidden behind its commitment; reveal it with RevealSeed first"));
+                     "\" is still hidden behind its commitment: its creator must reveal it first"));
   }
   absl::StatusOr<replay::Referee> referee = replay::Referee::Start(HeaderOf(game), registry);
   if (!referee.ok()) {

@@ -200,7 +200,7 @@ absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
   if (!seed.has_value()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the seed of game \"", game_id,
-                     "\" is still hidden behind its commitment; reveal it with RevealSeed first"));
+                     "\" is still hidden behind its commitment: its creator must reveal it first"));
   }
   ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, StartReferee(game, registry, *seed));
   const int64_t through =

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "services/common/status_details.h"
+#include "services/common/text_length.h"
 #include "services/games/chained_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
@@ -76,10 +77,8 @@ absl::StatusOr<v1::Game> GameWriter::Void(const access::Caller& caller,
                                           const v1::VoidGameRequest& request) {
   ARBITER_ASSIGN_OR_RETURN(const std::string game_id, GameIdOfName(request.name(), "name"));
   ARBITER_RETURN_IF_ERROR(CheckRequestId(request.request_id()));
-  if (request.reason().empty() || request.reason().size() > 1000) {
-    return common::FieldError("reason",
-                              "reason is required: 1-1000 bytes saying why the game is voided");
-  }
+  ARBITER_RETURN_IF_ERROR(common::CheckText("reason", request.reason(), 1, common::kMaxReasonCharacters,
+                                            "saying why the game is voided"));
   LiveGames::Locked live = live_.Lock(game_id);
   ARBITER_ASSIGN_OR_RETURN(const store::GameRecord record, Writable(caller, game_id));
   v1::GameVoided voided;

@@ -18,10 +18,12 @@ absl::Status StreamLeagueCheck::CheckRates(const std::string& league_id,
   absl::StatusOr<std::vector<store::StreamEvent>> log =
       streams_.ReadStream(common::NameOf(common::IdKind::kLeague, league_id), 0, 10'000);
   if (absl::IsNotFound(log.status())) {
-    return common::WithFieldViolation(
-        absl::NotFoundError(absl::StrCat("league \"", league_id,
-                                         "\" does not exist; create it with CreateLeague first")),
-        field, "unknown league");
+    return common::WithErrorInfo(
+        common::WithFieldViolation(
+            absl::NotFoundError(absl::StrCat("league \"", league_id,
+                                             "\" does not exist; create the league first")),
+            field, "unknown league"),
+        "LEAGUE_NOT_FOUND", {{"league", league_id}});
   }
   ARBITER_RETURN_IF_ERROR(log.status());
   ARBITER_ASSIGN_OR_RETURN(const v1::LeagueSettings settings, SettingsOf(*log));

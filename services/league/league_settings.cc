@@ -2,6 +2,7 @@
 
 #include "services/common/resource_names.h"
 #include "services/common/proto_time.h"
+#include "services/common/text_length.h"
 
 #include <set>
 #include <utility>
@@ -23,8 +24,10 @@ absl::Status Field(const std::string& field, const std::string& problem) {
 
 absl::StatusOr<engine::league::LeagueConfig> ConfigFromSettings(const v1::LeagueSettings& settings) {
   engine::league::LeagueConfig config;
-  if (settings.display_name().size() > 200) {
-    return Field("settings.display_name", "at most 200 bytes");
+  const std::optional<int64_t> name_length = common::Utf8Length(settings.display_name());
+  if (!name_length.has_value()) return Field("settings.display_name", "not valid UTF-8");
+  if (*name_length > 200) {
+    return Field("settings.display_name", absl::StrCat(*name_length, " characters; at most 200"));
   }
   if (settings.game_types().empty()) {
     return Field("settings.game_types", absl::StrCat("name at least one game (", engine::GameNames(), ")"));

@@ -210,7 +210,8 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
             store_.ListGames(filter, size, request->page_token());
         if (!page.ok()) {
           if (page.status().code() == absl::StatusCode::kInvalidArgument) {
-            return common::WithFieldViolation(page.status(), "page_token", "not a token of ListGames");
+            return common::WithFieldViolation(page.status(), "page_token",
+                                              "not a page token of this list of games");
           }
           return page.status();
         }
@@ -236,7 +237,7 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                  int64_t after = 0;
                  if (!request->page_token().empty() &&
                      (!absl::SimpleAtoi(request->page_token(), &after) || after < 1)) {
-                   return common::FieldError("page_token", "not a token of ListEvents");
+                   return common::FieldError("page_token", "not a page token of this list of events");
                  }
                  ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, ReadableRecord(store_, caller, *game_id));
                  const bool sees_seed = access::SeesSeed(caller, record);
@@ -389,7 +390,7 @@ absl::StatusOr<WatchRequest> ArbiterServiceImpl::CheckWatch(grpc::CallbackServer
   ARBITER_RETURN_IF_ERROR(TakeOversizeNote(context));
   if (follower_ == nullptr) {
     return absl::UnimplementedError(
-        "this server's store cannot be followed: WatchGame needs arbiterd on PostgreSQL");
+        "this server's store cannot be followed: following a game live needs arbiterd on PostgreSQL");
   }
   absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request.game(), "game");
   if (!game_id.ok()) return common::WithFieldViolation(game_id.status(), "game", "not a game name");

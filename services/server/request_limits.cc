@@ -6,6 +6,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "services/common/status_details.h"
 
 namespace arbiter::server {
 namespace {
@@ -50,6 +52,24 @@ class RequestSizeInterceptor final : public grpc::experimental::Interceptor {
   int64_t limit_;
 };
 
+// `bytes` for a person: "65,536 bytes (64 KiB)", "100,010 bytes (97.7 KiB)".
+std::string SizeInWords(int64_t bytes) {
+  const std::string digits = absl::StrCat(bytes);
+  std::string grouped;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  constexpr int64_t kKiB = 1024;
+  constexpr int64_t kMiB = 1024 * 1024;
+  const int64_t unit = bytes >= kMiB ? kMiB : kKiB;
+  const char* name = unit == kMiB ? "MiB" : "KiB";
+  const std::string amount = bytes % unit == 0
+                                 ? absl::StrCat(bytes / unit, " ", name)
+                                 : absl::StrFormat("%.1f %s", static_cast<double>(bytes) / unit, name);
+  return absl::StrCat(grouped, " bytes (", amount, ")");
+}
+
 }  // namespace
 
 int64_t RequestLimitFor(std::string_view method, int64_t max_message_bytes) {
@@ -73,8 +93,12 @@ absl::Status TakeOversizeNote(const grpc::ServerContextBase* context) {
   if (note.context == nullptr || note.context != context) return absl::OkStatus();
   const OversizeNote taken = note;
   note = OversizeNote{};
-  return absl::ResourceExhaustedError(absl::StrCat(taken.method, " requests are limited to ", taken.limit,
-                                                   " bytes; this one has ", taken.bytes, " bytes"));
+  return common::WithErrorInfo(
+      absl::ResourceExhaustedError(absl::StrCat("the request is ", SizeInWords(taken.bytes),
+                                                "; this call takes at most ", SizeInWords(taken.limit),
+                                                ": send less in one request")),
+      "REQUEST_TOO_LARGE",
+      {{"bytes", absl::StrCat(taken.bytes)}, {"limit_bytes", absl::StrCat(taken.limit)}});
 }
 
 }  // namespace arbiter::server

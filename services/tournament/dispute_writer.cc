@@ -11,6 +11,7 @@
 #include "services/common/proto_time.h"
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
+#include "services/common/text_length.h"
 #include "services/games/chained_game.h"
 #include "services/tournament/dispute_reader.h"
 #include "services/tournament/rulings.h"
@@ -29,9 +30,8 @@ absl::StatusOr<std::string> CheckOpenRequest(const v1::OpenDisputeRequest& reque
   }
   ARBITER_ASSIGN_OR_RETURN(std::string tournament_id,
                            ParseTournamentName(request.tournament(), "tournament"));
-  if (request.reason().empty() || request.reason().size() > 1000) {
-    return common::FieldError("reason", "reason is required: 1-1000 bytes saying what is disputed");
-  }
+  ARBITER_RETURN_IF_ERROR(common::CheckText("reason", request.reason(), 1,
+                                            common::kMaxReasonCharacters, "saying what is disputed"));
   return tournament_id;
 }
 
@@ -77,6 +77,18 @@ absl::Status CheckWindow(const TournamentLog& log, const TableState& table, int 
       " s after its result was confirmed)"));
 }
 
+// AlreadyExists (ErrorInfo reason DISPUTE_EXISTS) for a new dispute under
+// the id of `existing`.
+absl::Status DisputeExists(const std::string& dispute_id, const v1::Dispute& existing) {
+  return common::WithErrorInfo(
+      absl::AlreadyExistsError(absl::StrCat(
+          "dispute \"", dispute_id, "\" already exists (round ", existing.round(), " table ",
+          existing.table(), " of tournament \"",
+          common::IdOf(common::IdKind::kTournament, existing.tournament()), "\"",
+          "); read it, or open yours under another dispute id")),
+      "DISPUTE_EXISTS", {{"dispute", dispute_id}});
+}
+
 // The standings of the tournament's started rounds.
 absl::StatusOr<std::vector<engine::tournament::StandingRow>> StandingsOf(const Outcomes& outcomes,
                                                                          const TournamentLog& log) {
@@ -119,9 +131,11 @@ absl::StatusOr<v1::Dispute> DisputeWriter::OpenDispute(const access::Caller& cal
   append.type = kTypeDisputeOpened;
   opened.SerializeToString(&append.payload);
   if (absl::Status s = streams_.Append(append).status(); !s.ok()) {
-    if (!absl::IsAlreadyExists(s)) return s;
-    return absl::AlreadyExistsError(
-        absl::StrCat("dispute \"", request.dispute_id(), "\" already exists"));
+    // A retry of the opening request was answered above; any other request
+    // for a dispute id in use (whatever its request id) is told so.
+    absl::StatusOr<v1::Dispute> existing = ReadDispute(streams_, request.dispute_id());
+    if (!existing.ok()) return s;
+    return DisputeExists(request.dispute_id(), *existing);
   }
   return ReadDispute(streams_, request.dispute_id());
 }

@@ -8,6 +8,7 @@
 #include "engine/core/status_macros.h"
 #include "engine/tournament/scoring.h"
 #include "services/common/status_details.h"
+#include "services/common/text_length.h"
 
 namespace arbiter::tournament {
 
@@ -22,9 +23,8 @@ absl::Status CheckRulingRequest(const v1::RuleDisputeRequest& request) {
       request.kind() != v1::RULING_KIND_CORRECTED) {
     return common::FieldError("kind", "kind is required: RULING_KIND_UPHOLD, _VOID or _CORRECTED");
   }
-  if (request.reason().empty() || request.reason().size() > 1000) {
-    return common::FieldError("reason", "reason is required: 1-1000 bytes saying why");
-  }
+  ARBITER_RETURN_IF_ERROR(
+      common::CheckText("reason", request.reason(), 1, common::kMaxReasonCharacters, "saying why"));
   return absl::OkStatus();
 }
 
@@ -93,12 +93,11 @@ std::string RulingGameRequestId(const std::string& dispute_id) {
 }
 
 absl::Status CheckGameWrite(const std::string& dispute_id, const v1::RuleDisputeRequest& request) {
-  if (request.kind() != v1::RULING_KIND_VOID ||
-      RulingGameReason(dispute_id, request.reason()).size() <= 1000) {
-    return absl::OkStatus();
-  }
-  return common::FieldError("reason",
-                            "reason is required: 1-1000 bytes saying why the game is voided");
+  if (request.kind() != v1::RULING_KIND_VOID) return absl::OkStatus();
+  // The game's void reason is "dispute {id}: {reason}", within the same limit.
+  const int64_t prefix = common::Utf8Length(RulingGameReason(dispute_id, "")).value_or(0);
+  return common::CheckText("reason", request.reason(), 1, common::kMaxReasonCharacters - prefix,
+                           "saying why the game is voided");
 }
 
 v1::Standings CorrectedStandings(const v1::TournamentTable& table,

@@ -3,10 +3,11 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "engine/core/status_macros.h"
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
-#include "services/common/utf8.h"
+#include "services/common/text_length.h"
 
 namespace arbiter::tournament {
 
@@ -43,8 +44,8 @@ absl::Status CheckDisplayNames(const google::protobuf::RepeatedPtrField<std::str
                                       "(\"\" for none), or none at all"));
   }
   for (int i = 0; i < names.size(); ++i) {
-    ARBITER_RETURN_IF_ERROR(common::CheckPersonText(absl::StrCat("display_names[", i, "]"),
-                                                    names[i], kMaxDisplayNameCharacters, false));
+    ARBITER_RETURN_IF_ERROR(common::CheckPrintableText(absl::StrCat("display_names[", i, "]"),
+                                                       names[i], 0, kMaxDisplayNameCharacters, ""));
   }
   return absl::OkStatus();
 }
@@ -53,11 +54,12 @@ absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int playe
   if (static_cast<int64_t>(append.payload.size()) <= store::kMaxStreamPayloadBytes) {
     return absl::OkStatus();
   }
-  return common::FieldError("players", absl::StrCat("players: ", players, " players take ",
-                                                    append.payload.size(),
-                                                    " bytes; one request may hold ",
-                                                    store::kMaxStreamPayloadBytes,
-                                                    " (register the rest with RegisterPlayers)"));
+  return common::WithErrorInfo(
+      common::FieldError("players", absl::StrCat("players: ", players, " players take ",
+                                                 append.payload.size(), " bytes; one request may hold ",
+                                                 store::kMaxStreamPayloadBytes,
+                                                 " (register the rest in further requests)")),
+      "TOO_MANY_PLAYERS", {{"tournament", common::IdOf(common::IdKind::kTournament, append.stream_id)}});
 }
 
 absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool closed) {
@@ -78,6 +80,23 @@ absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool
     return absl::FailedPreconditionError(absl::StrCat("round ", round, " is closed"));
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckNotConfirmedByAnother(const TournamentLog& log, int round, int table,
+                                        const std::string& stream_request_id) {
+  const TableState& state =
+      log.rounds[static_cast<size_t>(round - 1)].tables[static_cast<size_t>(table - 1)];
+  if (!state.confirmed.has_value() || state.confirmed_request_id == stream_request_id) {
+    return absl::OkStatus();
+  }
+  return common::WithErrorInfo(
+      absl::FailedPreconditionError(absl::StrCat(
+          "round ", round, " table ", table, " is already confirmed (event ", state.confirmed_event,
+          " of tournament \"", log.id, "\", ",
+          absl::FormatTime(absl::RFC3339_sec, state.confirmed_at, absl::UTCTimeZone()),
+          "); a confirmed result changes only through a dispute")),
+      "RESULT_CONFIRMED",
+      {{"tournament", log.id}, {"round", absl::StrCat(round)}, {"table", absl::StrCat(table)}});
 }
 
 absl::StatusOr<v1::ResultConfirmed> ConfirmationOf(const Outcomes& outcomes, int round,

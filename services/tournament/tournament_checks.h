@@ -26,13 +26,11 @@ absl::Status SettingsError(const absl::Status& status);
 absl::Status CheckNewPlayers(const std::vector<std::string>& registered,
                              const google::protobuf::RepeatedPtrField<std::string>& players);
 
-// The most characters of a player's display name and of a withdrawal's or
-// deletion's reason.
+// The most characters of a player's display name.
 inline constexpr int kMaxDisplayNameCharacters = 100;
-inline constexpr int kMaxReasonCharacters = 1000;
 
 // InvalidArgument on "display_names" unless `names` is empty or has one
-// entry per player, each "" or a display name (common::CheckPersonText).
+// entry per player, each "" or a display name (common::CheckPrintableText).
 absl::Status CheckDisplayNames(const google::protobuf::RepeatedPtrField<std::string>& players,
                                const google::protobuf::RepeatedPtrField<std::string>& names);
 
@@ -44,6 +42,13 @@ absl::Status CheckPlayersFit(const store::StreamAppendRequest& append, int playe
 // FailedPrecondition for a round not started, not the last or `closed`;
 // NotFound for a table the round does not have.
 absl::Status CheckOpenTable(const TournamentLog& log, int round, int table, bool closed);
+
+// FailedPrecondition (ErrorInfo reason RESULT_CONFIRMED) if table `table`
+// of `round` is confirmed by an event whose request id is not
+// `stream_request_id`: a retry of the confirming request passes, to be
+// answered as the first was.
+absl::Status CheckNotConfirmedByAnother(const TournamentLog& log, int round, int table,
+                                        const std::string& stream_request_id);
 
 // The confirmation of one table of `round`: its game finished legally with
 // the table's players. FailedPrecondition (naming the game) otherwise.

@@ -8,7 +8,7 @@
 #include "engine/core/status_macros.h"
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
-#include "services/common/utf8.h"
+#include "services/common/text_length.h"
 #include "services/tournament/seed_sight.h"
 #include "services/tournament/tournament_access.h"
 #include "services/tournament/tournament_checks.h"
@@ -90,7 +90,7 @@ absl::StatusOr<v1::Tournament> TournamentEditor::WithdrawPlayer(
           "player \"", player, "\" has already withdrawn from tournament \"", log.id, "\""));
     }
     ARBITER_RETURN_IF_ERROR(
-        common::CheckPersonText("reason", request.reason(), kMaxReasonCharacters, false));
+        common::CheckText("reason", request.reason(), 0, common::kMaxReasonCharacters, ""));
     v1::PlayerWithdrawn withdrawn;
     withdrawn.set_player(player);
     withdrawn.set_reason(request.reason());
@@ -144,7 +144,8 @@ absl::StatusOr<v1::DeleteTournamentResponse> TournamentEditor::DeleteTournament(
   ARBITER_RETURN_IF_ERROR(RequireNoRoundYet(
       log, "it can be deleted", "finish it, or void its games by disputes and rulings"));
   ARBITER_RETURN_IF_ERROR(
-      common::CheckPersonText("reason", request.reason(), kMaxReasonCharacters, true));
+      common::CheckText("reason", request.reason(), 1, common::kMaxReasonCharacters,
+                        "saying why"));
   v1::TournamentDeleted deleted;
   deleted.set_reason(request.reason());
   ARBITER_ASSIGN_OR_RETURN(const store::StreamEvent event,

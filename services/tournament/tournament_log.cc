@@ -180,6 +180,8 @@ absl::Status FoldConfirmed(TournamentLog& log, const store::StreamEvent& event) 
                                      event.sequence));
     table->confirmed = confirmed;
     table->confirmed_at = event.recorded_at;
+    table->confirmed_event = event.sequence;
+    table->confirmed_request_id = event.request_id;
   }
   return absl::OkStatus();
 }

@@ -64,6 +64,8 @@ struct TableState {
   v1::TournamentTable table;  // as started: number, players, seed, game
   std::optional<v1::ResultConfirmed> confirmed;
   absl::Time confirmed_at = absl::InfinitePast();
+  int64_t confirmed_event = 0;         // the stream event that confirmed it
+  std::string confirmed_request_id;    // that event's (stream) request id
   std::optional<v1::RulingRecorded> ruling;  // the last one
 };
 

@@ -159,10 +159,11 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
                         std::find(earlier.finished_by.begin(), earlier.finished_by.end(),
                                   request_id) != earlier.finished_by.end();
   if (!answered) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("round ", number,
-                     " has already started (by another StartRound request; GetRound reads its "
-                     "tables)"));
+    return common::WithErrorInfo(
+        absl::FailedPreconditionError(absl::StrCat(
+            "round ", number,
+            " has already started (by a request with another request id); read its tables instead")),
+        "ROUND_STARTED", {{"tournament", log.id}, {"round", absl::StrCat(number)}});
   }
   return ReadRoundView(results_, log, number, SeedSight::kAll);
 }
@@ -228,6 +229,12 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::ConfirmResult(
                            ForWrite(caller, request.name(), request.request_id()));
   const bool all = request.table() == 0;
   ARBITER_RETURN_IF_ERROR(CheckOpenTable(log, request.round(), all ? 1 : request.table(), false));
+  if (!all) {
+    ARBITER_RETURN_IF_ERROR(CheckNotConfirmedByAnother(
+        log, request.round(), request.table(),
+        StreamRequestId("tournament-confirm", common::NameOf(common::IdKind::kTournament, log.id),
+                        caller.principal, request.request_id())));
+  }
   ARBITER_ASSIGN_OR_RETURN(const v1::ResultsConfirmed batch,
                            Confirmations(log, request.round(), request.table()));
   ARBITER_RETURN_IF_ERROR(RecordConfirmations(caller, log, request.request_id(), !all, batch));

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <pqxx/pqxx>
+#include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -198,6 +199,74 @@ TEST_F(CliClientTest, AdjudicateAndVerifySayAVoidIsTheOfficialResult) {
   EXPECT_EQ(verified.exit_code, 0) << verified.err;
   EXPECT_THAT(verified.out, HasSubstr(absl::StrCat(", verdict legal; official result voided at event ",
                                                    void_event, " by root: the players swapped seats\n")));
+}
+
+// A server's errors reach a person with the flag or command to use, never
+// an RPC's name, and exit 2 when the caller can fix them.
+TEST_F(CliClientTest, ErrorsNameTheFlagToUseAndExitTwoForWhatTheCallerCanFix) {
+  const CliRun no_token = Arbiter("games", Write("empty.token", "\n"));
+  EXPECT_EQ(no_token.exit_code, 2) << no_token.err;
+  EXPECT_EQ(no_token.out, "");
+  EXPECT_EQ(no_token.err,
+            "arbiter: no token: give one with --token-file FILE (or the environment variable "
+            "ARBITER_TOKEN); an admin mints one with `arbiter token create`\n");
+  const CliRun unknown = Arbiter("games", Write("unknown.token", "arb_0000\n"));
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.err;
+  EXPECT_THAT(unknown.err, HasSubstr("\nhint: the server refused the token of --token-file, --token or "
+                                     "ARBITER_TOKEN; an admin mints a new one with `arbiter token "
+                                     "create`\n"));
+
+  // A request over its size limit: its size in words, exit 2.
+  const CliRun big = Arbiter("adjudicate " + std::string(70'000, 'g'));
+  EXPECT_EQ(big.exit_code, 2) << big.err;
+  EXPECT_THAT(big.err, StartsWith("arbiter: RESOURCE_EXHAUSTED: the request is 70,0"));
+  EXPECT_THAT(big.err, HasSubstr(" bytes (68.4 KiB); this call takes at most 65,536 bytes (64 KiB): "
+                                 "send less in one request\n"));
+  EXPECT_THAT(big.err, HasSubstr("\nhint: shorten the text given"));
+
+  // A reason is counted in characters: 1000 of "ë" (2000 bytes) fit, 1001 do not.
+  SubmitFile(Simulated(22, 2), "void-2", 0);
+  std::string umlauts;
+  for (int i = 0; i < 1001; ++i) umlauts += "\xc3\xab";
+  const CliRun long_reason = Arbiter("void void-2 --reason " + umlauts);
+  EXPECT_EQ(long_reason.exit_code, 2) << long_reason.err;
+  EXPECT_THAT(long_reason.err,
+              StartsWith("arbiter: INVALID_ARGUMENT: reason is 1001 characters; at most 1000\n"));
+  const CliRun no_reason = Arbiter("void void-2 --reason ''");
+  EXPECT_EQ(no_reason.exit_code, 2) << no_reason.err;
+  EXPECT_THAT(no_reason.err, StartsWith("arbiter: INVALID_ARGUMENT: reason is required: 1-1000 "
+                                        "characters saying why the game is voided\n"));
+  const CliRun voided = Arbiter("void void-2 --reason " + umlauts.substr(2));
+  EXPECT_EQ(voided.exit_code, 0) << voided.err;
+
+  for (const CliRun* run : {&no_token, &unknown, &big, &long_reason, &no_reason}) {
+    EXPECT_THAT(run->err, Not(::testing::ContainsRegex(
+                              "(Create|Get|List|Start|Confirm|Open|Rule|Submit|Append|Void|Adjudicate|"
+                              "Verify|Watch|Register|Reveal)[A-Z][a-z]+")))
+        << run->err;
+  }
+}
+
+// Standings line up by display width, whatever the players' names.
+TEST_F(CliClientTest, AdjudicateAlignsStandingsOfUnicodeNames) {
+  log::GameLog log = Simulated(23, 3);
+  log.header.mutable_players(0)->set_name("Zo\xc3\xab");                        // 3 columns, 4 bytes
+  log.header.mutable_players(1)->set_name("\xe6\x9d\x8e\xe5\xb0\x8f\xe9\xbe\x8d");  // 6 columns, 9 bytes
+  SubmitFile(log, "names-1", 0);
+  const CliRun run = Arbiter("adjudicate names-1");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  // "  1. ID (NAME)<padding to 24 columns> SCORE": every line 35 columns.
+  int lines = 0;
+  std::istringstream out(run.out.substr(run.out.find("standings:\n")));
+  for (std::string line; std::getline(out, line);) {
+    if (line.size() < 5 || line.substr(0, 2) != "  " || line[3] != '.') continue;
+    const size_t extra_bytes = line.find("Zo\xc3\xab") != std::string::npos ? 1
+                               : line.find("\xe6\x9d\x8e") != std::string::npos ? 3
+                                                                              : 0;
+    EXPECT_EQ(line.size() - extra_bytes, 35u) << line;
+    ++lines;
+  }
+  EXPECT_EQ(lines, 3) << run.out;
 }
 
 TEST_F(CliClientTest, AdjudicateSaysHiddenForASeedTheCallerMayNotSee) {

@@ -88,8 +88,10 @@ TEST_F(HostileTest, AnOversizedRequestToASmallMethodIsRefusedWithItsLimit) {
   v1::Game game;
   grpc::Status status = stub->GetGame(As(auditor).get(), get, &game);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::RESOURCE_EXHAUSTED) << status.error_message();
+  ASSERT_EQ(get.ByteSizeLong(), 100'010u);
   EXPECT_EQ(status.error_message(),
-            absl::StrCat("GetGame requests are limited to 65536 bytes; this one has ", get.ByteSizeLong(), " bytes"));
+            "the request is 100,010 bytes (97.7 KiB); this call takes at most 65,536 bytes (64 KiB): "
+            "send less in one request");
 
   // Just under the limit, the handler runs and judges the name itself.
   get.set_name("games/" + std::string(60'000, 'g'));

@@ -9,6 +9,9 @@
 # tournament, then lists every one as an aligned table (filtered with
 # --league, no seed even with --json); a malformed --league names the flag.
 # A played, confirmed table lists each seat's place and points, labelled.
+# Errors name the command or flag to use, never an RPC, and exit 2: a
+# second confirmation, a started round, a dispute id in use, a reason too
+# long in characters, an unknown league, no token.
 # Usage: tournament_cli_test.sh ARBITERD ARBITER
 set -euo pipefail
 arbiterd=$1
@@ -113,4 +116,50 @@ seed=$("$arbiter" tournament tables spring --round 1 --json "${admin[@]}" |
 "$arbiter" tournament tables spring --round 1 "${admin[@]}" >"$work/tables"
 [ "$(grep -Eo '\(place [0-9]+, [0-9.]+ points?\)' "$work/tables" | wc -l)" = 3 ] ||
   fail "places and points are not labelled: $(cat "$work/tables")"
+# Errors name the command to use, never an RPC, and exit 2.
+# expect_error NAME EXPECTED-LINE... -- ARGS: exit 2, nothing on stdout, each line in stderr.
+expect_error() {
+  local name=$1; shift
+  local lines=()
+  while [ "$1" != -- ]; do lines+=("$1"); shift; done
+  shift
+  local code=0
+  "$arbiter" "$@" 2>"$work/err" >"$work/out" || code=$?
+  [ "$code" = 2 ] || fail "$name: exit $code: $(cat "$work/err")"
+  ! [ -s "$work/out" ] || fail "$name: printed $(cat "$work/out")"
+  for line in "${lines[@]}"; do
+    grep -qxF -- "$line" "$work/err" || fail "$name: no line '$line' in: $(cat "$work/err")"
+  done
+  ! grep -qE '(Create|Get|List|Start|Confirm|Open|Rule|Register|Reveal)[A-Z][a-z]+' "$work/err" ||
+    fail "$name names an RPC: $(cat "$work/err")"
+}
+"$arbiter" tournament confirm spring 1 1 "${admin[@]}" >/dev/null || fail "a retry of the confirmation"
+expect_error "a second confirmation" \
+  'hint: its result: `arbiter tournament tables spring --round 1`; to change it, `arbiter dispute open ID --tournament spring --round 1 --table 1 --reason ...`' \
+  -- tournament confirm spring 1 1 --request-id another "${admin[@]}"
+grep -q '^arbiter: FAILED_PRECONDITION: round 1 table 1 is already confirmed (event [0-9]* of tournament "spring", 20[0-9-]*T[0-9:]*+00:00); a confirmed result changes only through a dispute$' "$work/err" ||
+  fail "a second confirmation: $(cat "$work/err")"
+expect_error "a started round" \
+  'arbiter: FAILED_PRECONDITION: round 1 has already started (by a request with another request id); read its tables instead' \
+  'hint: its tables: `arbiter tournament tables spring --round 1`' \
+  -- tournament start spring 1 --request-id another "${admin[@]}"
+"$arbiter" dispute open d1 --tournament spring --round 1 --table 1 --reason "a card was dealt twice" \
+  "${admin[@]}" >/dev/null
+expect_error "a dispute id in use" \
+  'arbiter: ALREADY_EXISTS: dispute "d1" already exists (round 1 table 1 of tournament "spring"); read it, or open yours under another dispute id' \
+  'hint: read it with `arbiter dispute show d1`, or open yours under another id' \
+  -- dispute open d1 --tournament spring --round 1 --table 1 --reason "another reason" "${admin[@]}"
+expect_error "a reason of 1001 characters" \
+  'arbiter: INVALID_ARGUMENT: reason is 1001 characters; at most 1000' \
+  -- dispute open d2 --tournament spring --round 1 --table 1 \
+  --reason "$(python3 -c 'print("\u00eb" * 1001)')" "${admin[@]}"
+expect_error "an unknown league" \
+  'arbiter: NOT_FOUND: league "nowhere" does not exist; create the league first' \
+  'hint: create it with `arbiter league create nowhere --game GAME`, or name another with --league (`arbiter league list`)' \
+  -- tournament create winter --game atlantis --seed 5 --rounds 1 --table-size 3 --preferred 3 \
+  --place-points 2 --place-points 1 --place-points 0 --league nowhere "${admin[@]}"
+echo >"$work/empty.token"
+expect_error "no token" \
+  'arbiter: no token: give one with --token-file FILE (or the environment variable ARBITER_TOKEN); an admin mints one with `arbiter token create`' \
+  -- tournament list --server "$address" --token-file "$work/empty.token"
 echo "tournament CLI: all checks passed"

@@ -685,8 +685,8 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   EXPECT_TRUE(absl::StartsWith(status.error_message(), "players: 10000 players take "))
       << status.error_message();
   EXPECT_TRUE(absl::EndsWith(status.error_message(),
-                             " bytes; one request may hold 65536 (register the rest with "
-                             "RegisterPlayers)"))
+                             " bytes; one request may hold 65536 (register the rest in further "
+                             "requests)"))
       << status.error_message();
   EXPECT_EQ(streams_->GetStream("tournaments/big").status().code(), absl::StatusCode::kNotFound);
 
@@ -816,8 +816,8 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   status = tournaments_->StartRound(As(admin_).get(), other, &refused);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message(),
-            "round 1 has already started (by another StartRound request; GetRound reads its "
-            "tables)");
+            "round 1 has already started (by a request with another request id); read its tables "
+            "instead");
   EXPECT_EQ(streams_->GetStream("tournaments/big2")->last_sequence,
             static_cast<int64_t>(events2.size()));
 }
@@ -1060,8 +1060,8 @@ TEST_F(TournamentTest, BadInputGivesAPreciseErrorAndChangesNothing) {
   status = tournaments_->StartRound(As(organiser_).get(), other, &again);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message(),
-            "round 1 has already started (by another StartRound request; GetRound reads its "
-            "tables)");
+            "round 1 has already started (by a request with another request id); read its tables "
+            "instead");
   // The same client request id from another caller is another request.
   status = Start("bad", 1, &again, admin_);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "services/common/resource_names.h"
+#include "services/common/status_details.h"
 #include "tests/services/tournament/writers_fixture.h"
 
 namespace arbiter::tournament::testing {
@@ -95,7 +96,22 @@ TEST_P(DisputeWriterTest, OnlyTheTablesPlayersAndTheTournamentsArbitersOpenADisp
   absl::StatusOr<v1::Dispute> taken =
       arena_.disputes().OpenDispute(Olga(), again, [] { return absl::OkStatus(); });
   EXPECT_EQ(taken.status().code(), absl::StatusCode::kAlreadyExists);
-  EXPECT_EQ(taken.status().message(), "dispute \"d1\" already exists");
+  EXPECT_EQ(taken.status().message(),
+            "dispute \"d1\" already exists (round 1 table 1 of tournament \"cup\"); read it, or open "
+            "yours under another dispute id");
+  ASSERT_TRUE(common::ErrorInfoOf(taken.status()).has_value());
+  EXPECT_EQ(common::ErrorInfoOf(taken.status())->reason(), "DISPUTE_EXISTS");
+
+  // The same person's other dispute under the same id and request id (as the
+  // CLI derives it from the dispute id) is told the same, not that a request
+  // id was reused; a retry of the first request is answered with the dispute.
+  absl::StatusOr<v1::Dispute> reused = arena_.disputes().OpenDispute(
+      Player(seated), OpenRequest("open", 1, 1), [] { return absl::OkStatus(); });
+  EXPECT_EQ(reused.status().code(), absl::StatusCode::kAlreadyExists) << reused.status();
+  EXPECT_EQ(reused.status().message(), taken.status().message());
+  absl::StatusOr<v1::Dispute> retried = Open(Player(seated), 1);
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(retried->name(), "disputes/d1");
 }
 
 TEST_P(DisputeWriterTest, AVoidRulingVoidsTheGameAndReportsWhoLostTheirPoints) {
@@ -178,7 +194,7 @@ TEST_P(DisputeWriterTest, ABadRulingIsRefusedWithItsFieldAndWritesNothing) {
   for (Case c : cases) {
     if (c.message.empty()) {
       c.request.clear_reason();
-      c.message = "reason is required: 1-1000 bytes saying why";
+      c.message = "reason is required: 1-1000 characters saying why";
     }
     absl::StatusOr<v1::Dispute> ruled = Rule(c.request);
     EXPECT_EQ(ruled.status().code(), absl::StatusCode::kInvalidArgument) << c.message;

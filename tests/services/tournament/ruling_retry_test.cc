@@ -214,13 +214,13 @@ TEST_P(RulingRetryTest, ARulingRecordedByOneArbiterIsCompletedByAnotherWithTheGa
 TEST_P(RulingRetryTest, AVoidTheGameWouldRefuseIsRefusedBeforeAnythingIsWritten) {
   Arena arena(GetParam());
   PlayAndDispute(arena);
-  // 1000 bytes fit a ruling's reason, not the game's "dispute d1: ..." one.
+  // 1000 characters fit a ruling's reason, not the game's "dispute d1: ..." one.
   v1::RuleDisputeRequest request = Ruling(v1::RULING_KIND_VOID);
   request.set_reason(std::string(1000, 'r'));
   absl::StatusOr<v1::Dispute> ruled = arena.disputes().RuleDispute(Olga(), request);
   EXPECT_EQ(ruled.status().code(), absl::StatusCode::kInvalidArgument) << ruled.status();
   EXPECT_EQ(ruled.status().message(),
-            "reason is required: 1-1000 bytes saying why the game is voided");
+            "reason is 1000 characters; at most 988");
   const Outcome outcome = OutcomeOf(arena);
   EXPECT_EQ(outcome.dispute.state(), v1::DISPUTE_STATE_OPEN);
   EXPECT_EQ(outcome.tournament_rulings, 0);

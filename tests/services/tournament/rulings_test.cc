@@ -74,7 +74,7 @@ TEST(AsksFor, IsTheSameKindReasonCorrectedResultAndArbiter) {
   EXPECT_FALSE(AsksFor(other, "olga", ruling));
 }
 
-TEST(CheckGameWrite, RefusesAVoidWhoseGameReasonWouldPassAThousandBytes) {
+TEST(CheckGameWrite, RefusesAVoidWhoseGameReasonWouldPassAThousandCharacters) {
   v1::RuleDisputeRequest request;
   request.set_kind(v1::RULING_KIND_VOID);
   request.set_reason(std::string(1000 - RulingGameReason("d1", "").size(), 'r'));
@@ -82,7 +82,12 @@ TEST(CheckGameWrite, RefusesAVoidWhoseGameReasonWouldPassAThousandBytes) {
   request.set_reason(request.reason() + "r");
   const absl::Status refused = CheckGameWrite("d1", request);
   EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(refused.message(), "reason is required: 1-1000 bytes saying why the game is voided");
+  EXPECT_EQ(refused.message(), "reason is 989 characters; at most 988");
+  // Characters, not bytes: 988 of "ë" (two bytes each) fit.
+  std::string umlauts;
+  for (int i = 0; i < 988; ++i) umlauts += "\xc3\xab";
+  request.set_reason(umlauts);
+  EXPECT_TRUE(CheckGameWrite("d1", request).ok());
   request.set_kind(v1::RULING_KIND_CORRECTED);  // a correction's text has no such limit
   EXPECT_TRUE(CheckGameWrite("d1", request).ok());
 }

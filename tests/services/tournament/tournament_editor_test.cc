@@ -191,7 +191,7 @@ TEST_P(TournamentEditorTest, DisplayNamesAreCheckedInCharactersOnePerPlayer) {
             "display_names[0] holds a control character (U+0009); use printable text only");
   request.set_display_names(0, "Z\xC3");
   refused = arena_.tournaments().RegisterPlayers(Olga(), request);
-  EXPECT_EQ(refused.status().message(), "display_names[0] is not valid UTF-8 text");
+  EXPECT_EQ(refused.status().message(), "display_names[0] is not valid UTF-8 (byte 2)");
 }
 
 v1::UpdateTournamentSettingsRequest SettingsRequest(const std::string& request_id, int rounds) {
@@ -250,7 +250,7 @@ TEST_P(TournamentEditorTest, ADeletedTournamentIsGoneForReadersAndTheIndexButKep
   absl::StatusOr<v1::DeleteTournamentResponse> refused =
       arena_.editor().DeleteTournament(Olga(), nameless);
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(refused.status().message(), "reason is required: 1-1000 characters");
+  EXPECT_EQ(refused.status().message(), "reason is required: 1-1000 characters saying why");
 
   absl::StatusOr<v1::DeleteTournamentResponse> deleted =
       arena_.editor().DeleteTournament(Olga(), DeleteRequest("d"));

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "services/common/resource_names.h"
+#include "services/common/status_details.h"
 #include "services/tournament/tournament_log.h"
 #include "tests/services/tournament/writers_fixture.h"
 
@@ -139,8 +141,8 @@ TEST_P(TournamentWriterTest, StartRoundCreatesEachTablesGameAndAnswersOnlyItsOwn
       arena_.tournaments().StartRound(Olga(), StartRequest("someone-else", 1));
   EXPECT_EQ(other.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(other.status().message(),
-            "round 1 has already started (by another StartRound request; GetRound reads its "
-            "tables)");
+            "round 1 has already started (by a request with another request id); read its tables "
+            "instead");
   absl::StatusOr<v1::TournamentRound> beyond =
       arena_.tournaments().StartRound(Olga(), StartRequest("beyond", 3));
   EXPECT_EQ(beyond.status().code(), absl::StatusCode::kFailedPrecondition);
@@ -209,6 +211,39 @@ TEST_P(TournamentWriterTest, ConfirmResultCountsFinishedTablesAndNamesWhatIsNot)
   const std::vector<store::StreamEvent> events = arena_.StreamEvents("tournaments/cup");
   ASSERT_EQ(events.size(), 3u);
   EXPECT_EQ(events.back().type, kTypeResultsConfirmed);
+}
+
+TEST_P(TournamentWriterTest, ASecondConfirmationSaysTheTableIsConfirmedAndARetryIsAnsweredAsBefore) {
+  arena_.Create("cup", Settings(2), Names(8), Olga());
+  const v1::TournamentRound round = arena_.Start("cup", 1, Olga());
+  arena_.Play(round.tables(0));
+  absl::StatusOr<v1::TournamentRound> first =
+      arena_.tournaments().ConfirmResult(Olga(), ConfirmRequest(1, 1));
+  ASSERT_TRUE(first.ok()) << first.status();
+  const std::vector<store::StreamEvent> events = arena_.StreamEvents("tournaments/cup");
+  ASSERT_EQ(events.size(), 3u);
+
+  absl::StatusOr<v1::TournamentRound> retry =
+      arena_.tournaments().ConfirmResult(Olga(), ConfirmRequest(1, 1));
+  ASSERT_TRUE(retry.ok()) << retry.status();
+  EXPECT_EQ(retry->tables(0).status(), v1::TABLE_STATUS_CONFIRMED);
+
+  v1::ConfirmResultRequest again = ConfirmRequest(1, 1);
+  again.set_request_id("confirm-again");
+  absl::StatusOr<v1::TournamentRound> second = arena_.tournaments().ConfirmResult(Olga(), again);
+  EXPECT_EQ(second.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(second.status().message(),
+            absl::StrCat("round 1 table 1 is already confirmed (event 3 of tournament \"cup\", ",
+                         absl::FormatTime(absl::RFC3339_sec, events.back().recorded_at,
+                                          absl::UTCTimeZone()),
+                         "); a confirmed result changes only through a dispute"));
+  ASSERT_TRUE(common::ErrorInfoOf(second.status()).has_value());
+  EXPECT_EQ(common::ErrorInfoOf(second.status())->reason(), "RESULT_CONFIRMED");
+  // The same from another organiser with the first one's request id.
+  absl::StatusOr<v1::TournamentRound> other =
+      arena_.tournaments().ConfirmResult(Admin(), ConfirmRequest(1, 1));
+  EXPECT_EQ(other.status().code(), absl::StatusCode::kFailedPrecondition) << other.status();
+  EXPECT_EQ(Events(), 3);
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, TournamentWriterTest,
