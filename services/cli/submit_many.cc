@@ -15,6 +15,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "services/cli/cli_common.h"
+#include "services/cli/error_hints.h"
 #include "services/cli/submit_plan.h"
 #include "services/cli/submit_summary.h"
 

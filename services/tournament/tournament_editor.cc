@@ -112,7 +112,7 @@ absl::StatusOr<v1::Tournament> TournamentEditor::UpdateTournamentSettings(
   if (!AlreadyWritten(log, caller, "settings", request.request_id())) {
     ARBITER_RETURN_IF_ERROR(RequireNoRoundYet(
         log, "its settings can change",
-        "settle the rest by disputes and rulings (arbiter dispute open)"));
+        "settle the rest by disputes and rulings"));
     ARBITER_RETURN_IF_ERROR(CheckTournamentSettings(games_, request.settings()));
     const std::string& league = request.settings().league();
     if (league != log.settings.league()) {

@@ -100,8 +100,8 @@ absl::StatusOr<v1::Tournament> TournamentWriter::RegisterPlayers(
   if (log.starting.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "round ", log.starting->number, " of tournament \"", log.id,
-        "\" is being started; finish it (arbiter tournament start ", log.id, " ",
-        log.starting->number, ") and register the players for the next round"));
+        "\" is being started; start round ", log.starting->number,
+        " again to finish it, then register the players for the next round"));
   }
   if (static_cast<int>(log.rounds.size()) >= log.model.rounds) {
     return absl::FailedPreconditionError(

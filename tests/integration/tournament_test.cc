@@ -772,8 +772,8 @@ TEST_F(TournamentTest, ARoundOf2500TablesIsRecordedInParts) {
   status = tournaments_->RegisterPlayers(As(admin_).get(), late, &unchanged);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_EQ(status.error_message(),
-            "round 1 of tournament \"big2\" is being started; finish it (arbiter tournament "
-            "start big2 1) and register the players for the next round");
+            "round 1 of tournament \"big2\" is being started; start round 1 again to finish "
+            "it, then register the players for the next round");
   v1::TournamentRound finished;
   status = Start("big2", 1, &finished, admin_);
   ASSERT_TRUE(status.ok()) << status.error_message();

@@ -231,7 +231,7 @@ TEST_P(TournamentEditorTest, SettingsChangeUntilRoundOneStarts) {
   EXPECT_EQ(refused.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(refused.status().message(),
             "tournament \"cup\" has started round 1: its settings can change only before it; "
-            "settle the rest by disputes and rulings (arbiter dispute open)");
+            "settle the rest by disputes and rulings");
   EXPECT_EQ(arena_.Round("cup", 1).tables_size(), 2);
 }
 
