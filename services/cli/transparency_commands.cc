@@ -296,8 +296,8 @@ void AddTransparencyCommands(CLI::App& app, const GlobalOptions& global, int& ex
 
   auto audit = std::make_shared<AuditOpts>();
   cmd = app.add_subcommand("audit",
-                           "Check an audit bundle offline: signature, chain, inclusion, replay, rulings "
-                           "(exit 4 naming what does not hold)");
+                           "Check an audit bundle offline: signature, chain, inclusion, replay, "
+                           "rulings (exit 4 naming what does not hold)");
   cmd->add_option("bundle", audit->bundle, "Bundle file from `arbiter export`")->required();
   cmd->add_option("--public-key", audit->public_key,
                   "The log's verifier key (transparency.pub, or GetPublicKey)")

@@ -1,7 +1,8 @@
 // The gRPC service TransparencyService (transparency_service.proto):
 // checkpoints, inclusion and consistency proofs of the transparency log, its
-// public key and a dispute's log with its proof. Each RPC authenticates, checks the role, and reads the
-// TransparencyLog. Thread-safe.
+// public key and a dispute's log with its proof. Each RPC authenticates,
+// checks the role, and reads the TransparencyLog (GetStreamEvidence: also
+// the dispute's stream). Thread-safe.
 #ifndef ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
 #define ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
 

@@ -38,7 +38,8 @@ struct CitedRuling {
 
 // The rulings `events` (a game's log, in order) cite. Events whose payload
 // does not decode are skipped (the chain and replay findings name them).
-std::vector<CitedRuling> CitedRulings(const google::protobuf::RepeatedPtrField<v1::AuditEvent>& events);
+std::vector<CitedRuling> CitedRulings(
+    const google::protobuf::RepeatedPtrField<v1::AuditEvent>& events);
 
 // OK if `proof` leads from its event hash to `checkpoint`'s root;
 // InvalidArgument (a malformed proof) or the verification's error.
