@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,7 @@
 #include "services/transparency/bundle_audit.h"
 #include "services/transparency/checkpoint.h"
 #include "services/transparency/key_file.h"
+#include "services/transparency/ruling_audit.h"
 
 namespace arbiter::cli {
 namespace {
@@ -74,6 +76,30 @@ absl::Status WriteAtomically(const std::string& path, const std::string& content
   return absl::OkStatus();
 }
 
+// Adds the record of every dispute whose ruling the bundle's log cites,
+// proved against the same checkpoint as the game's last event.
+int AddRulings(Client& client, v1::AuditBundle& bundle) {
+  std::set<std::string> added;
+  for (const transparency::CitedRuling& cited : transparency::CitedRulings(bundle.events())) {
+    if (cited.dispute_id.empty() || !added.insert(cited.dispute_id).second) continue;
+    v1::GetStreamEvidenceRequest request;
+    request.set_stream(absl::StrCat("disputes/", cited.dispute_id));
+    request.set_tree_size(bundle.proof().tree_size());
+    v1::AuditStream record;
+    grpc::Status status =
+        client.transparency->GetStreamEvidence(NewContext(client).get(), request, &record);
+    if (status.error_code() == grpc::StatusCode::NOT_FOUND) {
+      // No ruling made it: the audit refuses the event, naming it.
+      std::cerr << "note: event " << cited.event << " cites dispute " << cited.dispute_id
+                << ", which does not exist; the bundle carries no record of it\n";
+      continue;
+    }
+    if (!status.ok()) return ReportRpcError(status);
+    *bundle.add_rulings() = std::move(record);
+  }
+  return kExitOk;
+}
+
 int RunExport(const ExportOpts& opts) {
   absl::StatusOr<Client> client = Connect(opts.client);
   if (!client.ok()) return Fail(kExitBadInput, std::string(client.status().message()));
@@ -113,13 +139,19 @@ int RunExport(const ExportOpts& opts) {
       client->transparency->GetInclusionProof(NewContext(*client).get(), request,
                                               bundle.mutable_proof());
   if (!status.ok()) return ReportRpcError(status);
+  if (const int code = AddRulings(*client, bundle); code != kExitOk) return code;
   const std::string json = transparency::BundleToJson(bundle);
   if (opts.output.empty() || opts.output == "-") {
     std::cout << json;
   } else if (absl::Status s = WriteAtomically(opts.output, json); !s.ok()) {
     return Fail(kExitFailure, std::string(s.message()));
   } else {
-    std::cerr << "wrote " << opts.output << ": " << bundle.events_size() << " events, leaf "
+    std::cerr << "wrote " << opts.output << ": " << bundle.events_size() << " events"
+              << (bundle.rulings().empty()
+                      ? ""
+                      : absl::StrCat(" and the record of ", bundle.rulings_size(),
+                                     bundle.rulings_size() == 1 ? " ruling" : " rulings"))
+              << ", leaf "
               << bundle.proof().leaf_index() << " of a " << bundle.proof().tree_size()
               << "-leaf checkpoint\n";
   }
@@ -264,8 +296,8 @@ void AddTransparencyCommands(CLI::App& app, const GlobalOptions& global, int& ex
 
   auto audit = std::make_shared<AuditOpts>();
   cmd = app.add_subcommand("audit",
-                           "Check an audit bundle offline: signature, chain, inclusion, replay "
-                           "(exit 4 naming what does not hold)");
+                           "Check an audit bundle offline: signature, chain, inclusion, replay, "
+                           "rulings (exit 4 naming what does not hold)");
   cmd->add_option("bundle", audit->bundle, "Bundle file from `arbiter export`")->required();
   cmd->add_option("--public-key", audit->public_key,
                   "The log's verifier key (transparency.pub, or GetPublicKey)")

@@ -78,7 +78,8 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
                                                             writer_, registry, auth_);
   }
   if (transparency != nullptr) {
-    transparency_service_ = std::make_unique<TransparencyServiceImpl>(store, *transparency, auth_);
+    transparency_service_ = std::make_unique<TransparencyServiceImpl>(
+        store, leagues != nullptr ? leagues->streams : nullptr, *transparency, auth_);
     arbiter_service_.set_transparency(transparency);
   }
 }

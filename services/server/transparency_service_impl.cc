@@ -114,4 +114,30 @@ grpc::Status TransparencyServiceImpl::PublishCheckpoint(grpc::ServerContext* con
                });
 }
 
+grpc::Status TransparencyServiceImpl::GetStreamEvidence(
+    grpc::ServerContext* context, const v1::GetStreamEvidenceRequest* request,
+    v1::AuditStream* response) {
+  return Serve(context, auth_, "GetStreamEvidence", request->stream(), "",
+               [&](const access::Caller&) -> absl::Status {
+                 // Disputes are public (GetDispute: every role); other
+                 // streams are not offered here.
+                 ARBITER_ASSIGN_OR_RETURN(
+                     const std::string dispute_id,
+                     common::ParseName(common::IdKind::kDispute, request->stream(), "stream"));
+                 if (request->tree_size() < 0) {
+                   return common::FieldError("tree_size", "tree_size must not be negative");
+                 }
+                 if (streams_ == nullptr) {  // a server with no disputes
+                   return absl::NotFoundError(
+                       absl::StrCat(request->stream(), " does not exist"));
+                 }
+                 ARBITER_ASSIGN_OR_RETURN(
+                     *response,
+                     transparency::ProveStream(*streams_, log_,
+                                               common::NameOf(common::IdKind::kDispute, dispute_id),
+                                               request->tree_size()));
+                 return absl::OkStatus();
+               });
+}
+
 }  // namespace arbiter::server

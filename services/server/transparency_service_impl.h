@@ -1,7 +1,8 @@
 // The gRPC service TransparencyService (transparency_service.proto):
-// checkpoints, inclusion and consistency proofs of the transparency log and
-// its public key. Each RPC authenticates, checks the role, and reads the
-// TransparencyLog. Thread-safe.
+// checkpoints, inclusion and consistency proofs of the transparency log, its
+// public key and a dispute's log with its proof. Each RPC authenticates,
+// checks the role, and reads the TransparencyLog (GetStreamEvidence: also
+// the dispute's stream). Thread-safe.
 #ifndef ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
 #define ARBITER_SERVICES_SERVER_TRANSPARENCY_SERVICE_IMPL_H_
 
@@ -9,15 +10,18 @@
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
 #include "services/store/event_store.h"
+#include "services/store/stream_store.h"
 #include "services/transparency/transparency_log.h"
 
 namespace arbiter::server {
 
 class TransparencyServiceImpl final : public v1::TransparencyService::Service {
  public:
-  TransparencyServiceImpl(store::EventStore& store, transparency::TransparencyLog& log,
-                          access::Authenticator& auth)
-      : store_(store), log_(log), auth_(auth) {}
+  // `streams` may be null (no leagues, tournaments or disputes): then
+  // GetStreamEvidence answers NOT_FOUND.
+  TransparencyServiceImpl(store::EventStore& store, store::StreamStore* streams,
+                          transparency::TransparencyLog& log, access::Authenticator& auth)
+      : store_(store), streams_(streams), log_(log), auth_(auth) {}
 
   grpc::Status GetCheckpoint(grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
                              v1::Checkpoint* response) override;
@@ -32,9 +36,13 @@ class TransparencyServiceImpl final : public v1::TransparencyService::Service {
   grpc::Status PublishCheckpoint(grpc::ServerContext* context,
                                  const v1::PublishCheckpointRequest* request,
                                  v1::Checkpoint* response) override;
+  grpc::Status GetStreamEvidence(grpc::ServerContext* context,
+                                 const v1::GetStreamEvidenceRequest* request,
+                                 v1::AuditStream* response) override;
 
  private:
   store::EventStore& store_;
+  store::StreamStore* streams_;
   transparency::TransparencyLog& log_;
   access::Authenticator& auth_;
 };

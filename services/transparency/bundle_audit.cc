@@ -16,12 +16,11 @@
 #include "services/store/event_hash.h"
 #include "services/store/memory_event_store.h"
 #include "services/transparency/checkpoint.h"
+#include "services/transparency/ruling_audit.h"
 #include "services/transparency/transparency_log.h"
 
 namespace arbiter::transparency {
 namespace {
-
-using engine::merkle::Hash;
 
 AuditFinding Holds(const std::string& check, const std::string& detail) {
   return {check, true, detail};
@@ -246,24 +245,7 @@ AuditFinding CheckInclusion(const v1::AuditBundle& bundle,
                                            proof.event_hash(), ", not of the last event ",
                                            last_name, " with hash ", last.hash()));
   }
-  absl::StatusOr<Hash> leaf = EventLeafHash(last.hash());
-  std::vector<Hash> hashes;
-  absl::Status status = leaf.status();
-  for (const std::string& h : proof.hashes()) {
-    absl::StatusOr<Hash> hash = engine::merkle::FromBytes(h);
-    if (!hash.ok()) {
-      status = hash.status();
-      break;
-    }
-    hashes.push_back(*hash);
-  }
-  if (status.ok() && proof.leaf_index() < 0) {
-    status = absl::InvalidArgumentError("the leaf index is negative");
-  }
-  if (status.ok()) {
-    status = engine::merkle::VerifyInclusion(static_cast<uint64_t>(proof.leaf_index()),
-                                             checkpoint->size, *leaf, hashes, checkpoint->root);
-  }
+  const absl::Status status = VerifyProof(proof, *checkpoint);
   if (!status.ok()) return Fails("inclusion", std::string(status.message()));
   return Holds("inclusion", absl::StrCat(last_name, " is leaf ", proof.leaf_index(), " of the ",
                                          checkpoint->size, "-leaf tree"));
@@ -298,6 +280,15 @@ absl::StatusOr<AuditReport> AuditBundle(const v1::AuditBundle& bundle,
     report.findings.push_back(Replay(game_id, bundle, registry, report.adjudication));
   } else {
     report.findings.push_back(Fails("replay", "not replayed: the chain is broken"));
+  }
+  // The rulings the log cites, against the same signed tree.
+  if (!chain_problem.empty()) {
+    if (!CitedRulings(bundle.events()).empty()) {
+      report.findings.push_back(Fails("rulings", "not checked: the chain is broken"));
+    }
+  } else if (std::optional<AuditFinding> rulings =
+                 CheckRulings(bundle, checkpoint.ok() ? &*checkpoint : nullptr)) {
+    report.findings.push_back(*rulings);
   }
   return report;
 }

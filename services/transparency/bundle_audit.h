@@ -13,7 +13,11 @@
 //   replay      the log decodes and replays through the rules engine exactly
 //               as the server's VerifyGame does (on an in-memory store
 //               holding the bundle's events), and a recorded game_finished
-//               event agrees with the verdict of the replay.
+//               event agrees with the verdict of the replay;
+//   rulings     only for a log that cites a ruling (a corrected result, a
+//               void by a ruling): the bundle carries each cited dispute's
+//               record, in the same signed tree, and its ruling made
+//               exactly that write (ruling_audit.h).
 // A finding that cannot be checked because an earlier one failed is
 // reported as failed with the reason. Pure (no I/O); thread-safe.
 #ifndef ARBITER_SERVICES_TRANSPARENCY_BUNDLE_AUDIT_H_
@@ -33,7 +37,7 @@ namespace arbiter::transparency {
 inline constexpr char kBundleFormat[] = "arbiter-audit-bundle-v1";
 
 struct AuditFinding {
-  std::string check;  // "signature", "checkpoint", "chain", "inclusion", "replay"
+  std::string check;  // "signature", "checkpoint", "chain", "inclusion", "replay", "rulings"
   bool holds = false;
   std::string detail;  // what was found, or what does not hold
 };

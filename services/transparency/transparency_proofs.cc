@@ -3,6 +3,7 @@
 #include "services/common/resource_names.h"
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/status_macros.h"
 #include "engine/merkle/merkle.h"
 #include "services/games/game_events.h"
 #include "services/common/status_details.h"
@@ -27,41 +28,81 @@ absl::StatusOr<transparency::StoredCheckpoint> FindCheckpoint(transparency::Tran
   return log.CheckpointAt(static_cast<uint64_t>(tree_size));
 }
 
+namespace {
+
+// The inclusion proof of the event `event_name` with hash `event_hash` at
+// leaf `leaf` (nullopt: not in the tree yet) against the checkpoint of
+// `tree_size` leaves.
+absl::StatusOr<v1::InclusionProof> ProveLeaf(transparency::TransparencyLog& log,
+                                             const std::string& event_name,
+                                             const std::string& event_hash,
+                                             const std::optional<uint64_t>& leaf,
+                                             int64_t tree_size, bool recent) {
+  ARBITER_ASSIGN_OR_RETURN(const transparency::StoredCheckpoint checkpoint,
+                           FindCheckpoint(log, tree_size, recent));
+  if (!leaf.has_value() || *leaf >= checkpoint.size) {
+    return common::WithErrorInfo(
+        absl::FailedPreconditionError(absl::StrCat(
+            event_name, " is not in the checkpoint of tree size ", checkpoint.size,
+            " yet; a later checkpoint will hold it")),
+        kNotYetInCheckpoint,
+        {{"event", event_name}, {"tree_size", absl::StrCat(checkpoint.size)}});
+  }
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<engine::merkle::Hash> hashes,
+                           log.InclusionProof(*leaf, checkpoint.size));
+  v1::InclusionProof out;
+  out.set_event(event_name);
+  out.set_event_hash(event_hash);
+  out.set_leaf_index(static_cast<int64_t>(*leaf));
+  out.set_tree_size(static_cast<int64_t>(checkpoint.size));
+  for (const engine::merkle::Hash& h : hashes) out.add_hashes(engine::merkle::ToBytes(h));
+  *out.mutable_checkpoint() = ToCheckpoint(checkpoint, log.signer().name());
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<v1::InclusionProof> ProveGameEvent(store::EventStore& store,
                                                   transparency::TransparencyLog& log,
                                                   const std::string& game_id, int64_t sequence,
                                                   int64_t tree_size, bool recent) {
   const std::string event_name = absl::StrCat(common::NameOf(common::IdKind::kGame, game_id), "/events/", sequence);
-  absl::StatusOr<std::vector<store::StoredEvent>> events =
-      store.ReadGameEvents(game_id, sequence - 1, 1);
-  if (!events.ok()) return events.status();
-  if (events->empty() || events->front().sequence != sequence) {
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StoredEvent> events,
+                           store.ReadGameEvents(game_id, sequence - 1, 1));
+  if (events.empty() || events.front().sequence != sequence) {
     return absl::NotFoundError(absl::StrCat(event_name, " does not exist"));
   }
-  const store::StoredEvent& event = events->front();
-  absl::StatusOr<transparency::StoredCheckpoint> checkpoint =
-      FindCheckpoint(log, tree_size, recent);
-  if (!checkpoint.ok()) return checkpoint.status();
-  absl::StatusOr<std::optional<uint64_t>> leaf = log.LeafOfPosition(event.position);
-  if (!leaf.ok()) return leaf.status();
-  if (!leaf->has_value() || **leaf >= checkpoint->size) {
-    return common::WithErrorInfo(
-        absl::FailedPreconditionError(absl::StrCat(
-            event_name, " is not in the checkpoint of tree size ", checkpoint->size,
-            " yet; a later checkpoint will hold it")),
-        kNotYetInCheckpoint,
-        {{"event", event_name}, {"tree_size", absl::StrCat(checkpoint->size)}});
+  const store::StoredEvent& event = events.front();
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<uint64_t> leaf,
+                           log.LeafOfPosition(event.position));
+  return ProveLeaf(log, event_name, event.hash, leaf, tree_size, recent);
+}
+
+absl::StatusOr<v1::AuditStream> ProveStream(store::StreamStore& streams,
+                                            transparency::TransparencyLog& log,
+                                            const std::string& stream_id, int64_t tree_size) {
+  constexpr int kMaxEvents = 10'000;
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StreamEvent> events,
+                           streams.ReadStream(stream_id, 0, kMaxEvents));
+  if (events.empty()) return absl::NotFoundError(absl::StrCat(stream_id, " has no events"));
+  v1::AuditStream out;
+  out.set_stream(stream_id);
+  for (const store::StreamEvent& e : events) {
+    v1::AuditEvent* event = out.add_events();
+    event->set_sequence(e.sequence);
+    event->set_event_id(e.request_id);
+    event->set_type(e.type);
+    event->set_payload(e.payload);
+    event->set_prev_hash(e.prev_hash);
+    event->set_hash(e.hash);
   }
-  absl::StatusOr<std::vector<engine::merkle::Hash>> hashes =
-      log.InclusionProof(**leaf, checkpoint->size);
-  if (!hashes.ok()) return hashes.status();
-  v1::InclusionProof out;
-  out.set_event(event_name);
-  out.set_event_hash(event.hash);
-  out.set_leaf_index(static_cast<int64_t>(**leaf));
-  out.set_tree_size(static_cast<int64_t>(checkpoint->size));
-  for (const engine::merkle::Hash& h : *hashes) out.add_hashes(engine::merkle::ToBytes(h));
-  *out.mutable_checkpoint() = ToCheckpoint(*checkpoint, log.signer().name());
+  const store::StreamEvent& last = events.back();
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<uint64_t> leaf,
+                           log.LeafOfStreamEvent(stream_id, last.sequence));
+  ARBITER_ASSIGN_OR_RETURN(
+      *out.mutable_proof(),
+      ProveLeaf(log, absl::StrCat(stream_id, "/events/", last.sequence), last.hash, leaf,
+                tree_size, false));
   return out;
 }
 

@@ -1,5 +1,5 @@
 // Proofs of the transparency log in the API's terms: a signed checkpoint
-// and a game event's inclusion proof as v1 messages. Shared by the
+// and a game or stream event's inclusion proof as v1 messages. Shared by the
 // TransparencyService and AdjudicateGame. No access checks here: callers
 // check that the caller may read the game first. Thread-safe.
 #ifndef ARBITER_SERVICES_TRANSPARENCY_TRANSPARENCY_PROOFS_H_
@@ -15,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/transparency_service.pb.h"
 #include "services/store/event_store.h"
+#include "services/store/stream_store.h"
 #include "services/transparency/transparency_log.h"
 
 namespace arbiter::transparency {
@@ -39,6 +40,15 @@ absl::StatusOr<v1::InclusionProof> ProveGameEvent(store::EventStore& store,
                                                   transparency::TransparencyLog& log,
                                                   const std::string& game_id, int64_t sequence,
                                                   int64_t tree_size, bool recent = false);
+
+// The whole log of the stream `stream_id` ("disputes/d1") and the
+// inclusion proof of its last event against the checkpoint of `tree_size`
+// leaves (0: the latest). NotFound for an unknown stream or no checkpoint;
+// FailedPrecondition with reason kNotYetInCheckpoint if the last event is
+// not in that checkpoint yet.
+absl::StatusOr<v1::AuditStream> ProveStream(store::StreamStore& streams,
+                                            transparency::TransparencyLog& log,
+                                            const std::string& stream_id, int64_t tree_size);
 
 // Inclusion proofs of games' last events against the recent checkpoint,
 // remembered per game while the game's last hash and the checkpoint stay the
