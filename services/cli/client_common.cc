@@ -153,6 +153,11 @@ std::string GameNameArg(const std::string& game) {
   return game.rfind("games/", 0) == 0 ? game : absl::StrCat("games/", game);
 }
 
+std::string TournamentNameArg(const std::string& tournament) {
+  return tournament.rfind("tournaments/", 0) == 0 ? tournament
+                                                  : absl::StrCat("tournaments/", tournament);
+}
+
 std::string SeedText(const v1::Game& game) {
   if (game.has_seed()) return absl::StrCat(game.seed());
   if (!game.seed_commitment().empty()) return "sealed (its reveal is an event of the log)";

@@ -75,6 +75,8 @@ std::string FreshRequestId(const std::string& prefix);
 
 // "games/x" for "x" or "games/x".
 std::string GameNameArg(const std::string& game);
+// "tournaments/{id}" for an id or a name given on the command line.
+std::string TournamentNameArg(const std::string& tournament);
 
 // An Adjudication as the ReplayReport/LogHeader pair report_text.h prints.
 v1::ReplayReport ReportOf(const v1::Adjudication& adjudication, const v1::Game& game);

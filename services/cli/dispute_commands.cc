@@ -85,9 +85,7 @@ int RunOpen(const DisputeOpts& opts) {
   request.set_dispute_id(opts.dispute);
   request.set_request_id(opts.request_id.empty() ? absl::StrCat("dispute-", opts.dispute)
                                                  : opts.request_id);
-  request.set_tournament(opts.tournament.rfind("tournaments/", 0) == 0
-                             ? opts.tournament
-                             : absl::StrCat("tournaments/", opts.tournament));
+  request.set_tournament(TournamentNameArg(opts.tournament));
   request.set_round(opts.round);
   request.set_table(opts.table);
   request.set_event(opts.event);
@@ -143,9 +141,7 @@ int RunList(const DisputeOpts& opts) {
   if (!client.ok()) return ReportError(client.status());
   v1::ListDisputesRequest request;
   if (!opts.tournament.empty()) {
-    request.set_tournament(opts.tournament.rfind("tournaments/", 0) == 0
-                               ? opts.tournament
-                               : absl::StrCat("tournaments/", opts.tournament));
+    request.set_tournament(TournamentNameArg(opts.tournament));
   }
   do {
     v1::ListDisputesResponse page;

@@ -21,10 +21,6 @@
 namespace arbiter::cli {
 namespace {
 
-std::string TournamentArg(const std::string& id) {
-  return id.rfind("tournaments/", 0) == 0 ? id : absl::StrCat("tournaments/", id);
-}
-
 std::string Csv(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string out = "\"";
@@ -210,7 +206,7 @@ int RunResults(const Opts& opts) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::GetTournamentRequest get;
-  get.set_name(TournamentArg(opts.tournament));
+  get.set_name(TournamentNameArg(opts.tournament));
   v1::Tournament tournament;
   grpc::Status status = client->tournaments->GetTournament(NewContext(*client).get(), get, &tournament);
   if (!status.ok()) return ReportRpcError(status);
@@ -257,7 +253,7 @@ int RunPlay(const Opts& opts) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::GetRoundRequest get;
-  get.set_name(TournamentArg(opts.tournament));
+  get.set_name(TournamentNameArg(opts.tournament));
   get.set_round(opts.round);
   v1::TournamentRound round;
   grpc::Status status = client->tournaments->GetRound(NewContext(*client).get(), get, &round);
@@ -390,7 +386,7 @@ void AddRegisterCommand(CLI::App& group, int& exit_code) {
         *reg,
         [&](Client& c, v1::Tournament& out) {
           v1::RegisterPlayersRequest request;
-          request.set_name(TournamentArg(reg->tournament));
+          request.set_name(TournamentNameArg(reg->tournament));
           request.set_request_id(reg->request_id.empty()
                                      ? absl::StrCat("register-", absl::StrJoin(reg->players, "-"))
                                      : reg->request_id);
@@ -409,7 +405,7 @@ void AddShowCommand(CLI::App& group, int& exit_code) {
         *show,
         [&](Client& c, v1::Tournament& out) {
           v1::GetTournamentRequest request;
-          request.set_name(TournamentArg(show->tournament));
+          request.set_name(TournamentNameArg(show->tournament));
           return c.tournaments->GetTournament(NewContext(c).get(), request, &out);
         },
         PrintTournament);
@@ -426,7 +422,7 @@ void AddStartCommand(CLI::App& group, int& exit_code) {
         *start,
         [&](Client& c, v1::TournamentRound& out) {
           v1::StartRoundRequest request;
-          request.set_name(TournamentArg(start->tournament));
+          request.set_name(TournamentNameArg(start->tournament));
           request.set_round(start->round);
           request.set_request_id(start->request_id.empty()
                                      ? absl::StrCat("start-", start->tournament, "-", start->round)
@@ -446,7 +442,7 @@ void AddTablesCommand(CLI::App& group, int& exit_code) {
         *tables,
         [&](Client& c, v1::TournamentRound& out) {
           v1::GetRoundRequest request;
-          request.set_name(TournamentArg(tables->tournament));
+          request.set_name(TournamentNameArg(tables->tournament));
           request.set_round(tables->round);
           return c.tournaments->GetRound(NewContext(c).get(), request, &out);
         },
@@ -466,7 +462,7 @@ void AddConfirmCommand(CLI::App& group, int& exit_code) {
         *confirm,
         [&](Client& c, v1::TournamentRound& out) {
           v1::ConfirmResultRequest request;
-          request.set_name(TournamentArg(confirm->tournament));
+          request.set_name(TournamentNameArg(confirm->tournament));
           request.set_round(confirm->round);
           request.set_table(confirm->table);
           request.set_request_id(confirm->request_id.empty()
@@ -502,7 +498,7 @@ void AddStandingsCommand(CLI::App& group, int& exit_code) {
         *standings,
         [&](Client& c, v1::TournamentStandings& out) {
           v1::GetStandingsRequest request;
-          request.set_name(TournamentArg(standings->tournament));
+          request.set_name(TournamentNameArg(standings->tournament));
           request.set_after_round(standings->round);
           return c.tournaments->GetStandings(NewContext(c).get(), request, &out);
         },

@@ -20,10 +20,6 @@
 namespace arbiter::cli {
 namespace {
 
-std::string TournamentName(const std::string& id) {
-  return id.rfind("tournaments/", 0) == 0 ? id : absl::StrCat("tournaments/", id);
-}
-
 struct FieldOpts {
   ClientOptions client;
   std::string tournament;
@@ -96,7 +92,7 @@ int RunWithdraw(const FieldOpts& opts) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::WithdrawPlayerRequest request;
-  request.set_name(TournamentName(opts.tournament));
+  request.set_name(TournamentNameArg(opts.tournament));
   request.set_player(opts.player);
   request.set_reason(opts.reason);
   request.set_request_id(opts.request_id.empty()
@@ -119,7 +115,7 @@ int RunSettings(const FieldOpts& opts, const SettingsFlags& flags) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::GetTournamentRequest get;
-  get.set_name(TournamentName(opts.tournament));
+  get.set_name(TournamentNameArg(opts.tournament));
   v1::Tournament current;
   grpc::Status status = client->tournaments->GetTournament(NewContext(*client).get(), get, &current);
   if (!status.ok()) return ReportRpcError(status);
@@ -149,7 +145,7 @@ int RunDelete(const FieldOpts& opts) {
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   v1::DeleteTournamentRequest request;
-  request.set_name(TournamentName(opts.tournament));
+  request.set_name(TournamentNameArg(opts.tournament));
   request.set_reason(opts.reason);
   request.set_request_id(opts.request_id.empty() ? absl::StrCat("delete-", opts.tournament)
                                                  : opts.request_id);
