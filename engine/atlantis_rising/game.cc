@@ -16,6 +16,7 @@ class AtlantisRising final : public Game {
  public:
   std::string_view name() const override { return "atlantis-rising"; }
   std::string_view title() const override { return "Atlantis Rising (Elf Creek Games 2019)"; }
+  bool cooperative() const override { return true; }
   v1::Action::GameCase action_case() const override { return v1::Action::kAtlantisRising; }
   v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantisRising; }
   std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }

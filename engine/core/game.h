@@ -54,6 +54,9 @@ class Game {
   virtual std::string_view name() const = 0;
   // Name for people: "Atlantis (Colovini, Amigo 2009)".
   virtual std::string_view title() const = 0;
+  // Whether the players win or lose together (the standings then carry a
+  // team outcome and no places).
+  virtual bool cooperative() const { return false; }
   // Which member of v1::Action's oneof this game's actions use.
   virtual v1::Action::GameCase action_case() const = 0;
   // Which member of v1::Ruleset's oneof this game's data uses.

@@ -103,6 +103,7 @@ int64_t LeagueRatings::PeriodOf(absl::Time time) const {
 absl::StatusOr<bool> LeagueRatings::Add(const GameResult& result,
                                         std::vector<HistoryPoint>* history, Changed* changed) {
   if (!result.legal) return false;
+  if (result.reported && !config_.rate_reported_results) return false;
   if (std::find(config_.game_types.begin(), config_.game_types.end(), result.game_type) ==
       config_.game_types.end()) {
     return false;

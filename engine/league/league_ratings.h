@@ -5,7 +5,10 @@
 //
 // Model (docs/leagues.md):
 //   - A result counts when the game is legal, of one of the league's game
-//     types, and not voided. Results are rated in the order given.
+//     types, and not voided. Results are rated in the order given. A result
+//     reported from a score sheet (not refereed) counts only when the
+//     league's settings rate reported results, and never when a seat did not
+//     play (a no-show or a forfeit).
 //   - Every result counts on the all-time table (season "") and on the table
 //     of each season whose [start, end) holds the game's finishing time; a
 //     season's table starts everyone afresh.
@@ -50,6 +53,7 @@ struct LeagueConfig {
   rating::RatingConfig rating;
   std::vector<Season> seasons;
   RatingPeriod period = RatingPeriod::kGame;
+  bool rate_reported_results = false;
 };
 
 // One finished game, as its "game_finished" event says.
@@ -64,6 +68,9 @@ struct GameResult {
   bool cooperative = false;
   bool team_won = false;
   std::string difficulty;  // cooperative: the header option, "" for the default
+  // Reported from a score sheet rather than refereed (`legal` is then true
+  // when every seat played).
+  bool reported = false;
 };
 
 struct PlayerRating {

@@ -12,6 +12,13 @@
 
 namespace arbiter::engine::tournament {
 
+// What a seat did at a table whose result was reported (a score sheet).
+enum class SeatOutcome {
+  kPlayed,
+  kNoShow,   // did not come: scores the settings' no_show_points
+  kForfeit,  // conceded or left: scores the settings' forfeit_points
+};
+
 // What a table's game gave, per seat.
 struct TableResult {
   enum class Kind {
@@ -24,6 +31,17 @@ struct TableResult {
   std::vector<int64_t> game_points;  // per seat, the game's own score
   bool cooperative = false;
   bool team_won = false;  // cooperative only
+  // A result reported from a score sheet rather than refereed.
+  bool reported = false;
+  // Per seat, or empty when every seat played. Seats that played are placed
+  // among themselves (1 up to how many played); the others' places and game
+  // points are 0.
+  std::vector<SeatOutcome> outcomes;
+
+  SeatOutcome OutcomeOf(size_t seat) const {
+    return seat < outcomes.size() ? outcomes[seat] : SeatOutcome::kPlayed;
+  }
+  bool Played(size_t seat) const { return OutcomeOf(seat) == SeatOutcome::kPlayed; }
 };
 
 struct Table {

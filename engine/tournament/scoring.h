@@ -9,6 +9,10 @@
 //   - Cooperative games score the team result: when the team won every
 //     player scores as a sole winner (place_points[0], or share_points);
 //     when it lost, nobody scores.
+//   - A reported result may mark seats as no-shows or forfeits: those score
+//     no_show_points or forfeit_points and never win; the seats that played
+//     are scored among themselves as above (a 4-seat table with one no-show
+//     scores its three players' places 1-3 and shares among three).
 // Pure; deterministic.
 #ifndef ARBITER_ENGINE_TOURNAMENT_SCORING_H_
 #define ARBITER_ENGINE_TOURNAMENT_SCORING_H_
@@ -25,6 +29,9 @@ namespace arbiter::engine::tournament {
 // not fit the table (a list of the wrong length, a place outside 1..seats).
 absl::StatusOr<std::vector<Points>> ScoreTable(const TournamentSettings& settings,
                                                const Table& table);
+
+// The points of a seat that did not play (0 for kPlayed).
+Points AbsentPoints(const TournamentSettings& settings, SeatOutcome outcome);
 
 // Whether seat `seat` won: place 1 (alone or shared), or its team won.
 bool IsWin(const TableResult& result, size_t seat);

@@ -105,6 +105,14 @@ absl::Status ValidateSettings(const TournamentSettings& settings) {
     return absl::InvalidArgumentError(
         absl::StrCat("bye_points: must be 0-", kMaxWhole, ", not ", settings.bye_points));
   }
+  if (settings.no_show_points < 0 || settings.no_show_points > kMaxWhole) {
+    return absl::InvalidArgumentError(absl::StrCat("no_show_points: must be 0-", kMaxWhole,
+                                                   ", not ", settings.no_show_points));
+  }
+  if (settings.forfeit_points < 0 || settings.forfeit_points > kMaxWhole) {
+    return absl::InvalidArgumentError(absl::StrCat("forfeit_points: must be 0-", kMaxWhole,
+                                                   ", not ", settings.forfeit_points));
+  }
   std::set<TieBreak> seen;
   for (TieBreak criterion : settings.tie_breaks) {
     if (!seen.insert(criterion).second) {

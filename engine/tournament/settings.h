@@ -60,6 +60,8 @@ struct TournamentSettings {
   std::vector<int64_t> place_points;  // whole points for places 1, 2, ...; missing: 0
   int64_t share_points = 100;         // kTableShare: a table's whole points
   int64_t bye_points = 0;             // whole points for a bye
+  int64_t no_show_points = 0;         // whole points for a seat that did not come
+  int64_t forfeit_points = 0;         // whole points for a seat that conceded
   std::vector<TieBreak> tie_breaks;
 };
 

@@ -16,6 +16,9 @@ namespace {
 using Index = absl::flat_hash_map<std::string, int>;
 
 // One counted game, for head-to-head.
+// A forfeit's place in head_to_head: below every seat that played.
+constexpr int kBelowEveryPlace = kMaxTableSize + 1;
+
 struct Meeting {
   std::vector<int> players;  // indices into rows
   std::vector<int> places;   // empty: cooperative (no order between them)
@@ -204,12 +207,28 @@ class RoundReader {
         case TableResult::Kind::kPlayed:
           break;
       }
-      entry.kind = RoundEntry::Kind::kPlayed;
-      entry.points = (*points)[s];
-      entry.game_points = result.game_points[s];
-      if (!result.cooperative) entry.place = result.places[s];
       StandingRow& row = rows_[i];
+      entry.reported = result.reported;
+      entry.points = (*points)[s];
       row.points += entry.points;
+      switch (result.OutcomeOf(s)) {
+        case SeatOutcome::kNoShow:
+          entry.kind = RoundEntry::Kind::kNoShow;
+          meeting.players.pop_back();  // met nobody
+          continue;
+        case SeatOutcome::kForfeit:
+          entry.kind = RoundEntry::Kind::kForfeit;
+          meeting.places.push_back(kBelowEveryPlace);
+          continue;
+        case SeatOutcome::kPlayed:
+          break;
+      }
+      entry.kind = RoundEntry::Kind::kPlayed;
+      entry.game_points = result.game_points[s];
+      if (!result.cooperative) {
+        entry.place = result.places[s];
+        meeting.places.push_back(entry.place);
+      }
       row.game_points += entry.game_points;
       if (IsWin(result, s)) ++row.wins;
     }
@@ -219,7 +238,7 @@ class RoundReader {
         if (a != b) opponents_[a].push_back(b);
       }
     }
-    if (!result.cooperative) meeting.places = result.places;
+    if (result.cooperative) meeting.places.clear();
     meetings_.push_back(std::move(meeting));
     return absl::OkStatus();
   }

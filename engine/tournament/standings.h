@@ -15,7 +15,9 @@
 //   lot                   LotNumbers(seed): a permutation drawn once from the
 //                         tournament's seed (lower first); it separates any tie
 // Counted games are tables with a played result; void and pending tables
-// count for nothing. Pure; deterministic.
+// count for nothing. At a reported table a no-show met nobody; a forfeit met
+// the table and is placed below every seat that played (head_to_head).
+// Pure; deterministic.
 #ifndef ARBITER_ENGINE_TOURNAMENT_STANDINGS_H_
 #define ARBITER_ENGINE_TOURNAMENT_STANDINGS_H_
 
@@ -33,8 +35,11 @@ namespace arbiter::engine::tournament {
 
 struct RoundEntry {
   // kWithdrawn: a round after the player withdrew; kNotEntered: a round
-  // before a late entrant's first.
-  enum class Kind { kPlayed, kBye, kVoid, kPending, kAbsent, kWithdrawn, kNotEntered };
+  // before a late entrant's first; kNoShow, kForfeit: a reported result
+  // that marks the seat so (the settings' points, no place).
+  enum class Kind {
+    kPlayed, kBye, kVoid, kPending, kAbsent, kWithdrawn, kNotEntered, kNoShow, kForfeit
+  };
   int round = 0;
   Kind kind = Kind::kAbsent;
   int table = 0;  // kPlayed, kVoid, kPending
@@ -42,6 +47,7 @@ struct RoundEntry {
   int place = 0;  // kPlayed, competitive games
   Points points = 0;
   int64_t game_points = 0;
+  bool reported = false;  // the table's result came from a score sheet
 };
 
 struct StandingRow {

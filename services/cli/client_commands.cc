@@ -124,7 +124,9 @@ int RunSubmit(const SubmitOpts& opts) {
 std::string RulingLine(const v1::OfficialResult& official) {
   const char* what = official.source() == v1::RESULT_SOURCE_CORRECTED ? "corrected"
                      : official.source() == v1::RESULT_SOURCE_VOIDED  ? "voided"
-                                                                      : nullptr;
+                     : official.source() == v1::RESULT_SOURCE_REPORTED
+                         ? "reported from a score sheet, not refereed,"
+                         : nullptr;
   if (what == nullptr) return "";
   return absl::StrCat(what, " at event ", official.event(), " by ", official.recorded_by(), ": ",
                       official.reason());
@@ -136,9 +138,24 @@ std::string OfficialResultText(const v1::OfficialResult& official) {
   const std::string ruling = RulingLine(official);
   if (ruling.empty()) return "official result: the verdict above (no ruling changed it)\n";
   std::string out = absl::StrCat("official result: ", ruling, "\n");
-  for (const v1::PlayerStanding& standing : official.standings().players()) {
-    absl::StrAppend(&out, "  place ", standing.place(), ": ", standing.player(), " (score ",
-                    standing.score(), ")\n");
+  const v1::ReportedResult& reported = official.reported();
+  for (int i = 0; i < official.standings().players_size(); ++i) {
+    const v1::PlayerStanding& standing = official.standings().players(i);
+    const int outcome = i < reported.outcomes_size() ? reported.outcomes(i) : 0;
+    if (outcome == v1::SEAT_OUTCOME_NO_SHOW || outcome == v1::SEAT_OUTCOME_FORFEIT) {
+      absl::StrAppend(&out, "  ", outcome == v1::SEAT_OUTCOME_NO_SHOW ? "no-show" : "forfeit",
+                      ": ", standing.player(), "\n");
+    } else if (official.standings().cooperative()) {
+      absl::StrAppend(&out, "  ", standing.player(), " (score ", standing.score(), ")\n");
+    } else {
+      absl::StrAppend(&out, "  place ", standing.place(), ": ", standing.player(), " (score ",
+                      standing.score(), ")\n");
+    }
+  }
+  if (official.standings().cooperative()) {
+    absl::StrAppend(&out, "  the team ",
+                    official.standings().team_outcome() == v1::TEAM_OUTCOME_WON ? "won" : "lost",
+                    "\n");
   }
   return out;
 }

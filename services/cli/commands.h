@@ -35,6 +35,8 @@ void AddTournamentTokensCommand(CLI::App& group, int& exit_code);
 void AddTournamentFieldCommands(CLI::App& group, int& exit_code);
 // tournament simulate (tournament_simulate_command.cc).
 void AddTournamentSimulateCommand(CLI::App& group, int& exit_code);
+// tournament report: a score sheet (tournament_report_command.cc).
+void AddTournamentReportCommand(CLI::App& group, int& exit_code);
 // tournament list (tournament_list_command.cc), under `tournament`.
 void AddTournamentListCommand(CLI::App& group, int& exit_code);
 void AddDisputeCommands(CLI::App& app, int& exit_code);

@@ -33,6 +33,7 @@ struct SettingsOpts {
   std::vector<std::string> seasons;
   int provisional_games = 0;
   std::string period;
+  std::string rate_reported;  // "yes", "no" or "" (unchanged)
 };
 
 void AddSettingsOptions(CLI::App& cmd, SettingsOpts& opts) {
@@ -48,6 +49,8 @@ void AddSettingsOptions(CLI::App& cmd, SettingsOpts& opts) {
   cmd.add_option("--provisional-games", opts.provisional_games,
                  "Games before a player is no longer provisional (default 5)");
   cmd.add_option("--period", opts.period, "glicko2 rating period: game, day, week or month");
+  cmd.add_option("--rate-reported", opts.rate_reported,
+                 "yes or no: rate results reported from score sheets (default no)");
 }
 
 // InvalidArgument naming the option for a malformed --param or --season.
@@ -91,6 +94,13 @@ absl::Status FillSettings(const SettingsOpts& opts, v1::LeagueSettings& settings
   }
   if (opts.provisional_games != 0) settings.set_provisional_games(opts.provisional_games);
   if (!opts.period.empty()) settings.set_rating_period(opts.period);
+  if (!opts.rate_reported.empty()) {
+    if (opts.rate_reported != "yes" && opts.rate_reported != "no") {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--rate-reported \"", opts.rate_reported, "\": write yes or no"));
+    }
+    settings.set_rate_reported_results(opts.rate_reported == "yes");
+  }
   return absl::OkStatus();
 }
 

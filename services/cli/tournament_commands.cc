@@ -67,6 +67,8 @@ struct Opts {
   std::vector<int64_t> place_points;
   int64_t share_points = 0;
   int64_t bye_points = 0;
+  int64_t no_show_points = 0;
+  int64_t forfeit_points = 0;
   std::vector<std::string> tie_breaks;
   std::string league;
   int64_t dispute_window = 0;
@@ -126,13 +128,26 @@ const char* StatusName(const v1::TournamentTable& table) {
     case v1::TABLE_STATUS_PENDING:
       return table.game_over() ? "finished, awaiting confirmation" : "pending";
     case v1::TABLE_STATUS_CONFIRMED:
-      return "confirmed";
+      return table.reported() ? "reported, not refereed" : "confirmed";
     case v1::TABLE_STATUS_VOID:
       return "void";
     case v1::TABLE_STATUS_CORRECTED:
       return "corrected";
     default:
       return "unknown";
+  }
+}
+
+// "no-show", "forfeit" or "" for seat `i` of a reported table.
+std::string SeatOutcomeName(const v1::TournamentTable& table, int i) {
+  if (i >= table.reported_result().outcomes_size()) return "";
+  switch (table.reported_result().outcomes(i)) {
+    case v1::SEAT_OUTCOME_NO_SHOW:
+      return "no-show";
+    case v1::SEAT_OUTCOME_FORFEIT:
+      return "forfeit";
+    default:
+      return "";
   }
 }
 
@@ -149,12 +164,28 @@ void PrintRound(const v1::TournamentRound& round) {
                                  PadRight(StatusName(t), status_width), t.game());
     for (int i = 0; i < t.players_size(); ++i) {
       std::cout << " " << PlayerLabel(t.players(i), i < t.display_names_size() ? t.display_names(i) : "");
-      if (i < t.places_size()) {
-        std::cout << " (place " << t.places(i) << ", " << t.points(i)
-                  << (t.points(i) == "1" ? " point)" : " points)");
+      const std::string absent = SeatOutcomeName(t, i);
+      if (i < t.places_size() && i < t.points_size()) {
+        std::cout << " (" << (absent.empty() ? absl::StrCat("place ", t.places(i)) : absent)
+                  << ", " << t.points(i) << (t.points(i) == "1" ? " point)" : " points)");
       }
     }
     std::cout << "\n";
+    if (t.has_proposal()) {
+      std::cout << "            score sheet proposed by " << t.proposal().proposed_by()
+                << ", awaiting the organiser (arbiter tournament report "
+                << round.tournament().substr(round.tournament().find('/') + 1) << " "
+                << round.round() << " " << t.number() << " --accept)\n";
+    }
+    if (t.reported()) {
+      std::cout << "            score sheet signed by "
+                << absl::StrJoin(t.reported_result().signed_by(), ", ")
+                << (t.reported_result().proposed_by().empty()
+                        ? ""
+                        : absl::StrCat(" (proposed by ", t.reported_result().proposed_by(), ")"))
+                << (t.reported_result().note().empty() ? "" : ": ") << t.reported_result().note()
+                << "\n";
+    }
   }
   if (!round.byes().empty()) std::cout << "  byes: " << absl::StrJoin(round.byes(), " ") << "\n";
 }
@@ -164,7 +195,8 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
   if (csv) {
     std::cout << "rank,player,display_name,withdrawn,points";
     for (int r = 1; r <= rounds; ++r) std::cout << ",round_" << r;
-    std::cout << ",game_points,wins,strength_of_schedule,head_to_head,lot,decided_by\n";
+    std::cout << ",game_points,wins,strength_of_schedule,head_to_head,lot,decided_by,"
+                 "reported_rounds\n";
   } else {
     std::cout << standings.tournament() << " after round " << standings.after_round()
               << "; tie-breaks: " << absl::StrJoin(standings.tie_breaks(), ", ")
@@ -173,14 +205,20 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
                                  PadRight("player", 16), "points", PadRight("per round", 24), "game",
                                  "wins", "sos", "h2h", "lot", "decided by");
   }
+  bool any_reported = false;
   for (const v1::StandingsRow& row : standings.rows()) {
     std::vector<std::string> per_round;
+    std::vector<std::string> reported_rounds;
     for (const v1::StandingsRoundEntry& e : row.rounds()) {
       // In the table's space-separated column a late entrant's missed round
       // is "-"; the CSV names it.
-      per_round.push_back(e.kind() == "played" || e.kind() == "bye" ? e.points()
-                          : e.kind() == "not entered" && !csv        ? "-"
-                                                                     : e.kind());
+      // A reported (score-sheet) result is marked "r" in the table and listed
+      // in the CSV's reported_rounds column.
+      per_round.push_back(e.kind() == "played" || e.kind() == "bye"
+                              ? absl::StrCat(e.points(), e.reported() && !csv ? "r" : "")
+                          : e.kind() == "not entered" && !csv ? "-"
+                                                              : e.kind());
+      if (e.reported()) reported_rounds.push_back(absl::StrCat(e.round()));
     }
     const std::string h2h = row.has_head_to_head() ? absl::StrCat(row.head_to_head()) : "";
     if (csv) {
@@ -189,8 +227,9 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
       for (const std::string& p : per_round) std::cout << "," << p;
       std::cout << "," << row.game_points() << "," << row.wins() << ","
                 << row.strength_of_schedule() << "," << h2h << "," << row.lot() << ","
-                << row.decided_by() << "\n";
+                << row.decided_by() << "," << absl::StrJoin(reported_rounds, " ") << "\n";
     } else {
+      any_reported |= !reported_rounds.empty();
       std::cout << absl::StrFormat("%5d  %s %8s  %s %6d %4d %7s %4s %4d  %s\n", row.rank(),
                                    PadRight(PlayerLabel(row.player(), row.display_name()) +
                                                 (row.withdrawn() ? " [withdrawn]" : ""),
@@ -199,6 +238,9 @@ void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
                                    row.game_points(), row.wins(), row.strength_of_schedule(), h2h,
                                    row.lot(), row.decided_by());
     }
+  }
+  if (any_reported) {
+    std::cout << "  r: a result reported from a score sheet, not refereed\n";
   }
 }
 
@@ -211,7 +253,8 @@ int RunResults(const Opts& opts) {
   grpc::Status status = client->tournaments->GetTournament(NewContext(*client).get(), get, &tournament);
   if (!status.ok()) return ReportRpcError(status);
   if (opts.csv) {
-    std::cout << "round,table,seat,player,display_name,game,status,place,game_points,points\n";
+    std::cout << "round,table,seat,player,display_name,game,status,place,game_points,points,"
+                 "outcome\n";
   }
   for (int r = 1; r <= tournament.rounds_started(); ++r) {
     v1::GetRoundRequest request;
@@ -232,14 +275,18 @@ int RunResults(const Opts& opts) {
       for (int i = 0; i < t.players_size(); ++i) {
         const bool scored = i < t.places_size();
         std::cout << r << "," << t.number() << "," << i + 1 << "," << Csv(t.players(i)) << ","
-                  << Csv(i < t.display_names_size() ? t.display_names(i) : "") << "," << t.game() << "," << StatusName(t) << ","
-                  << (scored ? absl::StrCat(t.places(i)) : "") << ","
+                  << Csv(i < t.display_names_size() ? t.display_names(i) : "") << "," << t.game() << "," << Csv(StatusName(t)) << ","
+                  << (scored && SeatOutcomeName(t, i).empty() ? absl::StrCat(t.places(i)) : "")
+                  << ","
                   << (scored ? absl::StrCat(t.game_points(i)) : "") << ","
-                  << (i < t.points_size() ? t.points(i) : "") << "\n";
+                  << (i < t.points_size() ? t.points(i) : "") << ","
+                  << (scored ? (SeatOutcomeName(t, i).empty() ? "played" : SeatOutcomeName(t, i))
+                             : "")
+                  << "\n";
       }
     }
     for (const std::string& bye : round.byes()) {
-      std::cout << r << ",,," << Csv(bye) << ",,,bye,,,\n";
+      std::cout << r << ",,," << Csv(bye) << ",,,bye,,,,\n";
     }
   }
   return 0;
@@ -323,6 +370,8 @@ v1::TournamentSettings SettingsOf(const Opts& opts) {
   for (int64_t p : opts.place_points) s.add_place_points(p);
   s.set_share_points(opts.share_points);
   s.set_bye_points(opts.bye_points);
+  s.set_no_show_points(opts.no_show_points);
+  s.set_forfeit_points(opts.forfeit_points);
   for (const std::string& t : opts.tie_breaks) s.add_tie_breaks(t);
   s.set_league(opts.league);
   s.set_dispute_window_seconds(opts.dispute_window);
@@ -350,6 +399,10 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
   cmd->add_option("--place-points", create->place_points, "Points for places 1, 2, ... (repeat)");
   cmd->add_option("--share-points", create->share_points, "A table's points (share; default 100)");
   cmd->add_option("--bye-points", create->bye_points, "Points for a bye");
+  cmd->add_option("--no-show-points", create->no_show_points,
+                  "Points for a seat reported as a no-show (default 0)");
+  cmd->add_option("--forfeit-points", create->forfeit_points,
+                  "Points for a seat reported as a forfeit (default 0)");
   cmd->add_option("--tie-break", create->tie_breaks,
                   "game_points, wins, strength_of_schedule, head_to_head (repeat, in order)");
   cmd->add_option("--league", create->league, "Also rate the games in this league");
@@ -530,6 +583,7 @@ void AddTournamentCommands(CLI::App& app, int& exit_code) {
   AddStartCommand(*group, exit_code);
   AddTablesCommand(*group, exit_code);
   AddConfirmCommand(*group, exit_code);
+  AddTournamentReportCommand(*group, exit_code);
   AddPlayCommand(*group, exit_code);
   AddStandingsCommand(*group, exit_code);
   AddResultsCommand(*group, exit_code);

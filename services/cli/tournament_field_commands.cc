@@ -41,6 +41,8 @@ struct SettingsFlags {
   std::vector<int64_t> place_points;
   int64_t share_points = 0;
   int64_t bye_points = 0;
+  int64_t no_show_points = 0;
+  int64_t forfeit_points = 0;
   std::vector<std::string> tie_breaks;
   std::string league;
   int64_t dispute_window = 0;
@@ -75,6 +77,8 @@ absl::Status Apply(const SettingsFlags& f, v1::TournamentSettings& s) {
   }
   if (f.Given("--share-points")) s.set_share_points(f.share_points);
   if (f.Given("--bye-points")) s.set_bye_points(f.bye_points);
+  if (f.Given("--no-show-points")) s.set_no_show_points(f.no_show_points);
+  if (f.Given("--forfeit-points")) s.set_forfeit_points(f.forfeit_points);
   if (f.Given("--tie-break")) *s.mutable_tie_breaks() = {f.tie_breaks.begin(), f.tie_breaks.end()};
   if (f.Given("--league")) s.set_league(f.league);
   if (f.Given("--dispute-window")) s.set_dispute_window_seconds(f.dispute_window);
@@ -182,6 +186,8 @@ void AddSettingsFlags(CLI::App* cmd, SettingsFlags& f) {
   cmd->add_option("--place-points", f.place_points, "Points for places 1, 2, ... (repeat: all)");
   cmd->add_option("--share-points", f.share_points, "A table's points (share)");
   cmd->add_option("--bye-points", f.bye_points, "Points for a bye");
+  cmd->add_option("--no-show-points", f.no_show_points, "Points for a no-show (default 0)");
+  cmd->add_option("--forfeit-points", f.forfeit_points, "Points for a forfeit (default 0)");
   cmd->add_option("--tie-break", f.tie_breaks, "Tie-breaks in order (repeat: all of them)");
   cmd->add_option("--league", f.league, "Rate the games in this league (\"\" for none)");
   cmd->add_option("--dispute-window", f.dispute_window, "Seconds to dispute");

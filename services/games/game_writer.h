@@ -110,6 +110,18 @@ class GameWriter {
                                            const v1::Standings& standings,
                                            const std::string& correction,
                                            const std::string& request_id);
+  // Records a result reported from a score sheet (report_result.cc): one
+  // "game_finished" event with `reported` set, verdict unspecified, the
+  // actions recorded so far counted, and `standings` the sheet's places and
+  // game points. Only a game that has not ended takes one. A repeat with the
+  // same `request_id` is answered again. Returns the event's sequence.
+  // PERMISSION_DENIED as for any write; FailedPrecondition for a game that is
+  // over (its message says to open a dispute instead); DataLoss if event 1
+  // does not decode.
+  absl::StatusOr<int64_t> RecordReport(const access::Caller& caller, const std::string& game_id,
+                                       const v1::Standings& standings,
+                                       const v1::ReportedResult& reported,
+                                       const std::string& request_id);
 
  private:
   struct PreparedGame {

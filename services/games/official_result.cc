@@ -1,6 +1,7 @@
 #include "services/games/official_result.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 
 namespace arbiter::games {
 namespace {
@@ -11,6 +12,16 @@ absl::Status Undecodable(const store::StoredEvent& event) {
 }
 
 }  // namespace
+
+std::string ReportedReason(const v1::ReportedResult& reported) {
+  std::string reason =
+      absl::StrCat("score sheet signed by ", absl::StrJoin(reported.signed_by(), ", "));
+  if (!reported.proposed_by().empty()) {
+    absl::StrAppend(&reason, " (proposed by ", reported.proposed_by(), ")");
+  }
+  if (!reported.note().empty()) absl::StrAppend(&reason, ": ", reported.note());
+  return reason;
+}
 
 absl::StatusOr<v1::OfficialResult> OfficialResultOf(const store::StoredEvent& last) {
   v1::OfficialResult official;
@@ -23,9 +34,16 @@ absl::StatusOr<v1::OfficialResult> OfficialResultOf(const store::StoredEvent& la
   } else if (last.type == store::kGameFinishedType) {
     v1::GameFinished finished;
     if (!finished.ParseFromString(last.payload)) return Undecodable(last);
-    if (finished.correction().empty()) return official;
-    official.set_source(v1::RESULT_SOURCE_CORRECTED);
-    official.set_reason(finished.correction());
+    if (!finished.correction().empty()) {
+      official.set_source(v1::RESULT_SOURCE_CORRECTED);
+      official.set_reason(finished.correction());
+    } else if (finished.has_reported()) {
+      official.set_source(v1::RESULT_SOURCE_REPORTED);
+      official.set_reason(ReportedReason(finished.reported()));
+      *official.mutable_reported() = finished.reported();
+    } else {
+      return official;
+    }
     *official.mutable_standings() = finished.standings();
   } else {
     return official;

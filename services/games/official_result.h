@@ -8,6 +8,8 @@
 #ifndef ARBITER_SERVICES_GAMES_OFFICIAL_RESULT_H_
 #define ARBITER_SERVICES_GAMES_OFFICIAL_RESULT_H_
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "arbiter/v1/arbiter_service.pb.h"
 #include "services/store/event_store.h"
@@ -15,10 +17,15 @@
 namespace arbiter::games {
 
 // The official result of a game whose last stored event is `last`:
-// RESULT_SOURCE_CORRECTED or _VOIDED with the event, who recorded it, why and
-// (corrected) the standings that stand; RESULT_SOURCE_REFEREE otherwise.
+// RESULT_SOURCE_CORRECTED, _VOIDED or _REPORTED (a score sheet) with the
+// event, who recorded it, why and (corrected, reported) the standings that
+// stand; RESULT_SOURCE_REFEREE otherwise.
 // DataLoss if a result event does not decode.
 absl::StatusOr<v1::OfficialResult> OfficialResultOf(const store::StoredEvent& last);
+
+// "score sheet signed by Ann Lee, Bob (proposed by ann): note" (no note: no
+// colon; no proposer: no parenthesis).
+std::string ReportedReason(const v1::ReportedResult& reported);
 
 }  // namespace arbiter::games
 

@@ -1,5 +1,7 @@
 #include "services/league/league_settings.h"
 
+#include <algorithm>
+
 #include "services/common/resource_names.h"
 #include "services/common/proto_time.h"
 #include "services/common/text_length.h"
@@ -76,6 +78,7 @@ absl::StatusOr<engine::league::LeagueConfig> ConfigFromSettings(const v1::League
     return Field("settings.rating_period",
                  absl::StrCat("\"", period.substr(0, 80), "\" is not game, day, week or month"));
   }
+  config.rate_reported_results = settings.rate_reported_results();
   std::set<std::string> season_ids;
   for (int i = 0; i < settings.seasons_size(); ++i) {
     const v1::Season& in = settings.seasons(i);
@@ -147,7 +150,14 @@ absl::StatusOr<engine::league::GameResult> ResultOf(const store::ResultEvent& re
   out.game_id = result.event.game_id;
   out.finished_at = result.event.recorded_at;
   out.game_type = finished.game_type();
-  out.legal = finished.verdict() == v1::VERDICT_LEGAL && finished.has_standings();
+  out.reported = finished.has_reported();
+  const bool every_seat_played = std::all_of(
+      finished.reported().outcomes().begin(), finished.reported().outcomes().end(),
+      [](int outcome) {
+        return outcome == v1::SEAT_OUTCOME_UNSPECIFIED || outcome == v1::SEAT_OUTCOME_PLAYED;
+      });
+  out.legal = (out.reported ? every_seat_played : finished.verdict() == v1::VERDICT_LEGAL) &&
+              finished.has_standings();
   out.players.assign(finished.players().begin(), finished.players().end());
   const v1::Standings& standings = finished.standings();
   out.cooperative = standings.cooperative();

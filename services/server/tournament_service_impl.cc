@@ -130,6 +130,16 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                });
 }
 
+grpc::Status TournamentServiceImpl::ReportResult(grpc::ServerContext* context,
+                                                 const v1::ReportResultRequest* request,
+                                                 v1::TournamentRound* response) {
+  return Serve(context, auth_, "ReportResult", request->name(), request->request_id(),
+               [&](const access::Caller& caller) -> absl::Status {
+                 ARBITER_ASSIGN_OR_RETURN(*response, score_sheets_.ReportResult(caller, *request));
+                 return absl::OkStatus();
+               });
+}
+
 grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                                  const v1::GetStandingsRequest* request,
                                                  v1::TournamentStandings* response) {

@@ -12,6 +12,7 @@
 #include "services/store/event_store.h"
 #include "services/store/result_index.h"
 #include "services/store/stream_store.h"
+#include "services/tournament/score_sheet.h"
 #include "services/tournament/tournament_editor.h"
 #include "services/tournament/tournament_writer.h"
 
@@ -23,7 +24,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                         store::ResultIndex& results, games::GameWriter& games,
                         access::Authenticator& auth)
       : streams_(streams), results_(results), writer_(streams, events, results, games),
-        editor_(streams, results, games), auth_(auth) {}
+        editor_(streams, results, games), score_sheets_(streams, results, games), auth_(auth) {}
 
   grpc::Status CreateTournament(grpc::ServerContext* context,
                                 const v1::CreateTournamentRequest* request,
@@ -51,6 +52,8 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
                         v1::TournamentRound* response) override;
   grpc::Status ConfirmResult(grpc::ServerContext* context, const v1::ConfirmResultRequest* request,
                              v1::TournamentRound* response) override;
+  grpc::Status ReportResult(grpc::ServerContext* context, const v1::ReportResultRequest* request,
+                            v1::TournamentRound* response) override;
   grpc::Status GetStandings(grpc::ServerContext* context, const v1::GetStandingsRequest* request,
                             v1::TournamentStandings* response) override;
 
@@ -59,6 +62,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   store::ResultIndex& results_;
   tournament::TournamentWriter writer_;
   tournament::TournamentEditor editor_;
+  tournament::ScoreSheetWriter score_sheets_;
   access::Authenticator& auth_;
 };
 

@@ -186,6 +186,14 @@ absl::Status FoldConfirmed(TournamentLog& log, const store::StreamEvent& event) 
   return absl::OkStatus();
 }
 
+absl::Status FoldProposed(TournamentLog& log, const store::StreamEvent& event) {
+  ARBITER_ASSIGN_OR_RETURN(v1::ResultProposed proposed, Decode<v1::ResultProposed>(log, event));
+  ARBITER_ASSIGN_OR_RETURN(TableState* const table,
+                           TableOf(log, proposed.round(), proposed.table(), log.id, event.sequence));
+  table->proposal = std::move(proposed);
+  return absl::OkStatus();
+}
+
 absl::Status FoldRuling(TournamentLog& log, const store::StreamEvent& event) {
   ARBITER_ASSIGN_OR_RETURN(const v1::RulingRecorded ruling, Decode<v1::RulingRecorded>(log, event));
   ARBITER_ASSIGN_OR_RETURN(TableState* const table,
@@ -211,6 +219,7 @@ absl::Status FoldEvent(TournamentLog& log, const store::StreamEvent& event) {
     return FoldConfirmed(log, event);
   }
   if (event.type == kTypeRulingRecorded) return FoldRuling(log, event);
+  if (event.type == kTypeResultProposed) return FoldProposed(log, event);
   return Corrupt(log.id, event.sequence, absl::StrCat("unknown type \"", event.type, "\""));
 }
 
@@ -272,6 +281,8 @@ absl::StatusOr<engine::tournament::TournamentSettings> ModelSettings(const v1::T
   out.place_points.assign(in.place_points().begin(), in.place_points().end());
   out.share_points = in.share_points() == 0 ? 100 : in.share_points();
   out.bye_points = in.bye_points();
+  out.no_show_points = in.no_show_points();
+  out.forfeit_points = in.forfeit_points();
   for (const std::string& name : in.tie_breaks()) {
     ARBITER_ASSIGN_OR_RETURN(const engine::tournament::TieBreak criterion,
                              engine::tournament::ParseTieBreak(name));

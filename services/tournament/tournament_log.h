@@ -32,6 +32,7 @@ inline constexpr char kTypeRoundStarted[] = "round_started";
 inline constexpr char kTypeRoundTables[] = "round_tables";
 inline constexpr char kTypeResultConfirmed[] = "result_confirmed";
 inline constexpr char kTypeResultsConfirmed[] = "results_confirmed";
+inline constexpr char kTypeResultProposed[] = "result_proposed";
 inline constexpr char kTypeRulingRecorded[] = "ruling_recorded";
 inline constexpr char kTypeDisputeOpened[] = "dispute_opened";
 inline constexpr char kTypeDisputeRuled[] = "dispute_ruled";
@@ -67,6 +68,7 @@ struct TableState {
   int64_t confirmed_event = 0;         // the stream event that confirmed it
   std::string confirmed_request_id;    // that event's (stream) request id
   std::optional<v1::RulingRecorded> ruling;  // the last one
+  std::optional<v1::ResultProposed> proposal;  // the last score sheet a player proposed
 };
 
 struct RoundState {

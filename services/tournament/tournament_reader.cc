@@ -29,8 +29,23 @@ const char* KindName(engine::tournament::RoundEntry::Kind kind) {
       return "withdrawn";
     case engine::tournament::RoundEntry::Kind::kNotEntered:
       return "not entered";
+    case engine::tournament::RoundEntry::Kind::kNoShow:
+      return "no-show";
+    case engine::tournament::RoundEntry::Kind::kForfeit:
+      return "forfeit";
   }
   return "absent";
+}
+
+engine::tournament::SeatOutcome SeatOutcomeOf(v1::SeatOutcome outcome) {
+  switch (outcome) {
+    case v1::SEAT_OUTCOME_NO_SHOW:
+      return engine::tournament::SeatOutcome::kNoShow;
+    case v1::SEAT_OUTCOME_FORFEIT:
+      return engine::tournament::SeatOutcome::kForfeit;
+    default:
+      return engine::tournament::SeatOutcome::kPlayed;
+  }
 }
 
 }  // namespace
@@ -101,12 +116,17 @@ const GameOutcome& OutcomeOf(const Outcomes& outcomes, const std::string& game_n
 
 absl::StatusOr<engine::tournament::TableResult> ResultOf(const v1::GameFinished& finished,
                                                  const std::vector<std::string>& seats) {
-  if (finished.verdict() != v1::VERDICT_LEGAL) {
+  const bool reported = finished.has_reported();
+  if (finished.verdict() != v1::VERDICT_LEGAL && !reported) {
     return absl::FailedPreconditionError(
         "the game was not judged legal; only a ruling can give this table a result");
   }
   engine::tournament::TableResult result;
   result.kind = engine::tournament::TableResult::Kind::kPlayed;
+  result.reported = reported;
+  for (int outcome : finished.reported().outcomes()) {
+    result.outcomes.push_back(SeatOutcomeOf(static_cast<v1::SeatOutcome>(outcome)));
+  }
   const v1::Standings& standings = finished.standings();
   result.cooperative = standings.cooperative();
   result.team_won = standings.team_outcome() == v1::TEAM_OUTCOME_WON;
@@ -171,6 +191,7 @@ ReadRounds ResultsFrom(const Outcomes& outcomes, const TournamentLog& log, int u
               ResultOf(*outcome->finished, table.players);
           if (result.ok()) {
             table.result = *std::move(result);
+            if (table.result.reported) out.reported[t.table.game()] = outcome->finished->reported();
             // An upheld appeal against a correction keeps the correction.
             table_status = outcome->finished->correction().empty() ? v1::TABLE_STATUS_CONFIRMED
                                                                    : v1::TABLE_STATUS_CORRECTED;
@@ -204,12 +225,23 @@ v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, 
     *view = log.rounds[r].tables[t].table;
     view->set_status(read.status[r][t]);
     view->set_game_over(read.game_over[r][t]);
+    const std::optional<v1::ResultProposed>& proposal = log.rounds[r].tables[t].proposal;
+    if (proposal.has_value() && read.status[r][t] == v1::TABLE_STATUS_PENDING &&
+        !read.game_over[r][t]) {
+      *view->mutable_proposal() = *proposal;
+    }
     for (const std::string& p : table.players) view->add_display_names(DisplayNameOf(log, p));
     if (sight == SeedSight::kEndedGamesOnly && !read.game_over[r][t]) {
       view->clear_seed();
       view->set_seed_withheld(true);
     }
     if (table.result.kind == engine::tournament::TableResult::Kind::kPlayed) {
+      if (table.result.reported) {
+        view->set_reported(true);
+        if (auto it = read.reported.find(view->game()); it != read.reported.end()) {
+          *view->mutable_reported_result() = it->second;
+        }
+      }
       for (int p : table.result.places) view->add_places(p);
       for (int64_t g : table.result.game_points) view->add_game_points(g);
       absl::StatusOr<std::vector<engine::tournament::Points>> points =
@@ -249,6 +281,7 @@ v1::TournamentStandings StandingsView(const TournamentLog& log, int after_round,
       entry->set_place(e.place);
       entry->set_points(engine::tournament::FormatPoints(e.points));
       entry->set_game_points(e.game_points);
+      entry->set_reported(e.reported);
     }
     view->set_game_points(row.game_points);
     view->set_wins(row.wins);

@@ -55,6 +55,9 @@ struct ReadRounds {
   // Per round, per table: whether its game is over (finished, voided, or
   // given a result by a ruling), so that its seed no longer deals anything.
   std::vector<std::vector<bool>> game_over;
+  // By game name ("games/{id}"): the score sheet of every table whose
+  // counted result was reported rather than refereed.
+  std::map<std::string, v1::ReportedResult> reported;
 };
 
 // Rounds 1..up_to (0: all started) with their results (see the header).

@@ -1,5 +1,7 @@
 #include "services/transparency/bundle_audit.h"
 
+#include "services/games/official_result.h"
+
 #include "services/common/resource_names.h"
 
 #include <google/protobuf/util/json_util.h>
@@ -124,7 +126,8 @@ std::optional<AuditFinding> StoreBundle(const std::string& game_id,
 // A later "game_finished" that carries a correction is an arbiter's ruling
 // recorded in place of the game's result (docs/tournaments.md): it is not a
 // verdict of the replay, so it is not compared with it, but it must follow
-// the result it corrects.
+// the result it corrects. A "game_finished" reported from a score sheet
+// ends a game the replay has not finished, after the actions it counts.
 std::optional<AuditFinding> RecordedVerdictProblem(const games::LoadedGame& game,
                                                    const v1::Adjudication& adjudication) {
   bool result_seen = false;
@@ -135,6 +138,22 @@ std::optional<AuditFinding> RecordedVerdictProblem(const games::LoadedGame& game
       if (result_seen) continue;
       return Fails("replay", absl::StrCat("event ", event.event(), " records a corrected result, "
                                           "but no result of the game precedes it"));
+    }
+    if (finished.has_reported()) {
+      // A score sheet ends a game the referee had not finished: the replay
+      // must still be going, after exactly the actions the report counted.
+      if (result_seen || adjudication.verdict() != v1::VERDICT_UNFINISHED ||
+          finished.actions() != adjudication.actions()) {
+        return Fails("replay", absl::StrCat("event ", event.event(),
+                                            " records a result reported from a score sheet after ",
+                                            finished.actions(), " actions, but the replay gives ",
+                                            v1::Verdict_Name(adjudication.verdict()), " after ",
+                                            adjudication.actions(),
+                                            result_seen ? " and the game already had a result"
+                                                        : ""));
+      }
+      result_seen = true;
+      continue;
     }
     result_seen = true;
     if (finished.verdict() != adjudication.verdict() ||
@@ -155,7 +174,11 @@ std::optional<AuditFinding> RecordedVerdictProblem(const games::LoadedGame& game
 std::string OfficialResultNote(const games::LoadedGame& game) {
   std::string note;
   for (const v1::Event& event : game.events) {
-    if (event.has_game_finished() && !event.game_finished().correction().empty()) {
+    if (event.has_game_finished() && event.game_finished().has_reported()) {
+      note = absl::StrCat("; the result was reported from a score sheet at event ", event.event(),
+                          " (", games::ReportedReason(event.game_finished().reported()),
+                          "), not refereed");
+    } else if (event.has_game_finished() && !event.game_finished().correction().empty()) {
       note = absl::StrCat("; the result was corrected at event ", event.event(), " (",
                           event.game_finished().correction(), ")");
     } else if (event.has_game_voided()) {

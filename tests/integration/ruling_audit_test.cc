@@ -125,8 +125,9 @@ class RulingAuditTest : public LeagueServerTest {
   }
 
   // A one-round tournament "cup" of 16 players at four tables, every table
-  // played and confirmed by the organiser olga: its tables.
-  std::vector<v1::TournamentTable> PlayCup() {
+  // but `unplayed` (0: none) played and confirmed by the organiser olga: its
+  // tables.
+  std::vector<v1::TournamentTable> PlayCup(int unplayed = 0) {
     absl::StatusOr<access::NewToken> token = access::GenerateToken();
     EXPECT_TRUE(token.ok());
     token->record.role = store::Role::kOrganiser;
@@ -157,7 +158,9 @@ class RulingAuditTest : public LeagueServerTest {
     v1::TournamentRound round;
     status = tournaments_->StartRound(As(organiser_).get(), start, &round);
     EXPECT_TRUE(status.ok()) << status.error_message();
-    for (const v1::TournamentTable& table : round.tables()) Play(table);
+    for (const v1::TournamentTable& table : round.tables()) {
+      if (table.number() != unplayed) Play(table);
+    }
     v1::ConfirmResultRequest confirm;
     confirm.set_name("tournaments/cup");
     confirm.set_request_id("confirm-cup-1");
@@ -284,6 +287,42 @@ TEST_F(RulingAuditTest, HonestCorrectedVoidedAndUpheldGamesHoldWithTheirRulings)
     EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
     EXPECT_THAT(run.out, Not(HasSubstr("rulings")));
   }
+}
+
+TEST_F(RulingAuditTest, AScoreSheetAuditsAsHoldingAndSaysItWasNotRefereed) {
+  const std::vector<v1::TournamentTable> tables = PlayCup(/*unplayed=*/2);
+  ASSERT_EQ(tables.size(), 4u);
+  v1::ReportResultRequest sheet;
+  sheet.set_name("tournaments/cup");
+  sheet.set_request_id("sheet-2");
+  sheet.set_round(1);
+  sheet.set_table(2);
+  for (int place : {2, 1, 3, 0}) {
+    v1::ReportedSeat* seat = sheet.add_seats();
+    seat->set_place(place);
+    seat->set_game_points(place == 0 ? 0 : 40 - place);
+    if (place == 0) seat->set_outcome(v1::SEAT_OUTCOME_FORFEIT);
+  }
+  sheet.add_signed_by("Zoë Müller");
+  v1::TournamentRound round;
+  grpc::Status status = tournaments_->ReportResult(As(organiser_).get(), sheet, &round);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_TRUE(round.tables(1).reported());
+
+  const std::string path = Export(tables[1].game(), "sheet.json");
+  const CliRun run = Audit(path);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("the result was reported from a score sheet at event 2 (score "
+                                 "sheet signed by Zoë Müller), not refereed"));
+  EXPECT_THAT(run.out, HasSubstr("every check holds"));
+
+  // What the game says about itself: the official result is the sheet.
+  const CliRun adjudicated = Arbiter(absl::StrCat("adjudicate ", tables[1].game(), " --server 127.0.0.1:",
+                                                  server_->port(), " --token-file ", admin_file_));
+  EXPECT_THAT(adjudicated.out, HasSubstr("official result: reported from a score sheet, not "
+                                         "refereed, at event 2 by olga: score sheet signed by "
+                                         "Zoë Müller"));
+  EXPECT_THAT(adjudicated.out, HasSubstr("forfeit: " + tables[1].players(3)));
 }
 
 TEST_F(RulingAuditTest, ACorrectionNoRulingMadeIsRefused) {

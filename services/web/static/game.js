@@ -78,29 +78,51 @@ function summary(game, adjudication) {
         el('td', {class: 'num'}, String(s.score || 0))))))) : null);
 }
 
-// What a ruling made of the result: a void or a corrected result, with who
-// recorded it, why, and (corrected) the places that stand. Nothing when the
-// referee's result stands.
+const OFFICIAL_TITLES = {
+  RESULT_SOURCE_CORRECTED: 'Official result: corrected by a ruling',
+  RESULT_SOURCE_VOIDED: 'Official result: voided',
+  RESULT_SOURCE_REPORTED: 'Official result: reported from a score sheet, not refereed',
+};
+
+// What a seat did at a reported table: '' (played), 'no-show' or 'forfeit'.
+function seatOutcome(official, seat) {
+  const outcomes = (official.reported && official.reported.outcomes) || [];
+  const outcome = outcomes[seat];
+  return outcome === 'SEAT_OUTCOME_NO_SHOW' ? 'no-show'
+       : outcome === 'SEAT_OUTCOME_FORFEIT' ? 'forfeit' : '';
+}
+
+// What a ruling or a score sheet made of the result: a void, a corrected or
+// a reported result, with who recorded it, why, and the places that stand.
+// Nothing when the referee's result stands.
 function officialView(official, names) {
   const source = official && official.source;
-  if (source !== 'RESULT_SOURCE_CORRECTED' && source !== 'RESULT_SOURCE_VOIDED') return null;
+  if (!OFFICIAL_TITLES[source]) return null;
   const voided = source === 'RESULT_SOURCE_VOIDED';
+  const reported = source === 'RESULT_SOURCE_REPORTED';
   const players = (official.standings && official.standings.players) || [];
   return el('div', {class: 'ruling', id: 'official'},
-    el('p', {}, el('strong', {}, voided ? 'Official result: voided' : 'Official result: corrected by a ruling'),
+    el('p', {}, el('strong', {}, OFFICIAL_TITLES[source]),
        ' at ', el('a', {href: '?event=' + official.event, onclick: e => { e.preventDefault(); go(Number(official.event)); }},
                   'event ', String(official.event)),
        ` by ${official.recordedBy || ''}: ${official.reason || ''}`),
     voided ? el('p', {}, 'The game has no result: nobody at the table scores.') :
+      reported ? el('p', {}, 'The table entered this result from its signed score sheet; ' +
+                             'Arbiter did not referee the game.') :
       el('p', {}, 'The places below stand in place of the game\'s own result, shown after them.'),
     players.length ? el('div', {class: 'scroll'}, el('table', {id: 'official-standings'},
       el('thead', {}, el('tr', {}, el('th', {class: 'num'}, 'Place'), el('th', {}, 'Player'), el('th', {class: 'num'}, 'Game points'))),
-      el('tbody', {}, players.map(s => el('tr', {},
-        el('td', {class: 'num'}, String(s.place || '')), el('td', {}, names.get(s.player) || s.player),
+      el('tbody', {}, players.map((s, seat) => el('tr', {},
+        el('td', {class: 'num'}, seatOutcome(official, seat) || String(s.place || '')),
+        el('td', {}, names.get(s.player) || s.player),
         el('td', {class: 'num'}, String(s.score || 0))))))) : null);
 }
 
 function eventText(event) {
+  if (event.gameFinished && event.gameFinished.reported) {
+    const signed = (event.gameFinished.reported.signedBy || []).join(', ');
+    return `result reported from a score sheet signed by ${signed}, not refereed`;
+  }
   if (event.gameFinished && event.gameFinished.correction) {
     return `result corrected by a ruling (${event.gameFinished.correction})`;
   }

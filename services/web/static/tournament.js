@@ -15,6 +15,14 @@ function playerText(id, name) {
 // A table's status; a pending table whose game is over awaits confirmation.
 function tableStatusText(table) {
   if (table.status === 'TABLE_STATUS_PENDING' && table.gameOver) return 'finished, awaiting confirmation';
+  if (table.proposal) {
+    return 'score sheet proposed by ' + (table.proposal.proposedBy || '') + ', awaiting the organiser';
+  }
+  if (table.reported) {
+    const sheet = table.reportedResult || {};
+    return 'reported from a score sheet, not refereed (signed by ' + (sheet.signedBy || []).join(', ') +
+           (sheet.note ? ': ' + sheet.note : '') + ')';
+  }
   return enumText(table.status, /^TABLE_STATUS_/);
 }
 
@@ -69,6 +77,14 @@ function standingsSection(standings) {
         el('td', {}, row.decidedBy || '')))))));
 }
 
+// A seat's result at a table: "place 2", "no-show", "forfeit" or "no place".
+function seatResultText(table, i) {
+  const outcome = ((table.reportedResult || {}).outcomes || [])[i];
+  if (outcome === 'SEAT_OUTCOME_NO_SHOW') return 'no-show';
+  if (outcome === 'SEAT_OUTCOME_FORFEIT') return 'forfeit';
+  return table.places && table.places[i] ? `place ${table.places[i]}` : 'no place';
+}
+
 function roundView(round) {
   return el('div', {class: 'panel round'},
     el('h3', {}, 'Round ', String(round.round), round.closed ? ' (closed)' : ' (open)'),
@@ -81,7 +97,7 @@ function roundView(round) {
         el('td', {}, el('a', {href: '/games/' + encodeURIComponent(idOf(table.game))}, idOf(table.game))),
         el('td', {}, tableStatusText(table)),
         el('td', {}, el('ul', {class: 'plain'}, (table.players || []).map((player, i) => el('li', {},
-          playerText(player, (table.displayNames || [])[i]), ': ', table.places && table.places[i] ? `place ${table.places[i]}` : 'no place',
+          playerText(player, (table.displayNames || [])[i]), ': ', seatResultText(table, i),
           table.gamePoints && table.gamePoints[i] !== undefined ? `, ${table.gamePoints[i]} game points` : '',
           table.points && table.points[i] !== undefined ? `, ${table.points[i]} points` : ''))))))))));
 }

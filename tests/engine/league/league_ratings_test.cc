@@ -75,6 +75,20 @@ TEST(LeagueRatingsTest, IllegalGamesAndOtherGameTypesDoNotCount) {
   EXPECT_TRUE(league.table("").empty());
 }
 
+TEST(LeagueRatingsTest, ReportedResultsCountOnlyWhereTheLeagueRatesThem) {
+  GameResult reported = Game(1, {"ann", "bob"}, {1, 2});
+  reported.reported = true;
+  LeagueRatings refereed_only(Config());
+  EXPECT_FALSE(*refereed_only.Add(reported, nullptr, nullptr));
+  EXPECT_EQ(refereed_only.rated_games(), 0);
+
+  LeagueConfig config = Config();
+  config.rate_reported_results = true;
+  LeagueRatings with_sheets(config);
+  EXPECT_TRUE(*with_sheets.Add(reported, nullptr, nullptr));
+  EXPECT_EQ(with_sheets.rated_games(), 1);
+}
+
 TEST(LeagueRatingsTest, MalformedResultsAreRefusedAndChangeNothing) {
   LeagueRatings league(Config());
   EXPECT_EQ(league.Add(Game(1, {"ann", "bob"}, {1}), nullptr, nullptr).status().code(),

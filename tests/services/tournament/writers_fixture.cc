@@ -127,6 +127,7 @@ Arena::Arena(Backend backend) {
   games_ = std::make_unique<games::GameWriter>(*events_, Registry(), games::WriteLimits{});
   tournaments_ = std::make_unique<TournamentWriter>(*flaky_, *events_, *results_, *games_);
   editor_ = std::make_unique<TournamentEditor>(*flaky_, *results_, *games_);
+  score_sheets_ = std::make_unique<ScoreSheetWriter>(*flaky_, *results_, *games_);
   disputes_ = std::make_unique<DisputeWriter>(*flaky_, *events_, *results_, *games_,
                                               Registry());
 }

@@ -20,6 +20,7 @@
 #include "services/store/result_index.h"
 #include "services/store/stream_store.h"
 #include "services/tournament/dispute_writer.h"
+#include "services/tournament/score_sheet.h"
 #include "services/tournament/tournament_editor.h"
 #include "services/tournament/tournament_writer.h"
 
@@ -96,6 +97,7 @@ class Arena {
   games::GameWriter& games() { return *games_; }
   TournamentWriter& tournaments() { return *tournaments_; }
   TournamentEditor& editor() { return *editor_; }
+  ScoreSheetWriter& score_sheets() { return *score_sheets_; }
   DisputeWriter& disputes() { return *disputes_; }
 
   v1::Tournament Create(const std::string& id, const v1::TournamentSettings& settings,
@@ -127,6 +129,7 @@ class Arena {
   std::unique_ptr<games::GameWriter> games_;
   std::unique_ptr<TournamentWriter> tournaments_;
   std::unique_ptr<TournamentEditor> editor_;
+  std::unique_ptr<ScoreSheetWriter> score_sheets_;
   std::unique_ptr<DisputeWriter> disputes_;
 };
 
