@@ -223,6 +223,12 @@ absl::StatusOr<v1::TournamentRound> ScoreSheetWriter::Propose(
           " of tournament \"", log.id, "\" (a player proposes only for a table it sits at: its "
           "seats are ", absl::StrJoin(state->table.players(), ", "), ")"));
     }
+    if (state->proposals >= kMaxProposalsPerTable) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "round ", request.round(), " table ", request.table(), " has ", state->proposals,
+          " proposed score sheets already (at most ", kMaxProposalsPerTable,
+          "); ask the organiser to enter the sheet"));
+    }
     ARBITER_ASSIGN_OR_RETURN(const Outcomes outcomes, ReadOutcomes(results_, log.id));
     const store::GameStatus status = OutcomeOf(outcomes, state->table.game()).status;
     if (status == store::GameStatus::kFinished || status == store::GameStatus::kVoided) {

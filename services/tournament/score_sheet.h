@@ -29,6 +29,9 @@ namespace arbiter::tournament {
 // The most names a score sheet's signers may list, and characters per name.
 inline constexpr int kMaxSigners = 20;
 inline constexpr int kMaxSignerCharacters = 100;
+// The most sheets the players of one table may propose (each is an event of
+// the tournament's log, kept for ever).
+inline constexpr int kMaxProposalsPerTable = 20;
 
 // The game's standings and the sheet as the game log records them, from a
 // request for table `table` (its players in seat order) of a game that is

@@ -191,6 +191,7 @@ absl::Status FoldProposed(TournamentLog& log, const store::StreamEvent& event) {
   ARBITER_ASSIGN_OR_RETURN(TableState* const table,
                            TableOf(log, proposed.round(), proposed.table(), log.id, event.sequence));
   table->proposal = std::move(proposed);
+  ++table->proposals;
   return absl::OkStatus();
 }
 

@@ -69,6 +69,7 @@ struct TableState {
   std::string confirmed_request_id;    // that event's (stream) request id
   std::optional<v1::RulingRecorded> ruling;  // the last one
   std::optional<v1::ResultProposed> proposal;  // the last score sheet a player proposed
+  int proposals = 0;                           // how many were proposed
 };
 
 struct RoundState {

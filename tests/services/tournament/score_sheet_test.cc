@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "arbiter/v1/events/game_events.pb.h"
 #include "services/common/resource_names.h"
 #include "services/games/official_result.h"
@@ -305,6 +306,24 @@ TEST_P(ScoreSheetTest, OnlyAPlayerOfTheTableProposesAndOnlyAnOrganiserAccepts) {
             "this player token may not accept a score sheet in tournament \"cup\" (its "
             "organisers accept proposals)");
   EXPECT_EQ(Events(), events);
+}
+
+TEST_P(ScoreSheetTest, ATablesPlayersProposeAtMostTwentySheets) {
+  const access::Caller player = SeatToken(PlayerAt(1, 1));
+  for (int i = 0; i < kMaxProposalsPerTable; ++i) {
+    ASSERT_TRUE(
+        arena_.score_sheets().ReportResult(player, Sheet(absl::StrCat("p", i))).ok());
+  }
+  const size_t events = Events();
+  absl::StatusOr<v1::TournamentRound> more =
+      arena_.score_sheets().ReportResult(player, Sheet("one more"));
+  EXPECT_EQ(more.status().code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_EQ(more.status().message(),
+            "round 1 table 1 has 20 proposed score sheets already (at most 20); ask the "
+            "organiser to enter the sheet");
+  EXPECT_EQ(Events(), events);
+  // A retry of an earlier proposal is still answered.
+  EXPECT_TRUE(arena_.score_sheets().ReportResult(player, Sheet("p3")).ok());
 }
 
 TEST_P(ScoreSheetTest, AnAcceptanceNeedsAProposalAndNoSheetOfItsOwn) {
