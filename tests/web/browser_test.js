@@ -124,8 +124,9 @@ async function setUp(site) {
   const longFile = simulate('atlantis-rising', 7, 437, '', ['blueprint=hard']);
   cli(['submit', longFile, '--game-id', 'long']);
   cli(['submit', path.join(args.samples, 'illegal-atlantis.jsonl'), '--game-id', 'illegal'], [4]);
-  // A tournament of six: one round of two tables, both played and confirmed,
-  // a dispute on table 1 ruled void.
+  // A tournament of six: one round of two tables, table 1 played and
+  // confirmed, a dispute on it ruled void; table 2 played on cardboard, its
+  // score sheet entered with a no-show.
   // One player has a display name (any Unicode); bob withdraws after round 1.
   const players = ['ann', 'bob', 'cy', 'dee', 'eve', 'zoe=Zoë Müller'];
   cli(['tournament', 'create', 'spring', '--game', 'atlantis', '--seed', '11', '--rounds', '2',
@@ -133,6 +134,13 @@ async function setUp(site) {
        '--place-points', '1', '--tie-break', 'game_points', ...players.flatMap(p => ['--player', p])]);
   const round = JSON.parse(cli(['tournament', 'start', 'spring', '1', '--json']));
   for (const table of round.tables) {
+    if (table.number === 2) {
+      const [first, second, absent] = table.players;
+      cli(['tournament', 'report', 'spring', '1', '2', '--place', `${first}=1`, '--place', `${second}=2`,
+           '--no-show', absent, '--game-points', `${first}=30`, '--game-points', `${second}=20`,
+           '--signed-by', 'Ann Lee', '--note', 'played on cardboard']);
+      continue;
+    }
     const file = simulate('atlantis', table.players.length, table.seed);
     cli(['tournament', 'play', 'spring', '1', String(table.number), file, '--rename-seats']);
     cli(['tournament', 'confirm', 'spring', '1', String(table.number)]);
@@ -159,7 +167,9 @@ async function setUp(site) {
   await until('a checkpoint with the long game', async () =>
     (await getJson(site, '/api/games/long/adjudication')).lastEventInclusion !== undefined);
   const voidedGame = round.tables.find(t => t.number === 1).game.replace(/^games\//, '');
-  return {longEvents: Number((await getJson(site, '/api/games/long')).lastEvent), leagueGames, voidedGame};
+  const reportedGame = round.tables.find(t => t.number === 2).game.replace(/^games\//, '');
+  return {longEvents: Number((await getJson(site, '/api/games/long')).lastEvent), leagueGames,
+          voidedGame, reportedGame};
 }
 
 async function openPage(browser, url, errors) {
@@ -249,7 +259,20 @@ async function main() {
     assert.match(await text(page, '#rounds'), /Zoë Müller \(zoe\): /);
     assert.match(await text(page, '#disputes'), /Ruling: void/);
     assert.match(await text(page, '#rounds'), /Round 1/);
+    // The score-sheet table is marked reported, not refereed, with its
+    // signer and its no-show.
+    assert.match(await text(page, '#rounds'),
+                 /reported from a score sheet, not refereed \(signed by Ann Lee: played on cardboard\)/);
+    assert.match(await text(page, '#rounds'), /: no-show, /);
     await shot(page, 'tournament.png');
+
+    // The score-sheet table's game: its official result is the sheet.
+    ({page} = await openPage(browser, `${site}/games/${facts.reportedGame}`, errors));
+    await ready(page);
+    assert.match(await text(page, '#official'),
+                 /Official result: reported from a score sheet, not refereed at event 2 by \S+: score sheet signed by Ann Lee: played on cardboard/);
+    assert.match(await text(page, '#official'), /no-show/);
+    assert.match(await text(page, '#events'), /result reported from a score sheet signed by Ann Lee, not refereed/);
 
     // The voided table's game is readable by everyone: its official result
     // says it was voided, by whom and why, and its event list names the void;
