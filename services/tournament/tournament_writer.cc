@@ -97,6 +97,13 @@ absl::StatusOr<v1::Tournament> TournamentWriter::RegisterPlayers(
     const access::Caller& caller, const v1::RegisterPlayersRequest& request) {
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog log,
                            ForWrite(caller, request.name(), request.request_id()));
+  // A retry of a registration that was stored is answered, not refused as
+  // registering the same players twice.
+  const std::string stream_name = common::NameOf(common::IdKind::kTournament, log.id);
+  if (log.request_ids.contains(StreamRequestId("tournament-register", stream_name,
+                                               caller.principal, request.request_id()))) {
+    return Answer(log.id);
+  }
   if (log.starting.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "round ", log.starting->number, " of tournament \"", log.id,

@@ -117,6 +117,13 @@ TEST_P(TournamentEditorTest, ALateEntrantIsPairedFromTheNextRoundWithoutChanging
   ASSERT_TRUE(registered.ok()) << registered.status();
   ASSERT_EQ(registered->entrants_size(), 9);
   EXPECT_EQ(registered->entrants(8).display_name(), "Zoë Müller");
+  // Its retry (the answer was lost) is answered, and writes nothing.
+  const int64_t events = Events();
+  absl::StatusOr<v1::Tournament> retried =
+      arena_.tournaments().RegisterPlayers(Olga(), Register("zoe", "Zoë Müller"));
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(retried->entrants_size(), 9);
+  EXPECT_EQ(Events(), events);
   EXPECT_EQ(registered->entrants(8).first_round(), 2);
   EXPECT_EQ(registered->entrants(0).first_round(), 1);
 
