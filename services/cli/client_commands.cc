@@ -141,10 +141,9 @@ std::string OfficialResultText(const v1::OfficialResult& official) {
   const v1::ReportedResult& reported = official.reported();
   for (int i = 0; i < official.standings().players_size(); ++i) {
     const v1::PlayerStanding& standing = official.standings().players(i);
-    const int outcome = i < reported.outcomes_size() ? reported.outcomes(i) : 0;
-    if (outcome == v1::SEAT_OUTCOME_NO_SHOW || outcome == v1::SEAT_OUTCOME_FORFEIT) {
-      absl::StrAppend(&out, "  ", outcome == v1::SEAT_OUTCOME_NO_SHOW ? "no-show" : "forfeit",
-                      ": ", standing.player(), "\n");
+    const std::string absent = SeatOutcomeText(reported, i);
+    if (!absent.empty()) {
+      absl::StrAppend(&out, "  ", absent, ": ", standing.player(), "\n");
     } else if (official.standings().cooperative()) {
       absl::StrAppend(&out, "  ", standing.player(), " (score ", standing.score(), ")\n");
     } else {

@@ -153,6 +153,18 @@ std::string GameNameArg(const std::string& game) {
   return game.rfind("games/", 0) == 0 ? game : absl::StrCat("games/", game);
 }
 
+std::string SeatOutcomeText(const v1::ReportedResult& reported, int seat) {
+  if (seat < 0 || seat >= reported.outcomes_size()) return "";
+  switch (reported.outcomes(seat)) {
+    case v1::SEAT_OUTCOME_NO_SHOW:
+      return "no-show";
+    case v1::SEAT_OUTCOME_FORFEIT:
+      return "forfeit";
+    default:
+      return "";
+  }
+}
+
 std::string TournamentNameArg(const std::string& tournament) {
   return tournament.rfind("tournaments/", 0) == 0 ? tournament
                                                   : absl::StrCat("tournaments/", tournament);

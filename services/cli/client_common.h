@@ -78,6 +78,10 @@ std::string GameNameArg(const std::string& game);
 // "tournaments/{id}" for an id or a name given on the command line.
 std::string TournamentNameArg(const std::string& tournament);
 
+// "no-show", "forfeit", or "" (played) for seat `seat` (0-based) of a
+// result reported from a score sheet.
+std::string SeatOutcomeText(const v1::ReportedResult& reported, int seat);
+
 // An Adjudication as the ReplayReport/LogHeader pair report_text.h prints.
 v1::ReplayReport ReportOf(const v1::Adjudication& adjudication, const v1::Game& game);
 v1::LogHeader HeaderOf(const v1::Game& game);

@@ -138,19 +138,6 @@ const char* StatusName(const v1::TournamentTable& table) {
   }
 }
 
-// "no-show", "forfeit" or "" for seat `i` of a reported table.
-std::string SeatOutcomeName(const v1::TournamentTable& table, int i) {
-  if (i >= table.reported_result().outcomes_size()) return "";
-  switch (table.reported_result().outcomes(i)) {
-    case v1::SEAT_OUTCOME_NO_SHOW:
-      return "no-show";
-    case v1::SEAT_OUTCOME_FORFEIT:
-      return "forfeit";
-    default:
-      return "";
-  }
-}
-
 void PrintRound(const v1::TournamentRound& round) {
   std::cout << round.tournament() << " round " << round.round()
             << (round.closed() ? " (closed)" : " (open)")
@@ -164,7 +151,7 @@ void PrintRound(const v1::TournamentRound& round) {
                                  PadRight(StatusName(t), status_width), t.game());
     for (int i = 0; i < t.players_size(); ++i) {
       std::cout << " " << PlayerLabel(t.players(i), i < t.display_names_size() ? t.display_names(i) : "");
-      const std::string absent = SeatOutcomeName(t, i);
+      const std::string absent = SeatOutcomeText(t.reported_result(), i);
       if (i < t.places_size() && i < t.points_size()) {
         std::cout << " (" << (absent.empty() ? absl::StrCat("place ", t.places(i)) : absent)
                   << ", " << t.points(i) << (t.points(i) == "1" ? " point)" : " points)");
@@ -274,15 +261,13 @@ int RunResults(const Opts& opts) {
     for (const v1::TournamentTable& t : round.tables()) {
       for (int i = 0; i < t.players_size(); ++i) {
         const bool scored = i < t.places_size();
+        const std::string absent = SeatOutcomeText(t.reported_result(), i);
         std::cout << r << "," << t.number() << "," << i + 1 << "," << Csv(t.players(i)) << ","
                   << Csv(i < t.display_names_size() ? t.display_names(i) : "") << "," << t.game() << "," << Csv(StatusName(t)) << ","
-                  << (scored && SeatOutcomeName(t, i).empty() ? absl::StrCat(t.places(i)) : "")
-                  << ","
+                  << (scored && absent.empty() ? absl::StrCat(t.places(i)) : "") << ","
                   << (scored ? absl::StrCat(t.game_points(i)) : "") << ","
                   << (i < t.points_size() ? t.points(i) : "") << ","
-                  << (scored ? (SeatOutcomeName(t, i).empty() ? "played" : SeatOutcomeName(t, i))
-                             : "")
-                  << "\n";
+                  << (!scored ? "" : absent.empty() ? "played" : absent) << "\n";
       }
     }
     for (const std::string& bye : round.byes()) {

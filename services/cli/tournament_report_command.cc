@@ -118,12 +118,9 @@ void PrintReported(const ReportOpts& opts, const v1::TournamentRound& round, int
               << ": reported, not refereed (" << t.game() << "); signed by "
               << absl::StrJoin(t.reported_result().signed_by(), ", ") << "\n";
     for (int i = 0; i < t.players_size(); ++i) {
-      const int outcome = i < t.reported_result().outcomes_size()
-                              ? t.reported_result().outcomes(i)
-                              : v1::SEAT_OUTCOME_PLAYED;
+      const std::string absent = SeatOutcomeText(t.reported_result(), i);
       std::cout << "  seat " << i + 1 << " " << t.players(i) << ": "
-                << (outcome == v1::SEAT_OUTCOME_NO_SHOW   ? "no-show"
-                    : outcome == v1::SEAT_OUTCOME_FORFEIT ? "forfeit"
+                << (!absent.empty() ? absent
                     : i < t.places_size() && t.places(i) > 0
                         ? absl::StrCat("place ", t.places(i), ", game points ", t.game_points(i))
                         : absl::StrCat("game points ", i < t.game_points_size() ? t.game_points(i) : 0))
