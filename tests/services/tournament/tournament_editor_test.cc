@@ -154,10 +154,10 @@ TEST_P(TournamentEditorTest, ALateEntrantIsPairedFromTheNextRoundWithoutChanging
       if (table.players(s) != "zoe") continue;
       EXPECT_EQ(table.display_names(s), "Zoë Müller");
       // The table's game seats her under her display name too.
-      const std::vector<store::StoredEvent> events =
+      const std::vector<store::StoredEvent> table_events =
           arena_.GameEvents(common::IdOf(common::IdKind::kGame, table.game()));
       v1::GameCreated created;
-      ASSERT_TRUE(created.ParseFromString(events.front().payload));
+      ASSERT_TRUE(created.ParseFromString(table_events.front().payload));
       EXPECT_EQ(created.header().players(s).name(), "Zoë Müller");
     }
   }
