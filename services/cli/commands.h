@@ -25,6 +25,8 @@ void AddClientCommands(CLI::App& app, int& exit_code);
 void AddLogCommand(CLI::App& app, int& exit_code);
 // moves, move: a seat's legal moves, and playing one (play_commands.cc).
 void AddPlayCommands(CLI::App& app, int& exit_code);
+// `arbiter deal create|add|close` (deal_commands.cc).
+void AddDealCommands(CLI::App& app, int& exit_code);
 // league, leaderboard, rating, void (league_commands.cc).
 void AddLeagueCommands(CLI::App& app, int& exit_code);
 // tournament ... (tournament_commands.cc) and dispute ... (dispute_commands.cc).

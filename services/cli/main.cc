@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   AddClientCommands(app, exit_code);
   AddLogCommand(app, exit_code);
   AddPlayCommands(app, exit_code);
+  AddDealCommands(app, exit_code);
   AddLeagueCommands(app, exit_code);
   AddTournamentCommands(app, exit_code);
   AddDisputeCommands(app, exit_code);

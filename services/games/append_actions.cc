@@ -6,11 +6,14 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "services/common/status_details.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealer_reveal.h"
+#include "services/games/dealt_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
 #include "services/games/game_writer.h"
@@ -96,25 +99,24 @@ v1::AppendActionsResponse Answered(v1::AppendActionsResponse out, const PendingA
   return out;
 }
 
-// The "game_finished" event an append ending at `last_action` stored after
-// its actions, if the game's stored actions end the game there (nullopt if
-// they do not, or the seed is hidden): how a retry of that append asks
-// again exactly as it was first asked.
-absl::StatusOr<std::optional<store::NewEvent>> EndingEvent(const engine::RulesetRegistry& registry,
-                                                           const LoadedGame& game,
-                                                           int64_t last_action,
-                                                           const CancelCheck& cancel) {
-  if (!game.seed.has_value()) return std::optional<store::NewEvent>();
+// The events an append ending at `last_action` stored after its actions
+// (a dealt game's reveal, then "game_finished"), if the game's stored
+// actions end the game there (none if they do not, or the seed is hidden):
+// how a retry of that append asks again exactly as it was first asked.
+absl::StatusOr<std::vector<store::NewEvent>> EndingOfStoredActions(
+    store::EventStore& store, const engine::RulesetRegistry& registry,
+    const LoadedGame& game, int64_t last_action, const CancelCheck& cancel) {
+  if (!game.seed.has_value()) return std::vector<store::NewEvent>();
   ARBITER_ASSIGN_OR_RETURN(const replay::Referee judged, Judge(game, registry, last_action, cancel));
   if (!judged.state().IsTerminal() || judged.actions_applied() == 0) {
-    return std::optional<store::NewEvent>();
+    return std::vector<store::NewEvent>();
   }
   const std::string& game_id = game.record.game_id;
-  ARBITER_ASSIGN_OR_RETURN(
-      store::NewEvent finished,
-      EncodeGameFinished(game_id, last_action + 1,
-                         FinishedBody(game.created, ToAdjudication(game_id, judged, last_action))));
-  return std::optional<store::NewEvent>(std::move(finished));
+  const v1::GameFinished body =
+      FinishedBody(game.created, ToAdjudication(game_id, judged, last_action));
+  return EndingEvents(store, game_id, game.created, last_action, [&](int64_t number) {
+    return EncodeGameFinished(game_id, number, body);
+  });
 }
 
 // A retry of an append that may have ended the game (stored with the
@@ -124,12 +126,14 @@ absl::StatusOr<std::optional<store::NewEvent>> EndingEvent(const engine::Ruleset
 absl::StatusOr<std::optional<store::AppendResult>> AskAgainWithEnding(
     store::EventStore& store, const engine::RulesetRegistry& registry,
     const PendingAppend& pending, const LoadedGame& game, const CancelCheck& cancel) {
-  ARBITER_ASSIGN_OR_RETURN(std::optional<store::NewEvent> finish,
-                           EndingEvent(registry, game, pending.last_action, cancel));
-  if (!finish.has_value()) return std::optional<store::AppendResult>();
+  ARBITER_ASSIGN_OR_RETURN(std::vector<store::NewEvent> finish,
+                           EndingOfStoredActions(store, registry, game, pending.last_action, cancel));
+  if (finish.empty()) return std::optional<store::AppendResult>();
   store::AppendRequest ending = pending.append;
-  if (!pending.json) finish->json.clear();
-  ending.events.push_back(*std::move(finish));
+  for (store::NewEvent& event : finish) {
+    if (!pending.json) event.json.clear();
+    ending.events.push_back(std::move(event));
+  }
   absl::StatusOr<store::AppendResult> again = store.Append(ending);
   if (!again.ok()) return std::optional<store::AppendResult>();
   return std::optional<store::AppendResult>(*std::move(again));
@@ -229,6 +233,9 @@ absl::Status Refresh(store::EventStore& store, const engine::RulesetRegistry& re
   }
   live.Forget();
   ARBITER_ASSIGN_OR_RETURN(const LoadedGame game, LoadGame(store, record, cancel));
+  if (IsDealt(game.created) && !game.seed.has_value()) {
+    return DealStillOpen(record.game_id, game.created, game.deal);
+  }
   if (game.seed.has_value()) {
     ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, Judge(game, registry, 0, cancel));
     live.referee.emplace(std::move(referee));
@@ -285,23 +292,29 @@ absl::Status JudgeActions(LiveGame& live, const v1::AppendActionsRequest& reques
 }
 
 // An append that ends the game carries the game's result as its last
-// event: the actions and the result are stored in one transaction (the
+// event (after a dealt game's reveal, dealer_reveal.h): the actions and the
+// result are stored in one transaction (the
 // store moves the game to finished with it), or neither is. Adds it when
 // the judged actions end the game, and returns the chain's hash through the
 // last action (which the answer names); empty if they do not end it.
-absl::StatusOr<std::string> AddEndingEvent(LiveGame& live, PendingAppend& pending) {
+absl::StatusOr<std::string> AddEndingEvent(store::EventStore& store, LiveGame& live,
+                                           PendingAppend& pending) {
   const replay::Referee& referee = *live.referee;
   pending.ends = live.seed_known && referee.state().IsTerminal();
   if (!pending.ends) return std::string();
-  absl::StatusOr<store::NewEvent> finished = EncodeGameFinished(
-      pending.game_id, pending.last_action + 1,
-      FinishedBody(live.created, ToAdjudication(pending.game_id, referee, pending.last_action)));
-  if (!finished.ok()) {
+  const v1::GameFinished body =
+      FinishedBody(live.created, ToAdjudication(pending.game_id, referee, pending.last_action));
+  absl::StatusOr<std::vector<store::NewEvent>> ending =
+      EndingEvents(store, pending.game_id, live.created, pending.last_action,
+                   [&](int64_t number) { return EncodeGameFinished(pending.game_id, number, body); });
+  if (!ending.ok()) {
     live.Forget();
-    return finished.status();
+    return ending.status();
   }
-  if (!pending.json) finished->json.clear();
-  pending.append.events.push_back(*std::move(finished));
+  for (store::NewEvent& event : *ending) {
+    if (!pending.json) event.json.clear();
+    pending.append.events.push_back(std::move(event));
+  }
   std::string last_action_hash = pending.record.last_hash;
   for (int i = 0; i < pending.count; ++i) {
     const store::NewEvent& e = pending.append.events[static_cast<size_t>(i)];
@@ -384,18 +397,20 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
         absl::StrCat("game \"", pending.game_id, "\" is over and accepts no more actions"));
   }
   ARBITER_RETURN_IF_ERROR(JudgeActions(*live, request, cancel));
-  ARBITER_ASSIGN_OR_RETURN(const std::string last_action_hash, AddEndingEvent(*live, pending));
+  ARBITER_ASSIGN_OR_RETURN(const std::string last_action_hash,
+                           AddEndingEvent(store_, *live, pending));
   return StoreJudgedAppend(store_, *live, pending, last_action_hash);
 }
 
 absl::Status GameWriter::RecordFinished(const std::string& game_id,
                                         const v1::GameCreated& created,
                                         const v1::Adjudication& judged, int64_t last_sequence) {
-  ARBITER_ASSIGN_OR_RETURN(
-      store::NewEvent event,
-      EncodeGameFinished(game_id, last_sequence + 1, FinishedBody(created, judged)));
+  const v1::GameFinished body = FinishedBody(created, judged);
   store::AppendRequest append = AppendTo(game_id, last_sequence, "finish", kRefereePrincipal, "");
-  append.events.push_back(std::move(event));
+  ARBITER_ASSIGN_OR_RETURN(append.events,
+                           EndingEvents(store_, game_id, created, last_sequence, [&](int64_t number) {
+                             return EncodeGameFinished(game_id, number, body);
+                           }));
   absl::StatusOr<store::AppendResult> result = store_.Append(append);
   if (result.ok()) return absl::OkStatus();
   absl::StatusOr<store::GameRecord> record = store_.GetGame(game_id);

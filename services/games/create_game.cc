@@ -5,11 +5,15 @@
 #include <utility>
 #include <vector>
 
+#include <openssl/rand.h>
+
+#include "engine/core/dealer_seed.h"
 #include "engine/core/game.h"
 #include "engine/core/sha256.h"
 #include "engine/core/status_macros.h"
 #include "services/common/status_details.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealt_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
 #include "services/games/game_writer.h"
@@ -48,8 +52,19 @@ v1::LogHeader HeaderAskedFor(const engine::RulesetRegistry& registry, const v1::
 // the server's seal (sealed_seed.h). InvalidArgument naming the field for a
 // malformed commitment, a commitment without a game_id, a bad reveal_within,
 // or neither seed nor commitment.
-absl::Status SetSeedSource(const v1::CreateGameRequest& request, v1::GameCreated& created) {
+absl::Status SetSeedSource(const v1::CreateGameRequest& request,
+                           const std::string& dealer_commitment, v1::GameCreated& created) {
   const v1::Game& game = request.game();
+  if (game.deal()) {
+    if (game.seed_source_case() != v1::Game::SEED_SOURCE_NOT_SET || request.has_reveal_within()) {
+      return common::FieldError("game.deal",
+                                "a dealt game takes no seed, seed_commitment or reveal_within: "
+                                "the server deals (docs/chance.md, \"Dealt games\")");
+    }
+    created.set_seed_commitment(dealer_commitment);
+    created.set_dealt(true);
+    return absl::OkStatus();
+  }
   switch (game.seed_source_case()) {
     case v1::Game::kSeed:
       created.mutable_header()->set_seed(game.seed());
@@ -69,7 +84,9 @@ absl::Status SetSeedSource(const v1::CreateGameRequest& request, v1::GameCreated
       ARBITER_RETURN_IF_ERROR(Seal(request, created));
       break;
     case v1::Game::SEED_SOURCE_NOT_SET:
-      return common::FieldError("game.seed", "give the game's seed or a seed_commitment to it");
+      return common::FieldError("game.seed",
+                                "give the game's seed or a seed_commitment to it, or set deal "
+                                "for the server to deal (arbiter deal create)");
   }
   if (request.has_reveal_within() && !game.has_seed_commitment()) {
     return common::FieldError("reveal_within",
@@ -84,11 +101,12 @@ absl::Status SetSeedSource(const v1::CreateGameRequest& request, v1::GameCreated
 // header does not start a game.
 absl::StatusOr<v1::GameCreated> CreationOf(const engine::RulesetRegistry& registry,
                                            const access::Caller& caller,
-                                           const v1::CreateGameRequest& request) {
+                                           const v1::CreateGameRequest& request,
+                                           const std::string& dealer_commitment) {
   const v1::Game& game = request.game();
   v1::GameCreated created;
   *created.mutable_header() = HeaderAskedFor(registry, game);
-  ARBITER_RETURN_IF_ERROR(SetSeedSource(request, created));
+  ARBITER_RETURN_IF_ERROR(SetSeedSource(request, dealer_commitment, created));
   absl::StatusOr<replay::Referee> referee = replay::Referee::Start(created.header(), registry);
   if (!referee.ok()) return HeaderError(referee.status(), "game", false);
   created.set_league(game.league());
@@ -130,7 +148,9 @@ absl::StatusOr<v1::Game> GameWriter::Create(const access::Caller& caller,
     if (again.has_value()) return *std::move(again);
   }
   ARBITER_RETURN_IF_ERROR(stored.status());
-  return ToGame(*stored, &prepared.created, true);
+  v1::Game out = ToGame(*stored, &prepared.created, true);
+  DescribeDeal(prepared.created, Deal{}, out);  // a new deal: every seat's value awaited
+  return out;
 }
 
 std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
@@ -158,10 +178,21 @@ std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
     if (!stored[i].ok()) {
       out[index[i]] = stored[i].status();
     } else {
-      out[index[i]] = ToGame(*stored[i], &prepared[i].created, true);
+      v1::Game game = ToGame(*stored[i], &prepared[i].created, true);
+      DescribeDeal(prepared[i].created, Deal{}, game);
+      out[index[i]] = std::move(game);
     }
   }
   return out;
+}
+
+absl::StatusOr<std::string> GameWriter::DealerCommitmentFor(const std::string& game_id) {
+  std::string secret(engine::kDealerSecretBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
+    return absl::InternalError("no random bytes could be drawn for the dealer's secret");
+  }
+  ARBITER_ASSIGN_OR_RETURN(const std::string kept, store_.KeepDealerSecret(game_id, secret));
+  return engine::DealerCommitment(game_id, kept);
 }
 
 absl::Status GameWriter::RequireCreate(const access::Caller& caller, const std::string& league,
@@ -201,8 +232,13 @@ absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
     if (memo != nullptr) memo->leagues_checked.insert(league_and_type);
   }
 
+  std::string dealer_commitment;
+  if (game.deal()) {
+    ARBITER_ASSIGN_OR_RETURN(dealer_commitment, DealerCommitmentFor(game_id));
+  }
   PreparedGame prepared;
-  ARBITER_ASSIGN_OR_RETURN(prepared.created, CreationOf(registry_, caller, request));
+  ARBITER_ASSIGN_OR_RETURN(prepared.created,
+                           CreationOf(registry_, caller, request, dealer_commitment));
   ARBITER_ASSIGN_OR_RETURN(store::NewEvent event, EncodeCreated(game_id, prepared.created));
   prepared.create.request_id =
       StoreRequestId("create", game_id, caller.principal, request.request_id());

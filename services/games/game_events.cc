@@ -96,6 +96,21 @@ absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, i
   return Encode(game_id, number, kTypeSeedRevealed, revealed);
 }
 
+absl::StatusOr<store::NewEvent> EncodeSeatValue(const std::string& game_id, int64_t number,
+                                                const v1::SeatValueAdded& value) {
+  return Encode(game_id, number, kTypeSeatValue, value);
+}
+
+absl::StatusOr<store::NewEvent> EncodeDealClosed(const std::string& game_id, int64_t number,
+                                                 const v1::DealClosed& closed) {
+  return Encode(game_id, number, kTypeDealClosed, closed);
+}
+
+absl::StatusOr<store::NewEvent> EncodeDealerRevealed(const std::string& game_id, int64_t number,
+                                                     const v1::DealerRevealed& revealed) {
+  return Encode(game_id, number, kTypeDealerRevealed, revealed);
+}
+
 absl::StatusOr<store::NewEvent> EncodeGameFinished(const std::string& game_id, int64_t number,
                                                    const v1::GameFinished& finished) {
   return Encode(game_id, number, store::kGameFinishedType, finished);
@@ -134,6 +149,12 @@ absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored) {
     parsed = event.mutable_action()->ParseFromString(stored.payload);
   } else if (stored.type == kTypeSeedRevealed) {
     parsed = event.mutable_seed_revealed()->ParseFromString(stored.payload);
+  } else if (stored.type == kTypeSeatValue) {
+    parsed = event.mutable_seat_value()->ParseFromString(stored.payload);
+  } else if (stored.type == kTypeDealClosed) {
+    parsed = event.mutable_deal_closed()->ParseFromString(stored.payload);
+  } else if (stored.type == kTypeDealerRevealed) {
+    parsed = event.mutable_dealer_revealed()->ParseFromString(stored.payload);
   } else if (stored.type == store::kGameFinishedType) {
     parsed = event.mutable_game_finished()->ParseFromString(stored.payload);
   } else if (stored.type == store::kGameVoidedType) {
@@ -172,6 +193,10 @@ void HideSeed(v1::Event& event) {
   }
   if (event.has_seed_revealed()) {
     event.mutable_seed_revealed()->Clear();
+    event.clear_payload();
+  }
+  if (event.has_dealer_revealed()) {
+    event.mutable_dealer_revealed()->Clear();
     event.clear_payload();
   }
 }

@@ -7,6 +7,13 @@
 //                  type "seed_revealed" payload = SeedRevealed (at most once,
 //                                        only in a game created with a
 //                                        commitment)
+//   dealt games (GameCreated.dealt), after event 1 and before any action:
+//                  type "seat_value"    payload = SeatValueAdded (once per
+//                                        seat, before "deal_closed")
+//                  type "deal_closed"   payload = DealClosed (once; actions
+//                                        only after it)
+//   dealt games, just before game_finished or game_voided:
+//                  type "dealer_revealed" payload = DealerRevealed (once)
 //   last event     type "game_finished" payload = GameFinished (the game
 //                                        ended; written in the batch of its
 //                                        last action, or of the reveal)
@@ -38,6 +45,9 @@ namespace arbiter::games {
 inline constexpr char kTypeGameCreated[] = "game_created";
 inline constexpr char kTypeAction[] = "action";
 inline constexpr char kTypeSeedRevealed[] = "seed_revealed";
+inline constexpr char kTypeSeatValue[] = "seat_value";
+inline constexpr char kTypeDealClosed[] = "deal_closed";
+inline constexpr char kTypeDealerRevealed[] = "dealer_revealed";
 // The recorder of "game_finished" events: the referee itself.
 inline constexpr char kRefereePrincipal[] = "arbiter";
 
@@ -61,6 +71,12 @@ absl::StatusOr<store::NewEvent> EncodeAction(const std::string& game_id, int64_t
                                              const v1::Action& action);
 absl::StatusOr<store::NewEvent> EncodeSeedRevealed(const std::string& game_id, int64_t number,
                                                    const v1::SeedRevealed& revealed);
+absl::StatusOr<store::NewEvent> EncodeSeatValue(const std::string& game_id, int64_t number,
+                                                const v1::SeatValueAdded& value);
+absl::StatusOr<store::NewEvent> EncodeDealClosed(const std::string& game_id, int64_t number,
+                                                 const v1::DealClosed& closed);
+absl::StatusOr<store::NewEvent> EncodeDealerRevealed(const std::string& game_id, int64_t number,
+                                                     const v1::DealerRevealed& revealed);
 
 absl::StatusOr<store::NewEvent> EncodeGameFinished(const std::string& game_id, int64_t number,
                                                    const v1::GameFinished& finished);
@@ -78,7 +94,8 @@ absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored);
 
 // Removes from an event what only callers who see the seed may see
 // (access::SeesSeed): the seed in event 1's header and the stored bytes that
-// encode it, and the body and bytes of a seed_revealed event. Hashes and ids
+// encode it, and the body and bytes of a seed_revealed or dealer_revealed
+// event. Hashes and ids
 // stay, so the chain can be checked once the game is finished.
 void HideSeed(v1::Event& event);
 

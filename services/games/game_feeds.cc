@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
 #include "engine/core/status_macros.h"
+#include "services/games/dealt_game.h"
 #include "services/games/game_events.h"
 #include "services/replay/referee.h"
 
@@ -28,29 +29,64 @@ struct GameFeeds::Feed {
   // the last update, for the seats to act.
   std::optional<replay::Referee> referee;
   bool sealed = false;
+  // Dealt games: the deal so far; the referee starts when it closes.
+  std::optional<DealTracker> deal;
 };
 
 namespace {
 
-// The update for one decoded event, advancing `referee` (reset when it
-// cannot follow: a header it refuses, an action it cannot apply).
-v1::GameUpdate UpdateFor(v1::Event event, std::optional<replay::Referee>& referee, bool& sealed,
-                         const engine::RulesetRegistry& registry) {
+// Starts `feed`'s referee on `created` with `seed`; none if the header is
+// refused.
+void StartReferee(GameFeeds::Feed& feed, const v1::GameCreated& created, uint64_t seed,
+                  const engine::RulesetRegistry& registry) {
+  v1::LogHeader header = created.header();
+  header.set_seed(seed);
+  absl::StatusOr<replay::Referee> started = replay::Referee::Start(header, registry);
+  if (started.ok()) feed.referee.emplace(*std::move(started));
+}
+
+// Follows a dealt game's deal; once it closes, the seed from the secret the
+// store keeps (or the revealed one) starts the referee.
+void FollowDeal(store::EventStore& store, const std::string& game_id, const v1::Event& event,
+                GameFeeds::Feed& feed, const engine::RulesetRegistry& registry) {
+  if (!feed.deal.has_value() || !feed.deal->Add(event).ok()) {
+    feed.deal.reset();
+    return;
+  }
+  if (!event.has_deal_closed()) return;
+  const Deal& deal = feed.deal->deal();
+  absl::StatusOr<std::optional<std::string>> kept = store.DealerSecret(game_id);
+  const std::optional<uint64_t> seed =
+      DealtSeed(game_id, feed.deal->created(), deal, kept.ok() ? *kept : std::nullopt);
+  if (!seed.has_value()) return;
+  feed.sealed = false;
+  StartReferee(feed, feed.deal->created(), *seed, registry);
+}
+
+// The update for one decoded event, advancing the feed's referee (reset
+// when it cannot follow: a header it refuses, an action it cannot apply).
+v1::GameUpdate UpdateFor(store::EventStore& store, const std::string& game_id, v1::Event event,
+                         GameFeeds::Feed& feed, const engine::RulesetRegistry& registry) {
+  std::optional<replay::Referee>& referee = feed.referee;
   v1::GameUpdate update;
   if (event.has_game_created()) {
-    sealed = !event.game_created().seed_commitment().empty();
-    if (!sealed) {
-      absl::StatusOr<replay::Referee> started =
-          replay::Referee::Start(event.game_created().header(), registry);
-      if (started.ok()) referee.emplace(*std::move(started));
+    const v1::GameCreated& created = event.game_created();
+    feed.sealed = !created.seed_commitment().empty();
+    if (IsDealt(created)) {
+      feed.deal.emplace(game_id);
+      (void)feed.deal->Add(event);
+    } else if (!feed.sealed) {
+      StartReferee(feed, created, created.header().seed(), registry);
     }
+  } else if (event.has_seat_value() || event.has_deal_closed()) {
+    FollowDeal(store, game_id, event, feed, registry);
   } else if (event.has_action() && referee.has_value()) {
     absl::StatusOr<std::optional<engine::Violation>> applied =
         referee->Apply(event.action(), event.event());
     if (!applied.ok()) referee.reset();
   }
   update.set_game_over(event.has_game_finished() || event.has_game_voided());
-  update.set_seed_sealed(sealed);
+  update.set_seed_sealed(feed.sealed);
   const bool playing = referee.has_value() && !update.game_over() &&
                        referee->verdict() == replay::Verdict::kUnfinished &&
                        !referee->state().IsTerminal();
@@ -207,7 +243,7 @@ absl::Status GameFeeds::Refresh(const std::string& game_id, Calls& calls) {
         status = decoded.status();
         break;
       }
-      fresh.push_back(UpdateFor(*std::move(decoded), feed->referee, feed->sealed, registry_));
+      fresh.push_back(UpdateFor(store_, game_id, *std::move(decoded), *feed, registry_));
     }
     if (static_cast<int>(events->size()) < kFeedBatch) break;
   }

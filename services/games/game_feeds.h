@@ -104,8 +104,10 @@ class GameFeeds final : public store::StoreListener {
                 bool restart) override;
   void OnLost() override {}
 
- private:
+  // One watched game's updates and who watches them (game_feeds.cc).
   struct Feed;
+
+ private:
   struct Watching {
     std::string game_id;
     std::shared_ptr<FeedWatcher> watcher;

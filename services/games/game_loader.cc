@@ -30,7 +30,26 @@ absl::StatusOr<std::vector<store::StoredEvent>> ReadAllEvents(store::EventStore&
   return all;
 }
 
-absl::Status DecodeAll(LoadedGame& game) {
+// The engine's seed of a loaded dealt game: from the revealed secret, or
+// during play from the secret the store keeps. DataLoss if the deal is
+// closed, unrevealed, and the store keeps no secret for it.
+absl::StatusOr<std::optional<uint64_t>> DealtSeedOf(store::EventStore& store,
+                                                    const LoadedGame& game) {
+  const std::string& game_id = game.record.game_id;
+  if (!game.deal.closed) return std::optional<uint64_t>();
+  std::optional<std::string> kept;
+  if (!game.deal.revealed_secret.has_value()) {
+    ARBITER_ASSIGN_OR_RETURN(kept, store.DealerSecret(game_id));
+    if (!kept.has_value()) {
+      return absl::DataLossError(absl::StrCat("the dealer's secret of game \"", game_id,
+                                              "\" is neither revealed nor kept by the store"));
+    }
+  }
+  return DealtSeed(game_id, game.created, game.deal, kept);
+}
+
+absl::Status DecodeAll(store::EventStore& store, LoadedGame& game) {
+  DealTracker deal(game.row.game_id);
   for (const store::StoredEvent& stored : game.stored) {
     ARBITER_ASSIGN_OR_RETURN(v1::Event event, DecodeEvent(stored));
     const bool first = game.events.empty();
@@ -50,11 +69,17 @@ absl::Status DecodeAll(LoadedGame& game) {
           CheckReveal(stored.game_id, game.created, event.seed_revealed(), stored.sequence));
       game.revealed = event.seed_revealed();
     }
+    ARBITER_RETURN_IF_ERROR(deal.Add(event));
     game.events.push_back(std::move(event));
   }
   if (!game.stored.empty()) {
     game.record = RecordFromChain(game.row, game.created, game.stored.front(), game.stored.back());
-    game.seed = EngineSeed(game.record.game_id, game.created, game.revealed);
+    game.deal = deal.deal();
+    if (IsDealt(game.created)) {
+      ARBITER_ASSIGN_OR_RETURN(game.seed, DealtSeedOf(store, game));
+    } else {
+      game.seed = EngineSeed(game.record.game_id, game.created, game.revealed);
+    }
   }
   return absl::OkStatus();
 }
@@ -89,7 +114,7 @@ absl::StatusOr<LoadedGame> LoadGame(store::EventStore& store, store::GameRecord 
         "\" was interrupted; repeat the creating request with the same request_id"));
   }
   game.stored = std::move(stored);
-  ARBITER_RETURN_IF_ERROR(DecodeAll(game));
+  ARBITER_RETURN_IF_ERROR(DecodeAll(store, game));
   return game;
 }
 
@@ -110,6 +135,9 @@ v1::LogHeader HeaderOf(const LoadedGame& game) {
 absl::StatusOr<replay::Referee> Judge(const LoadedGame& game,
                                       const engine::RulesetRegistry& registry, int64_t until,
                                       const CancelCheck& cancel, int64_t* bad_event) {
+  if (!game.seed.has_value() && IsDealt(game.created)) {
+    return DealStillOpen(game.record.game_id, game.created, game.deal);
+  }
   if (!game.seed.has_value()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the seed of game \"", game.record.game_id,

@@ -15,6 +15,7 @@
 #include "arbiter/v1/arbiter_service.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/games/cancel_check.h"
+#include "services/games/dealt_game.h"
 // For callers that view what they judge (ToAdjudication after Judge) and
 // had the views from this header before they moved; new code includes
 // game_views.h itself.
@@ -39,6 +40,8 @@ struct LoadedGame {
   // games) derived from the revealed seed.
   std::optional<uint64_t> seed;
   std::optional<v1::SeedRevealed> revealed;
+  // Dealt games: the deal as the events state it (dealt_game.h).
+  Deal deal;
 };
 
 // Reads and decodes the whole game. NotFound for an unknown game;

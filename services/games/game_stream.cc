@@ -1,6 +1,7 @@
 #include "services/games/game_stream.h"
 
 #include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealt_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
 #include "services/games/official_result.h"
@@ -77,6 +79,7 @@ class EventDecoder {
     if (first) {
       seen_first_ = true;
       created_ = event.game_created();
+      deal_.emplace(stored.game_id);
     }
     if (event.has_seed_revealed()) {
       if (seen_reveal_) {
@@ -87,6 +90,7 @@ class EventDecoder {
           CheckReveal(stored.game_id, created_, event.seed_revealed(), stored.sequence));
       seen_reveal_ = true;
     }
+    ARBITER_RETURN_IF_ERROR(deal_->Add(event));
     return event;
   }
 
@@ -94,7 +98,52 @@ class EventDecoder {
   bool seen_first_ = false;
   bool seen_reveal_ = false;
   v1::GameCreated created_;
+  std::optional<DealTracker> deal_;  // from event 1 on
 };
+
+// The engine's seed of a dealt game: its deal read from the events after
+// event 1 (seat values and the closing come before any action), its secret
+// from the dealer_revealed event or, during play, from the store. nullopt
+// while the deal is open; DataLoss for a deal its events break or a secret
+// neither revealed nor kept.
+absl::StatusOr<std::optional<uint64_t>> DealtSeedAhead(store::EventStore& store,
+                                                       const OpenedGame& game) {
+  const std::string& game_id = game.row.game_id;
+  const int deal_events = game.created.header().players_size() + 2;
+  std::vector<store::StoredEvent> opening = game.first_events;
+  if (static_cast<int>(opening.size()) < deal_events && game.last.has_value() &&
+      game.last->sequence > static_cast<int64_t>(opening.size())) {
+    ARBITER_ASSIGN_OR_RETURN(opening, store.ReadGameEvents(game_id, 0, deal_events));
+  }
+  DealTracker deal(game_id);
+  std::optional<store::StoredEvent> reveal;
+  for (const store::StoredEvent& stored : opening) {
+    if (stored.type == kTypeDealerRevealed) reveal = stored;
+    ARBITER_ASSIGN_OR_RETURN(const v1::Event event, DecodeEvent(stored));
+    if (event.has_action() || event.has_dealer_revealed()) break;
+    ARBITER_RETURN_IF_ERROR(deal.Add(event));
+  }
+  if (!deal.deal().closed) return std::optional<uint64_t>();
+  const int64_t read = opening.empty() ? 0 : opening.back().sequence;
+  if (!reveal.has_value() && game.last.has_value() && game.last->sequence > read) {
+    ARBITER_ASSIGN_OR_RETURN(
+        reveal, store.FindGameEvent(game_id, kTypeDealerRevealed, read, game.last->sequence));
+  }
+  Deal known = deal.deal();
+  std::optional<std::string> kept;
+  if (reveal.has_value()) {
+    ARBITER_ASSIGN_OR_RETURN(const v1::Event revealed, DecodeEvent(*reveal));
+    ARBITER_RETURN_IF_ERROR(deal.Add(revealed));
+    known = deal.deal();
+  } else {
+    ARBITER_ASSIGN_OR_RETURN(kept, store.DealerSecret(game_id));
+    if (!kept.has_value()) {
+      return absl::DataLossError(absl::StrCat("the dealer's secret of game \"", game_id,
+                                              "\" is neither revealed nor kept by the store"));
+    }
+  }
+  return DealtSeed(game_id, game.created, known, kept);
+}
 
 // The engine's seed, looking ahead of the stream for the game's first
 // seed_revealed event when event 1 holds a commitment: nullopt while it is
@@ -103,6 +152,7 @@ class EventDecoder {
 absl::StatusOr<std::optional<uint64_t>> SeedAhead(store::EventStore& store,
                                                   const OpenedGame& game) {
   const std::string& game_id = game.row.game_id;
+  if (IsDealt(game.created)) return DealtSeedAhead(store, game);
   if (game.created.seed_commitment().empty()) {
     return EngineSeed(game_id, game.created, std::nullopt);
   }
@@ -197,6 +247,11 @@ absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
   }
   ARBITER_RETURN_IF_ERROR(game.creation);
   ARBITER_ASSIGN_OR_RETURN(const std::optional<uint64_t> seed, SeedAhead(store, game));
+  if (!seed.has_value() && IsDealt(game.created)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the deal of game \"", game_id, "\" is still open: each player adds a value (`arbiter deal add ",
+        game_id, " VALUE`) or an organiser closes it (`arbiter deal close ", game_id, "`)"));
+  }
   if (!seed.has_value()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the seed of game \"", game_id,
@@ -307,6 +362,7 @@ class ChainWalk {
       return;
     }
     if (!replay_stopped_) Replay(*event, number);
+    if (event->has_game_finished()) CheckRecordedResult(event->game_finished(), number);
   }
 
   const std::optional<Failure>& chain_failure() const { return chain_failure_; }
@@ -339,6 +395,32 @@ class ChainWalk {
     return std::nullopt;
   }
 
+  // The game's own result (event `number`; not a ruling's correction or a
+  // score sheet) must state the verdict the replay of the events before it
+  // gives: a log edited with its chain recomputed (a changed seat value, a
+  // changed action) is caught here when it still replays.
+  void CheckRecordedResult(const v1::GameFinished& finished, int64_t number) {
+    if (checked_result_ || !referee_.has_value() || replay_failure_.has_value() ||
+        !finished.correction().empty() || finished.has_reported()) {
+      return;
+    }
+    checked_result_ = true;
+    const v1::Verdict replayed = ToVerdict(referee_->verdict());
+    if (finished.verdict() == replayed) return;
+    replay_failure_ = Failure{
+        number, absl::StrCat("event ", number, " records the verdict ",
+                             VerdictWord(finished.verdict()), ", but the replay of the events "
+                             "before it gives ", VerdictWord(replayed))};
+    replay_stopped_ = true;
+  }
+
+  static std::string VerdictWord(v1::Verdict verdict) {
+    std::string name = v1::Verdict_Name(verdict);
+    if (name.rfind("VERDICT_", 0) == 0) name = name.substr(8);
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return name;
+  }
+
   // Event 1 starts the referee; actions are applied until it stops.
   void Replay(const v1::Event& event, int64_t number) {
     if (number == 1) {
@@ -367,6 +449,7 @@ class ChainWalk {
   EventDecoder decoder_;
   std::optional<replay::Referee> referee_;
   bool replay_stopped_;
+  bool checked_result_ = false;
   std::optional<Failure> chain_failure_, decode_failure_, replay_failure_;
   std::vector<store::StoredEvent> results_;
   std::string prev_ = store::GenesisHash();

@@ -6,6 +6,8 @@
 //                                           game's result when they end it
 //   Submit              submit_log.cc       a whole game from its log
 //   Reveal              reveal_seed.cc      the seed behind a commitment
+//   AddSeatValue, CloseDeal
+//                       deal_writes.cc      a dealt game's deal
 //   Void, RecordCorrection
 //                       void_and_correct.cc a game voided; a result corrected
 // with the checks they share in write_checks.h and the sealed seed's part
@@ -91,6 +93,14 @@ class GameWriter {
                                                 const v1::RevealSeedRequest& request,
                                                 const CancelCheck& cancel);
   absl::StatusOr<v1::Game> Void(const access::Caller& caller, const v1::VoidGameRequest& request);
+  // The deal of a dealt game (deal_writes.cc): a player's value for its own
+  // seat, and an organiser's closing of the deal without the seats missing.
+  absl::StatusOr<v1::Game> AddSeatValue(const access::Caller& caller,
+                                        const v1::AddSeatValueRequest& request,
+                                        const CancelCheck& cancel);
+  absl::StatusOr<v1::Game> CloseDeal(const access::Caller& caller,
+                                     const v1::CloseDealRequest& request,
+                                     const CancelCheck& cancel);
   // Many CreateGame requests of one caller at once (a tournament round's
   // tables): each checked as Create checks it, the valid ones written
   // together (EventStore::CreateGames: a few commits instead of one per
@@ -138,6 +148,10 @@ class GameWriter {
   absl::StatusOr<PreparedGame> PrepareCreate(const access::Caller& caller,
                                              const v1::CreateGameRequest& request,
                                              CreateMemo* memo);
+  // Dealt games: draws the dealer's secret of `game_id`, has the store keep
+  // it (a retried creation finds the first one) and answers its commitment
+  // (create_game.cc).
+  absl::StatusOr<std::string> DealerCommitmentFor(const std::string& game_id);
   // access::RequireCreate, with the tournament's league as its log states
   // it when only that could allow the caller (create_game.cc).
   absl::Status RequireCreate(const access::Caller& caller, const std::string& league,

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealer_reveal.h"
 #include "services/games/game_events.h"
 #include "services/games/game_writer.h"
 #include "services/games/write_checks.h"
@@ -50,23 +51,31 @@ absl::StatusOr<int64_t> GameWriter::RecordReport(const access::Caller& caller,
   LiveGames::Locked live = live_.Lock(game_id);
   ARBITER_ASSIGN_OR_RETURN(const store::GameRecord record, Writable(caller, game_id));
   // A game that is over takes no report, unless its last event is this
-  // report (a retry): then it is asked again after the event before.
+  // report (a retry): then it is asked again after the event before (or,
+  // after a dealt game's reveal, the one before that).
   const bool over = record.status != store::GameStatus::kActive;
-  const int64_t after = over ? record.last_sequence - 1 : record.last_sequence;
-  ARBITER_ASSIGN_OR_RETURN(const GameSoFar so_far, ReadSoFar(store_, game_id, after));
-  v1::Adjudication judged;
-  judged.set_verdict(v1::VERDICT_UNSPECIFIED);
-  judged.set_actions(so_far.actions);
-  *judged.mutable_standings() = standings;
-  v1::GameFinished finished = FinishedBody(so_far.created, judged);
-  *finished.mutable_reported() = reported;
-  store::AppendRequest append = AppendTo(game_id, after, "report", caller.principal, request_id);
-  ARBITER_ASSIGN_OR_RETURN(store::NewEvent event, EncodeGameFinished(game_id, after + 1, finished));
-  append.events.assign(1, std::move(event));
-  absl::StatusOr<store::AppendResult> result = store_.Append(append);
-  if (result.ok()) {
-    live->Forget();
-    return result->last_sequence;
+  absl::Status refused = absl::OkStatus();
+  for (int back = over ? 1 : 0; back <= (over ? 2 : 0); ++back) {
+    const int64_t after = record.last_sequence - back;
+    if (after < 1) break;
+    ARBITER_ASSIGN_OR_RETURN(const GameSoFar so_far, ReadSoFar(store_, game_id, after));
+    v1::Adjudication judged;
+    judged.set_verdict(v1::VERDICT_UNSPECIFIED);
+    judged.set_actions(so_far.actions);
+    *judged.mutable_standings() = standings;
+    v1::GameFinished finished = FinishedBody(so_far.created, judged);
+    *finished.mutable_reported() = reported;
+    store::AppendRequest append = AppendTo(game_id, after, "report", caller.principal, request_id);
+    ARBITER_ASSIGN_OR_RETURN(
+        append.events, EndingEvents(store_, game_id, so_far.created, after, [&](int64_t number) {
+          return EncodeGameFinished(game_id, number, finished);
+        }));
+    absl::StatusOr<store::AppendResult> result = store_.Append(append);
+    if (result.ok()) {
+      live->Forget();
+      return result->last_sequence;
+    }
+    refused = result.status();
   }
   if (over) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -75,7 +84,7 @@ absl::StatusOr<int64_t> GameWriter::RecordReport(const access::Caller& caller,
         ": a score sheet cannot replace its result; open a dispute on the table instead "
         "(arbiter dispute open)"));
   }
-  return result.status();
+  return refused;
 }
 
 }  // namespace arbiter::games

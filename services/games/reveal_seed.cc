@@ -9,6 +9,7 @@
 #include "engine/core/status_macros.h"
 #include "services/common/status_details.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealt_game.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
 #include "services/games/game_writer.h"
@@ -27,6 +28,11 @@ absl::Status CheckOpensCommitment(const std::string& game_id, const v1::GameCrea
   if (created.seed_commitment().empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("game \"", game_id, "\" was created with its seed; there is nothing to reveal"));
+  }
+  if (IsDealt(created)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "game \"", game_id, "\" is dealt by the server: there is no seed to reveal; the server "
+        "records its secret when the game ends or is voided"));
   }
   ARBITER_ASSIGN_OR_RETURN(const std::string commitment,
                            ExpectedCommitment(game_id, created, seed, nonce));

@@ -10,6 +10,7 @@
 #include "services/common/status_details.h"
 #include "services/common/text_length.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealer_reveal.h"
 #include "services/games/game_events.h"
 #include "services/games/game_views.h"
 #include "services/games/game_writer.h"
@@ -18,24 +19,32 @@
 namespace arbiter::games {
 namespace {
 
-// Stores `voided` after event `after` of the game, as `append` (built
-// after the game's last event) asks, or, for a game already voided, asks
-// again as a retry of the void that is its last event. FailedPrecondition
-// if the game was voided by another request.
+// Stores `voided` as the game's last event (after a dealt game's reveal,
+// dealer_reveal.h), or, for a game already voided, asks again as a retry of
+// the void that is its last event (written after the event before it, or,
+// with a reveal, the one before that). FailedPrecondition if the game was
+// voided by another request.
 absl::StatusOr<store::AppendResult> StoreVoid(store::EventStore& store,
                                               const store::GameRecord& record,
+                                              const v1::GameCreated& created,
                                               const v1::GameVoided& voided,
                                               store::AppendRequest append) {
+  const std::string& game_id = record.game_id;
+  auto encode = [&](int64_t number) { return EncodeGameVoided(game_id, number, voided); };
+  ARBITER_ASSIGN_OR_RETURN(append.events,
+                           EndingEvents(store, game_id, created, record.last_sequence, encode));
   absl::StatusOr<store::AppendResult> result = store.Append(append);
   if (result.ok() || record.status != store::GameStatus::kVoided) return result;
   // Perhaps a retry: the void is the game's last event.
-  append.expected_sequence = record.last_sequence - 1;
-  ARBITER_ASSIGN_OR_RETURN(append.events[0],
-                           EncodeGameVoided(record.game_id, record.last_sequence, voided));
-  result = store.Append(append);
+  for (int64_t back = 1; back <= 2 && !result.ok() && record.last_sequence - back >= 1; ++back) {
+    append.expected_sequence = record.last_sequence - back;
+    ARBITER_ASSIGN_OR_RETURN(append.events,
+                             EndingEvents(store, game_id, created, append.expected_sequence, encode));
+    result = store.Append(append);
+  }
   if (!result.ok()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("game \"", record.game_id, "\" is already voided"));
+        absl::StrCat("game \"", game_id, "\" is already voided"));
   }
   return result;
 }
@@ -85,13 +94,11 @@ absl::StatusOr<v1::Game> GameWriter::Void(const access::Caller& caller,
   voided.set_reason(request.reason());
   voided.set_league(record.league_id);
   voided.set_tournament(record.tournament_id);
+  ARBITER_ASSIGN_OR_RETURN(const v1::GameCreated created, CreationOfGame(store_, game_id));
   store::AppendRequest append =
       AppendTo(game_id, record.last_sequence, "void", caller.principal, request.request_id());
-  ARBITER_ASSIGN_OR_RETURN(store::NewEvent event,
-                           EncodeGameVoided(game_id, record.last_sequence + 1, voided));
-  append.events.push_back(std::move(event));
   live->Forget();
-  ARBITER_RETURN_IF_ERROR(StoreVoid(store_, record, voided, std::move(append)).status());
+  ARBITER_RETURN_IF_ERROR(StoreVoid(store_, record, created, voided, std::move(append)).status());
   ARBITER_ASSIGN_OR_RETURN(const LoadedGame game,
                            LoadGame(store_, game_id, [] { return absl::OkStatus(); }));
   return ToGame(game.record, &game.created, access::SeesSeed(caller, game.record));
@@ -111,25 +118,25 @@ absl::StatusOr<int64_t> GameWriter::RecordCorrection(const access::Caller& calle
   v1::GameFinished finished = FinishedBody(created, judged);
   finished.set_correction(correction);
   // A retry finds its event stored: the store answers it again whatever the
-  // game's last sequence now is, so ask for the one it was written after.
+  // game's last sequence now is, so ask for the one it was written after
+  // (the event before it, or, after a dealt game's reveal, the one before).
   store::AppendRequest append =
       AppendTo(game_id, record.last_sequence, "correct", caller.principal, request_id);
-  for (int attempt = 0; attempt < 2; ++attempt) {
+  for (int back = 0; back <= 2 && record.last_sequence - back >= 1; ++back) {
+    append.expected_sequence = record.last_sequence - back;
     ARBITER_ASSIGN_OR_RETURN(
-        store::NewEvent event,
-        EncodeGameFinished(game_id, append.expected_sequence + 1, finished));
-    append.events.assign(1, std::move(event));
+        append.events,
+        EndingEvents(store_, game_id, created, append.expected_sequence, [&](int64_t number) {
+          return EncodeGameFinished(game_id, number, finished);
+        }));
     absl::StatusOr<store::AppendResult> result = store_.Append(append);
     if (result.ok()) {
       live->Forget();
       return result->last_sequence;
     }
-    if (!absl::IsInvalidArgument(result.status()) || record.last_sequence < 2) {
-      return result.status();
-    }
-    // The same request id with other content: written before, after what
-    // was then the game's last event.
-    append.expected_sequence = record.last_sequence - 1;
+    // The same request id with other content: perhaps written before,
+    // after what was then the game's last event.
+    if (!absl::IsInvalidArgument(result.status())) return result.status();
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "request id \"", request_id, "\" was already used for a different correction"));

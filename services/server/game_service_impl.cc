@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealt_game.h"
 #include "services/games/game_events.h"
 #include "services/server/rpc_common.h"
 #include "services/games/game_loader.h"
@@ -67,7 +68,21 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller
   ARBITER_ASSIGN_OR_RETURN(std::vector<store::StoredEvent> first, store.ReadGameEvents(game_id, 0, 1));
   if (first.empty()) return games::ToGame(record, nullptr, access::SeesSeed(caller, record));
   ARBITER_ASSIGN_OR_RETURN(v1::Event created, games::DecodeEvent(first.front()));
-  return games::ToGame(record, &created.game_created(), access::SeesSeed(caller, record));
+  v1::Game out = games::ToGame(record, &created.game_created(), access::SeesSeed(caller, record));
+  if (games::IsDealt(created.game_created())) {
+    // The seat values and the closing come before any action.
+    ARBITER_ASSIGN_OR_RETURN(
+        const std::vector<store::StoredEvent> opening,
+        store.ReadGameEvents(game_id, 0, created.game_created().header().players_size() + 2));
+    std::vector<v1::Event> decoded;
+    for (const store::StoredEvent& e : opening) {
+      ARBITER_ASSIGN_OR_RETURN(v1::Event event, games::DecodeEvent(e));
+      decoded.push_back(std::move(event));
+    }
+    ARBITER_ASSIGN_OR_RETURN(const games::Deal deal, games::DealOfOpening(game_id, decoded));
+    games::DescribeDeal(created.game_created(), deal, out);
+  }
+  return out;
 }
 
 // A violation's detail may describe hidden cards ("the top card of the deck
@@ -151,6 +166,30 @@ grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
   return Serve(context, auth_, "RevealSeed", request->game(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Reveal(caller, *request, CancelOf(context));
+                 if (!answer.ok()) return answer.status();
+                 *response = *std::move(answer);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::AddSeatValue(grpc::ServerContext* context,
+                                              const v1::AddSeatValueRequest* request,
+                                              v1::Game* response) {
+  return Serve(context, auth_, "AddSeatValue", request->game(), request->request_id(),
+               [&](const access::Caller& caller) -> absl::Status {
+                 auto answer = writer_.AddSeatValue(caller, *request, CancelOf(context));
+                 if (!answer.ok()) return answer.status();
+                 *response = *std::move(answer);
+                 return absl::OkStatus();
+               });
+}
+
+grpc::Status ArbiterServiceImpl::CloseDeal(grpc::ServerContext* context,
+                                           const v1::CloseDealRequest* request,
+                                           v1::Game* response) {
+  return Serve(context, auth_, "CloseDeal", request->game(), request->request_id(),
+               [&](const access::Caller& caller) -> absl::Status {
+                 auto answer = writer_.CloseDeal(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
                  *response = *std::move(answer);
                  return absl::OkStatus();

@@ -56,6 +56,10 @@ class ArbiterServiceImpl final
                           v1::SubmitGameResponse* response) override;
   grpc::Status RevealSeed(grpc::ServerContext* context, const v1::RevealSeedRequest* request,
                           v1::RevealSeedResponse* response) override;
+  grpc::Status AddSeatValue(grpc::ServerContext* context, const v1::AddSeatValueRequest* request,
+                            v1::Game* response) override;
+  grpc::Status CloseDeal(grpc::ServerContext* context, const v1::CloseDealRequest* request,
+                         v1::Game* response) override;
   grpc::Status GetGame(grpc::ServerContext* context, const v1::GetGameRequest* request,
                        v1::Game* response) override;
   grpc::Status ListGames(grpc::ServerContext* context, const v1::ListGamesRequest* request,

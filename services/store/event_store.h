@@ -246,6 +246,15 @@ class EventStore {
   virtual absl::StatusOr<std::optional<std::string>> FindPlayedGame(
       const std::string& played_key) = 0;
 
+  // Dealt games: keeps `secret` as the dealer's secret of `game_id` unless
+  // one is kept already, and answers the one kept (so a retried creation
+  // commits to the same secret). The secret is never in an event until the
+  // game ends (docs/chance.md, "Dealt games").
+  virtual absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
+                                                       const std::string& secret) = 0;
+  // The dealer's secret kept for `game_id`; nullopt if none is.
+  virtual absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) = 0;
+
   // Games matching `filter`, at most `page_size` (1..1000; 0 means 100) per
   // page, continuing after `page_token` (from a previous page; empty for the
   // first). InvalidArgument for a bad page size or token.

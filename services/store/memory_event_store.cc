@@ -66,6 +66,20 @@ absl::StatusOr<std::optional<std::string>> MemoryEventStore::FindPlayedGame(
   return std::optional<std::string>(it->second);
 }
 
+absl::StatusOr<std::string> MemoryEventStore::KeepDealerSecret(const std::string& game_id,
+                                                               const std::string& secret) {
+  absl::MutexLock lock(&mu_);
+  return dealer_secrets_.emplace(game_id, secret).first->second;
+}
+
+absl::StatusOr<std::optional<std::string>> MemoryEventStore::DealerSecret(
+    const std::string& game_id) {
+  absl::MutexLock lock(&mu_);
+  auto it = dealer_secrets_.find(game_id);
+  if (it == dealer_secrets_.end()) return std::optional<std::string>();
+  return std::optional<std::string>(it->second);
+}
+
 absl::StatusOr<ListGamesPage> MemoryEventStore::ListGames(const ListGamesFilter& filter,
                                                           int page_size,
                                                           const std::string& page_token) {

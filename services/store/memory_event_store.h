@@ -24,6 +24,9 @@ class MemoryEventStore final : public EventStore, public ResultIndex {
 
   absl::StatusOr<GameRecord> CreateGame(const CreateGameRequest& request) override;
   absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
+  absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
+                                               const std::string& secret) override;
+  absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) override;
   absl::StatusOr<std::optional<std::string>> FindPlayedGame(
       const std::string& played_key) override;
   absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter, int page_size,
@@ -77,6 +80,7 @@ class MemoryEventStore final : public EventStore, public ResultIndex {
   std::map<std::string, Game> games_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, std::string> create_requests_ ABSL_GUARDED_BY(mu_);  // -> game id
   std::map<std::string, std::string> played_keys_ ABSL_GUARDED_BY(mu_);      // -> game id
+  std::map<std::string, std::string> dealer_secrets_ ABSL_GUARDED_BY(mu_);   // game id ->
   std::map<std::string, Answer> append_requests_ ABSL_GUARDED_BY(mu_);
   // Every status event, in position order.
   struct Result {

@@ -72,6 +72,9 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   std::vector<absl::StatusOr<GameRecord>> CreateGames(
       const std::vector<CreateGameRequest>& requests) override;
   absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
+  absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
+                                               const std::string& secret) override;
+  absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) override;
   absl::StatusOr<std::optional<std::string>> FindPlayedGame(
       const std::string& played_key) override;
   absl::StatusOr<ListGamesPage> ListGames(const ListGamesFilter& filter, int page_size,

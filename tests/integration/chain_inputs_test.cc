@@ -87,30 +87,6 @@ class ChainInputsTest : public ServerTest {
     request.set_name(absl::StrCat("games/", game_id));
     return stub_->AdjudicateGame(As(admin_).get(), request, out);
   }
-
-  // Recomputes a game's hash chain and head after an edit of its events.
-  void RecomputeChain(pqxx::work& txn, const std::string& game_id) {
-    std::string prev = store::GenesisHash();
-    int64_t last = 0;
-    for (const pqxx::row& row : txn.exec_params(
-             "SELECT sequence, event_id, type, payload FROM events WHERE game_id = $1 "
-             "ORDER BY sequence",
-             game_id)) {
-      const int64_t sequence = row[0].as<int64_t>();
-      const std::string payload = pqxx::binarystring(row[3]).str();
-      const std::string hash = store::EventHash(prev, sequence, game_id, row[1].as<std::string>(),
-                                                row[2].as<std::string>(), payload);
-      txn.exec_params0(
-          "UPDATE events SET prev_hash = $1, hash = $2 WHERE game_id = $3 AND sequence = $4", prev,
-          hash, game_id, sequence);
-      prev = hash;
-      last = sequence;
-    }
-    txn.exec_params0("UPDATE games SET last_hash = $1 WHERE game_id = $2", prev, game_id);
-    txn.exec_params0(
-        "UPDATE append_requests SET last_hash = $1 WHERE game_id = $2 AND last_sequence = $3",
-        prev, game_id, last);
-  }
 };
 
 // Each fixed column, and each change: the SQL that changes it.

@@ -51,11 +51,14 @@ class CliClientTest : public ServerTest {
 
   // Runs `arbiter ARGS --server ... --token-file TOKEN_FILE`.
   CliRun Arbiter(const std::string& args, const std::string& token_file = "") {
+    return Offline(absl::StrCat(args, " --server 127.0.0.1:", server_->port(), " --token-file ",
+                                token_file.empty() ? admin_file_ : token_file));
+  }
+
+  // Runs `arbiter ARGS` (a command that needs no server).
+  CliRun Offline(const std::string& args) {
     const std::string err_path = dir_ + "/stderr";
-    const std::string command =
-        absl::StrCat(ARBITER_BIN_DIR, "/arbiter ", args, " --server 127.0.0.1:", server_->port(),
-                     " --token-file ", token_file.empty() ? admin_file_ : token_file, " 2>",
-                     err_path);
+    const std::string command = absl::StrCat(ARBITER_BIN_DIR, "/arbiter ", args, " 2>", err_path);
     CliRun run;
     FILE* pipe = popen(command.c_str(), "r");
     if (pipe == nullptr) return run;
@@ -385,6 +388,62 @@ TEST_F(CliClientTest, APlayerListsItsMovesAndPlaysOneByNumber) {
   const CliRun peek = Arbiter(absl::StrCat("moves table --player ", second), mine);
   EXPECT_EQ(peek.exit_code, 2);
   EXPECT_THAT(peek.err, StartsWith("arbiter: PERMISSION_DENIED: "));
+}
+
+// arbiter deal: an organiser creates a dealt game, each player adds its
+// value with its own token, the last value closes the deal, and the moves
+// are then listed; an early move, a second value and a value from the
+// organiser are refused with what to do instead.
+TEST_F(CliClientTest, ADealtGameIsCreatedGivenItsValuesAndThenPlayed) {
+  const CliRun created = Arbiter("deal create atlantis --player ann=Ann --player bob --game-id t1");
+  ASSERT_EQ(created.exit_code, 0) << created.err;
+  EXPECT_THAT(created.out, StartsWith("games/t1: atlantis, dealt by the server\n"
+                                      "  commitment to the dealer's secret: "));
+  EXPECT_THAT(created.out, HasSubstr("deal open, waiting for a value from: ann, bob\n"));
+  EXPECT_THAT(created.out, HasSubstr("arbiter deal add games/t1 VALUE"));
+  const std::string ann = Write(
+      "ann.token", Arbiter("token create --role player --principal ann --game t1").out);
+  const std::string bob = Write(
+      "bob.token", Arbiter("token create --role player --principal bob --game t1").out);
+
+  const CliRun early = Arbiter("moves t1", ann);
+  EXPECT_EQ(early.exit_code, 2);
+  EXPECT_THAT(early.err, HasSubstr("the deal of game \"t1\" is still open"));
+  const CliRun organiser = Arbiter("deal add t1 mine");
+  EXPECT_EQ(organiser.exit_code, 2);
+  EXPECT_THAT(organiser.err, HasSubstr("only a player adds a value to a deal"));
+
+  const CliRun first = Arbiter("deal add t1 \"four words of mine\"", ann);
+  EXPECT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_THAT(first.out, HasSubstr("waiting for a value from: bob\n"));
+  const CliRun again = Arbiter("deal add t1 \"four words of mine\"", ann);
+  EXPECT_EQ(again.exit_code, 0) << again.err;  // the same value: a retry
+  const CliRun other = Arbiter("deal add t1 another", ann);
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_THAT(other.err, HasSubstr("a seat adds one value"));
+  const CliRun last = Arbiter("deal add t1 c0ffee", bob);
+  EXPECT_EQ(last.exit_code, 0) << last.err;
+  EXPECT_THAT(last.out, HasSubstr("deal closed: the game takes moves (arbiter moves games/t1)\n"));
+  const CliRun moves = Arbiter("moves t1", ann);
+  EXPECT_EQ(moves.exit_code, 0) << moves.err;
+  EXPECT_THAT(moves.out, StartsWith("games/t1 after event 4, ann to act"));
+  const CliRun closed = Arbiter("deal close t1");
+  EXPECT_EQ(closed.exit_code, 2);
+  EXPECT_THAT(closed.err, HasSubstr("is closed and takes no more values"));
+  const CliRun live_log = Arbiter("log t1");
+  EXPECT_EQ(live_log.exit_code, 2);
+  EXPECT_THAT(live_log.err, HasSubstr("its secret is recorded only when the game ends"));
+
+  // Played to its end (by the admin, for whoever is to act), the game's
+  // log carries the seed derived from the revealed secret and the values,
+  // and replays offline to the verdict the server recorded.
+  ASSERT_TRUE(PlayToEndAsAdmin("t1"));
+  ASSERT_EQ(Get("t1").status(), v1::GAME_STATUS_FINISHED);
+  const CliRun written = Arbiter(absl::StrCat("log t1 -o ", dir_, "/t1.jsonl"));
+  EXPECT_EQ(written.exit_code, 0) << written.err;
+  const CliRun replayed = Offline(absl::StrCat("replay ", dir_, "/t1.jsonl"));
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_THAT(replayed.out, HasSubstr("legal"));
 }
 
 // arbiter watch prints one line per event, who acts next, and stops at the

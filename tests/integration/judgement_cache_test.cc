@@ -54,6 +54,15 @@ class CountingStore final : public store::EventStore {
     ++calls_;
     return inner_.GetGame(id);
   }
+  absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
+                                               const std::string& secret) override {
+    ++calls_;
+    return inner_.KeepDealerSecret(game_id, secret);
+  }
+  absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) override {
+    ++calls_;
+    return inner_.DealerSecret(game_id);
+  }
   absl::StatusOr<std::optional<std::string>> FindPlayedGame(const std::string& key) override {
     ++calls_;
     return inner_.FindPlayedGame(key);

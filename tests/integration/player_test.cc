@@ -23,27 +23,7 @@
 namespace arbiter::server::testing {
 namespace {
 
-class PlayerTest : public ServerTest {
- protected:
-  // CreateToken as `caller`; the new token's secret, or "" (and `status`).
-  std::string MintPlayer(const std::string& caller, const std::string& player,
-                         const std::vector<std::string>& games,
-                         const std::vector<std::string>& tournaments = {},
-                         grpc::Status* status = nullptr) {
-    v1::CreateTokenRequest request;
-    request.set_request_id(absl::StrCat("player-", player, "-", ++minted_));
-    request.set_role(v1::ROLE_PLAYER);
-    request.set_principal(player);
-    for (const std::string& g : games) request.add_games(g);
-    for (const std::string& t : tournaments) request.add_tournaments(t);
-    v1::CreateTokenResponse response;
-    grpc::Status s = token_stub_->CreateToken(As(caller).get(), request, &response);
-    if (status != nullptr) *status = s;
-    return s.ok() ? response.token() : "";
-  }
-
-  int minted_ = 0;
-};
+class PlayerTest : public ServerTest {};
 
 // Each seat's client appends only its own actions, one move at a time, to
 // the end of the game.

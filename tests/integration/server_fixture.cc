@@ -8,6 +8,7 @@
 #include "services/store/postgres_token_store.h"
 #include "services/replay/simulate.h"
 #include "services/access/permissions.h"
+#include "services/store/event_hash.h"
 #include "tests/services/store/postgres_test_env.h"
 
 namespace arbiter::server::testing {
@@ -187,6 +188,90 @@ google::rpc::BadRequest ServerTest::BadRequestOf(const grpc::Status& status) {
     }
   }
   return bad;
+}
+
+std::string ServerTest::MintPlayer(const std::string& caller, const std::string& player,
+                                   const std::vector<std::string>& games,
+                                   const std::vector<std::string>& tournaments,
+                                   grpc::Status* status) {
+  static int minted = 0;
+  v1::CreateTokenRequest request;
+  request.set_request_id(absl::StrCat("player-", player, "-", ++minted));
+  request.set_role(v1::ROLE_PLAYER);
+  request.set_principal(player);
+  for (const std::string& g : games) request.add_games(g);
+  for (const std::string& t : tournaments) request.add_tournaments(t);
+  v1::CreateTokenResponse response;
+  grpc::Status s = token_stub_->CreateToken(As(caller).get(), request, &response);
+  if (status != nullptr) *status = s;
+  return s.ok() ? response.token() : "";
+}
+
+bool ServerTest::PlayToEndAsAdmin(const std::string& game_id) {
+  for (int i = 0; i < 5000; ++i) {
+    if (Get(game_id).status() != v1::GAME_STATUS_ACTIVE) return true;
+    v1::GetGameStateRequest state;
+    state.set_name(absl::StrCat("games/", game_id));
+    v1::GameState position;
+    grpc::Status status = stub_->GetGameState(As(admin_).get(), state, &position);
+    v1::ListLegalActionsRequest request;
+    request.set_game(absl::StrCat("games/", game_id));
+    v1::ListLegalActionsResponse to_act;
+    if (status.ok() && !position.players_to_act().empty()) {
+      request.set_player(position.players_to_act(0));
+      status = stub_->ListLegalActions(As(admin_).get(), request, &to_act);
+    }
+    if (!status.ok() || to_act.actions().empty()) {
+      ADD_FAILURE() << game_id << ": no move to play after event " << to_act.last_event() << ": "
+                    << status.error_message();
+      return false;
+    }
+    v1::AppendActionsResponse appended;
+    status = Append(admin_, game_id, to_act.last_event(), {to_act.actions(0).action()},
+                    absl::StrCat(game_id, "-move-", i), &appended);
+    if (!status.ok()) {
+      ADD_FAILURE() << game_id << ": " << to_act.actions(0).label() << ": "
+                    << status.error_message();
+      return false;
+    }
+  }
+  ADD_FAILURE() << game_id << " did not end in 5000 moves";
+  return false;
+}
+
+void ServerTest::RecomputeChain(pqxx::work& txn, const std::string& game_id) {
+  std::string prev = store::GenesisHash();
+  int64_t last = 0;
+  for (const pqxx::row& row : txn.exec_params(
+           "SELECT sequence, event_id, type, payload FROM events WHERE game_id = $1 "
+           "ORDER BY sequence",
+           game_id)) {
+    const int64_t sequence = row[0].as<int64_t>();
+    const std::string payload = pqxx::binarystring(row[3]).str();
+    const std::string hash = store::EventHash(prev, sequence, game_id, row[1].as<std::string>(),
+                                              row[2].as<std::string>(), payload);
+    txn.exec_params0(
+        "UPDATE events SET prev_hash = $1, hash = $2 WHERE game_id = $3 AND sequence = $4", prev,
+        hash, game_id, sequence);
+    prev = hash;
+    last = sequence;
+  }
+  txn.exec_params0("UPDATE games SET last_hash = $1, last_sequence = $2 WHERE game_id = $3", prev,
+                   last, game_id);
+  // The batch that holds the game's last events ends where the game now
+  // does (events may have been deleted), so the store reads every event.
+  txn.exec_params0(
+      "UPDATE append_requests SET last_sequence = $1, last_hash = $2 WHERE game_id = $3 AND "
+      "first_sequence = (SELECT max(first_sequence) FROM append_requests WHERE game_id = $3)",
+      last, prev, game_id);
+}
+
+void ServerTest::AsSuperuser(const std::function<void(pqxx::work&)>& attack) {
+  pqxx::connection conn(conninfo_);
+  pqxx::work txn(conn);
+  txn.exec0("SET session_replication_role = replica");
+  attack(txn);
+  txn.commit();
 }
 
 }  // namespace arbiter::server::testing

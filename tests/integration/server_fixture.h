@@ -5,9 +5,11 @@
 #define ARBITER_TESTS_INTEGRATION_SERVER_FIXTURE_H_
 
 #include <grpcpp/grpcpp.h>
+#include <pqxx/pqxx>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,22 @@ class ServerTest : public ::testing::Test {
                       const std::vector<v1::Action>& actions, const std::string& request_id,
                       v1::AppendActionsResponse* out);
   v1::Game Get(const std::string& game_id);
+  // CreateToken as `caller` for a player token of `player` bound to `games`
+  // and `tournaments`; the new token's secret, or "" (and `status`).
+  std::string MintPlayer(const std::string& caller, const std::string& player,
+                         const std::vector<std::string>& games,
+                         const std::vector<std::string>& tournaments = {},
+                         grpc::Status* status = nullptr);
+  // Plays live game `game_id` to its end as the admin, each time the first
+  // legal move of the first seat to act; false if a call fails or the game
+  // does not end.
+  bool PlayToEndAsAdmin(const std::string& game_id);
+  // Recomputes a game's hash chain and head after an edit of its events in
+  // `txn` (what a database superuser covering its tracks would do).
+  static void RecomputeChain(pqxx::work& txn, const std::string& game_id);
+  // Runs `attack` as the database superuser with triggers (and foreign
+  // keys) off: an operator covering its tracks.
+  void AsSuperuser(const std::function<void(pqxx::work&)>& attack);
   int64_t StoredGames();
   // The tables of the database (any schema but PostgreSQL's own) with a row
   // whose text form contains `text`, read as the superuser.

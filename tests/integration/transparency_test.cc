@@ -135,43 +135,6 @@ class TransparencyTest : public ServerTest {
                                 previous.empty() ? "" : " --previous " + previous));
   }
 
-  // SQL as the superuser with triggers (and foreign keys) off: the operator.
-  void AsSuperuser(const std::function<void(pqxx::work&)>& attack) {
-    pqxx::connection conn(conninfo_);
-    pqxx::work txn(conn);
-    txn.exec0("SET session_replication_role = replica");
-    attack(txn);
-    txn.commit();
-  }
-  // Recomputes a game's hash chain and head after an edit, as an attacker
-  // covering the edit would.
-  static void RecomputeChain(pqxx::work& txn, const std::string& game_id) {
-    std::string prev = store::GenesisHash();
-    int64_t last = 0;
-    for (const pqxx::row& row : txn.exec_params(
-             "SELECT sequence, event_id, type, payload FROM events WHERE game_id = $1 "
-             "ORDER BY sequence",
-             game_id)) {
-      const int64_t sequence = row[0].as<int64_t>();
-      const std::string payload = pqxx::binarystring(row[3]).str();
-      const std::string hash = store::EventHash(prev, sequence, game_id, row[1].as<std::string>(),
-                                                row[2].as<std::string>(), payload);
-      txn.exec_params0("UPDATE events SET prev_hash = $1, hash = $2 WHERE game_id = $3 AND "
-                       "sequence = $4",
-                       prev, hash, game_id, sequence);
-      prev = hash;
-      last = sequence;
-    }
-    txn.exec_params0("UPDATE games SET last_hash = $1, last_sequence = $2 WHERE game_id = $3",
-                     prev, last, game_id);
-    // The batch that holds the game's last events ends where the game now
-    // does, so the store reads every event.
-    txn.exec_params0(
-        "UPDATE append_requests SET last_sequence = $1, last_hash = $2 WHERE game_id = $3 AND "
-        "first_sequence = (SELECT max(first_sequence) FROM append_requests WHERE game_id = $3)",
-        last, prev, game_id);
-  }
-
   std::unique_ptr<transparency::TransparencyLog> log_;
   std::shared_ptr<grpc::Channel> channel_;
   std::unique_ptr<v1::TransparencyService::Stub> log_stub_;
@@ -425,6 +388,60 @@ TEST_F(TransparencyTest, ACorrectedAndAVoidedGameAuditWithTheirOfficialResult) {
   run = Audit(Export("unfinished", "unfinished.json"));
   EXPECT_EQ(run.exit_code, 4) << run.out << run.err;
   EXPECT_THAT(run.err, HasSubstr("records a corrected result, but no result of the game precedes it"));
+}
+
+// A dealt game's bundle is audited offline: the deal is re-derived from the
+// secret its log reveals and the seats' values. A forged secret, with the
+// bundle's chain recomputed, is named by the replay finding.
+TEST_F(TransparencyTest, ADealtGameIsAuditedOfflineAndAForgedSecretIsNamed) {
+  v1::CreateGameRequest create;
+  create.set_request_id("create-dealt");
+  create.set_game_id("dealt");
+  v1::Game& game = *create.mutable_game();
+  game.set_game_type("atlantis");
+  *game.mutable_players() = Simulated(1, 2).header.players();
+  game.set_deal(true);
+  v1::Game created;
+  ASSERT_TRUE(stub_->CreateGame(As(admin_).get(), create, &created).ok());
+  v1::CloseDealRequest close;
+  close.set_game("games/dealt");
+  close.set_request_id("close-dealt");
+  ASSERT_TRUE(stub_->CloseDeal(As(admin_).get(), close, &created).ok());
+  ASSERT_TRUE(PlayToEndAsAdmin("dealt"));
+  Publish();
+  const std::string path = Export("dealt", "dealt.json");
+  CliRun run = Audit(path);
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_THAT(run.out, HasSubstr("replay: holds - VERDICT_LEGAL after "));
+
+  absl::StatusOr<v1::AuditBundle> bundle = transparency::BundleFromJson(Read(path));
+  ASSERT_TRUE(bundle.ok()) << bundle.status();
+  std::string prev = store::GenesisHash();
+  bool forged = false;
+  for (v1::AuditEvent& e : *bundle->mutable_events()) {
+    if (e.type() == "dealer_revealed") {
+      v1::DealerRevealed secret;
+      secret.set_secret(std::string(32, '\x01'));
+      e.set_payload(secret.SerializeAsString());
+      forged = true;
+    }
+    e.set_prev_hash(prev);
+    e.set_hash(store::EventHash(prev, e.sequence(), "dealt", e.event_id(), e.type(), e.payload()));
+    prev = e.hash();
+  }
+  ASSERT_TRUE(forged);
+  absl::StatusOr<transparency::AuditReport> report =
+      transparency::AuditBundle(*bundle, VerifierOf(*log_), Registry());
+  ASSERT_TRUE(report.ok()) << report.status();
+  bool named = false;
+  for (const transparency::AuditFinding& f : report->findings) {
+    if (f.check != "replay") continue;
+    EXPECT_FALSE(f.holds);
+    EXPECT_THAT(f.detail, HasSubstr("reveals a dealer's secret that does not open the commitment "
+                                    "of event 1"));
+    named = true;
+  }
+  EXPECT_TRUE(named);
 }
 
 // Every field of a bundle matters: each change is caught by the check it
