@@ -69,6 +69,7 @@ struct Opts {
   int64_t bye_points = 0;
   int64_t no_show_points = 0;
   int64_t forfeit_points = 0;
+  bool deal_tables = false;
   std::vector<std::string> tie_breaks;
   std::string league;
   int64_t dispute_window = 0;
@@ -115,6 +116,7 @@ void PrintTournament(const v1::Tournament& t) {
             << absl::StrJoin(s.table_sizes(), "/") << " (preferred " << s.preferred_table_size()
             << "), seed "
             << (t.seed_withheld() ? "withheld until every game is over" : absl::StrCat(s.seed()))
+            << (s.deal_tables() ? "; each table dealt by the server" : "")
             << "\n  tie-breaks: "
             << (s.tie_breaks().empty() ? "none" : absl::StrJoin(s.tie_breaks(), ", "))
             << ", then the lot\n  players (" << t.players_size() << "): " << EntrantsText(t)
@@ -296,6 +298,12 @@ int RunPlay(const Opts& opts) {
                      round.tables_size(), ")")));
   }
   const v1::TournamentTable& table = round.tables(opts.table - 1);
+  if (table.dealt()) {
+    return ReportError(absl::FailedPreconditionError(absl::StrCat(
+        "table ", opts.table, "'s game is dealt by the server: no log played elsewhere is its "
+        "game; its players play it through arbiterd (arbiter deal add, arbiter moves), or an "
+        "organiser reports its score sheet (arbiter tournament report)")));
+  }
   const v1::LogHeader& header = game_log->header;
   // A withheld seed (a token that may not see live seeds) is not compared:
   // such a token may not append to the table's game either, and the
@@ -357,6 +365,7 @@ v1::TournamentSettings SettingsOf(const Opts& opts) {
   s.set_bye_points(opts.bye_points);
   s.set_no_show_points(opts.no_show_points);
   s.set_forfeit_points(opts.forfeit_points);
+  s.set_deal_tables(opts.deal_tables);
   for (const std::string& t : opts.tie_breaks) s.add_tie_breaks(t);
   s.set_league(opts.league);
   s.set_dispute_window_seconds(opts.dispute_window);
@@ -388,6 +397,9 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
                   "Points for a seat reported as a no-show (default 0)");
   cmd->add_option("--forfeit-points", create->forfeit_points,
                   "Points for a seat reported as a forfeit (default 0)");
+  cmd->add_flag("--deal-tables", create->deal_tables,
+                "The server deals each table's game: nobody, the organiser included, chooses "
+                "or sees a table's cards (docs/chance.md, \"Dealt games\")");
   cmd->add_option("--tie-break", create->tie_breaks,
                   "game_points, wins, strength_of_schedule, head_to_head (repeat, in order)");
   cmd->add_option("--league", create->league, "Also rate the games in this league");

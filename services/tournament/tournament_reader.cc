@@ -231,7 +231,10 @@ v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, 
       *view->mutable_proposal() = *proposal;
     }
     for (const std::string& p : table.players) view->add_display_names(DisplayNameOf(log, p));
-    if (sight == SeedSight::kEndedGamesOnly && !read.game_over[r][t]) {
+    if (log.settings.deal_tables()) {
+      view->clear_seed();
+      view->set_dealt(true);
+    } else if (sight == SeedSight::kEndedGamesOnly && !read.game_over[r][t]) {
       view->clear_seed();
       view->set_seed_withheld(true);
     }

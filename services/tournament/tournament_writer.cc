@@ -42,7 +42,11 @@ v1::CreateGameRequest CreateTableGame(const TournamentLog& log, int round,
     player->set_id(p);
     player->set_name(DisplayNameOf(log, p));
   }
-  game->set_seed(table.seed());
+  if (log.settings.deal_tables()) {
+    game->set_deal(true);
+  } else {
+    game->set_seed(table.seed());
+  }
   game->set_tournament(log.id);
   game->set_league(log.settings.league());
   return create;

@@ -985,6 +985,88 @@ TEST_F(TournamentTest, ALiveTablesSeedIsShownOnlyToThoseWhoMaySeeLiveSeeds) {
   EXPECT_EQ(round.tables(0).seed(), last.tables(0).seed());
 }
 
+// With deal_tables, every table's game is dealt by the server: no answer
+// about the tournament, to anyone (its organiser included), holds a seed
+// that decides a table's cards; the players of a table add their values
+// with their tournament seat tokens, an organiser may close a table's deal
+// without them, and a finished table's deal is re-derived from its log.
+TEST_F(TournamentTest, DealtTablesAreDealtByTheServerAndNoSeedDecidesThem) {
+  v1::TournamentSettings settings = Settings(1);
+  settings.set_deal_tables(true);
+  ASSERT_TRUE(Create("cup", settings, Names(8), organiser_).ok());
+  v1::TournamentRound started;
+  ASSERT_TRUE(Start("cup", 1, &started).ok());
+  ASSERT_EQ(started.tables_size(), 2);
+  for (const v1::TournamentTable& table : started.tables()) {
+    EXPECT_TRUE(table.dealt());
+    EXPECT_EQ(table.seed(), 0u);
+    for (const std::string& token : {organiser_, admin_}) {
+      v1::GetGameRequest get;
+      get.set_name(table.game());
+      v1::Game game;
+      ASSERT_TRUE(stub_->GetGame(As(token).get(), get, &game).ok());
+      EXPECT_TRUE(game.deal());
+      EXPECT_FALSE(game.has_seed());
+      EXPECT_EQ(game.awaiting_seat_values_size(), table.players_size());
+    }
+  }
+  // Table 1: each player adds a value with its tournament token, and the
+  // table is played through the API to its end.
+  const v1::TournamentTable& first = started.tables(0);
+  std::vector<std::string> seats;
+  for (const std::string& player : first.players()) {
+    absl::StatusOr<access::NewToken> token = access::GenerateToken();
+    ASSERT_TRUE(token.ok());
+    token->record.role = store::Role::kPlayer;
+    token->record.principal = player;
+    token->record.tournaments = {"cup"};
+    token->record.created_by = "test";
+    ASSERT_TRUE(tokens_->Insert(token->record).ok());
+    seats.push_back(token->token);
+    v1::AddSeatValueRequest add;
+    add.set_game(first.game());
+    add.set_request_id(absl::StrCat("value-", player));
+    add.set_value(absl::StrCat("lucky ", player));
+    v1::Game game;
+    ASSERT_TRUE(stub_->AddSeatValue(As(seats.back()).get(), add, &game).ok());
+  }
+  for (int move = 0; move < 5000; ++move) {
+    bool moved = false;
+    for (const std::string& seat : seats) {
+      v1::ListLegalActionsRequest request;
+      request.set_game(first.game());
+      v1::ListLegalActionsResponse offered;
+      ASSERT_TRUE(stub_->ListLegalActions(As(seat).get(), request, &offered).ok());
+      if (offered.actions().empty()) continue;
+      v1::AppendActionsResponse response;
+      ASSERT_TRUE(Append(seat, GameId(first.game()), offered.last_event(),
+                         {offered.actions(0).action()}, absl::StrCat("m", move), &response)
+                      .ok());
+      moved = true;
+      break;
+    }
+    if (!moved) break;
+  }
+  v1::ListEventsRequest list;
+  list.set_parent(first.game());
+  list.set_page_size(1000);
+  v1::ListEventsResponse events;
+  ASSERT_TRUE(stub_->ListEvents(As(reader_).get(), list, &events).ok());
+  ASSERT_TRUE(events.events(events.events_size() - 1).has_game_finished());
+  ASSERT_TRUE(events.events(events.events_size() - 2).has_dealer_revealed());
+  // Table 2: the organiser closes the deal without its players' values.
+  v1::CloseDealRequest close;
+  close.set_game(started.tables(1).game());
+  close.set_request_id("close-2");
+  v1::Game closed;
+  ASSERT_TRUE(stub_->CloseDeal(As(organiser_).get(), close, &closed).ok());
+  EXPECT_TRUE(closed.deal_closed());
+  v1::TournamentRound confirmed;
+  ASSERT_TRUE(Confirm("cup", 1, 1, &confirmed).ok());
+  EXPECT_EQ(confirmed.tables(0).status(), v1::TABLE_STATUS_CONFIRMED);
+  EXPECT_EQ(confirmed.tables(1).status(), v1::TABLE_STATUS_PENDING);
+}
+
 // What round 1 would refuse when it creates the tables' games is refused
 // when the tournament is created, and nothing is written: the same request,
 // corrected, then creates it (it used to be stored, fail at round 1, and
