@@ -177,10 +177,17 @@ TEST_P(DealtPlayTest, EverySeatAddsAValuePlaysAndTheDealIsRederivedOffline) {
   v1::Game now = Get("dealt");
   ASSERT_EQ(now.awaiting_seat_values_size(), dealt.players);
   EXPECT_FALSE(now.deal_closed());
-  v1::Action early;
-  early.set_player(game.players(0).id());
+  // A well-formed action (the first of a game with these seats).
+  const log::GameLog shaped = Simulated(1, dealt.players, dealt.type);
+  v1::Action early = shaped.actions.front();
   v1::AppendActionsResponse refused;
-  grpc::Status status = Append(tokens[0], "dealt", 1, {early}, "early", &refused);
+  const int early_seat = static_cast<int>(
+      std::find_if(game.players().begin(), game.players().end(),
+                   [&](const v1::Player& p) { return p.id() == early.player(); }) -
+      game.players().begin());
+  ASSERT_LT(early_seat, dealt.players);
+  grpc::Status status = Append(tokens[static_cast<size_t>(early_seat)], "dealt", 1, {early}, "early",
+                               &refused);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::FAILED_PRECONDITION);
   EXPECT_THAT(status.error_message(), HasSubstr("the deal of game \"dealt\" is still open"));
   EXPECT_THAT(status.error_message(), HasSubstr(game.players(0).id()));
