@@ -11,6 +11,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
 #include "services/log/json_lines.h"
@@ -116,6 +117,15 @@ void PrintUpdate(const v1::GameUpdate& update) {
   } else if (event.has_game_created()) {
     std::cout << "game created (" << event.game_created().header().game() << ", "
               << event.game_created().header().players_size() << " players)";
+  } else if (event.has_seat_value()) {
+    std::cout << event.seat_value().player() << " added a value to the deal";
+  } else if (event.has_deal_closed()) {
+    std::cout << "the deal is closed";
+    if (!event.deal_closed().absent().empty()) {
+      std::cout << " without a value from " << absl::StrJoin(event.deal_closed().absent(), ", ");
+    }
+  } else if (event.has_dealer_revealed()) {
+    std::cout << "the dealer's secret is revealed (arbiter log re-derives the deal)";
   } else {
     std::cout << event.type();
   }

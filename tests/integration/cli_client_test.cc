@@ -438,6 +438,12 @@ TEST_F(CliClientTest, ADealtGameIsCreatedGivenItsValuesAndThenPlayed) {
   // log carries the seed derived from the revealed secret and the values,
   // and replays offline to the verdict the server recorded.
   ASSERT_TRUE(PlayToEndAsAdmin("t1"));
+  const CliRun watched = Arbiter("watch t1");
+  EXPECT_EQ(watched.exit_code, 0) << watched.err;
+  EXPECT_THAT(watched.out, HasSubstr("\nevent 2: ann added a value to the deal\n"));
+  EXPECT_THAT(watched.out, HasSubstr("\nevent 4: the deal is closed; to act: ann\n"));
+  EXPECT_THAT(watched.out, HasSubstr(": the dealer's secret is revealed (arbiter log re-derives "
+                                     "the deal)\n"));
   ASSERT_EQ(Get("t1").status(), v1::GAME_STATUS_FINISHED);
   const CliRun written = Arbiter(absl::StrCat("log t1 -o ", dir_, "/t1.jsonl"));
   EXPECT_EQ(written.exit_code, 0) << written.err;
