@@ -73,15 +73,6 @@ class ChainInputsTest : public ServerTest {
     return stub_->RevealSeed(As(admin_).get(), request, out);
   }
 
-  v1::VerifyGameResponse Verify(const std::string& game_id) {
-    v1::VerifyGameRequest request;
-    request.set_name(absl::StrCat("games/", game_id));
-    v1::VerifyGameResponse response;
-    grpc::Status status = stub_->VerifyGame(As(admin_).get(), request, &response);
-    EXPECT_TRUE(status.ok()) << status.error_message();
-    return response;
-  }
-
   grpc::Status Adjudicate(const std::string& game_id, v1::Adjudication* out) {
     v1::AdjudicateGameRequest request;
     request.set_name(absl::StrCat("games/", game_id));

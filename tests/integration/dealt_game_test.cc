@@ -76,15 +76,6 @@ class DealtGameTest : public ServerTest {
     return {response.events().begin(), response.events().end()};
   }
 
-  v1::VerifyGameResponse Verify(const std::string& game_id) {
-    v1::VerifyGameRequest request;
-    request.set_name(absl::StrCat("games/", game_id));
-    v1::VerifyGameResponse response;
-    grpc::Status status = stub_->VerifyGame(As(admin_).get(), request, &response);
-    EXPECT_TRUE(status.ok()) << status.error_message();
-    return response;
-  }
-
   // One player token per seat of `game`, bound to it.
   std::vector<std::string> SeatTokens(const v1::Game& game, const std::string& game_id) {
     std::vector<std::string> tokens;

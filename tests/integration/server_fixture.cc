@@ -207,6 +207,15 @@ std::string ServerTest::MintPlayer(const std::string& caller, const std::string&
   return s.ok() ? response.token() : "";
 }
 
+v1::VerifyGameResponse ServerTest::Verify(const std::string& game_id) {
+  v1::VerifyGameRequest request;
+  request.set_name(absl::StrCat("games/", game_id));
+  v1::VerifyGameResponse response;
+  grpc::Status status = stub_->VerifyGame(As(admin_).get(), request, &response);
+  EXPECT_TRUE(status.ok()) << status.error_message();
+  return response;
+}
+
 bool ServerTest::PlayToEndAsAdmin(const std::string& game_id) {
   for (int i = 0; i < 5000; ++i) {
     if (Get(game_id).status() != v1::GAME_STATUS_ACTIVE) return true;

@@ -58,6 +58,8 @@ class ServerTest : public ::testing::Test {
                       const std::vector<v1::Action>& actions, const std::string& request_id,
                       v1::AppendActionsResponse* out);
   v1::Game Get(const std::string& game_id);
+  // VerifyGame of `game_id` as the admin (a failed call is a test failure).
+  v1::VerifyGameResponse Verify(const std::string& game_id);
   // CreateToken as `caller` for a player token of `player` bound to `games`
   // and `tournaments`; the new token's secret, or "" (and `status`).
   std::string MintPlayer(const std::string& caller, const std::string& player,

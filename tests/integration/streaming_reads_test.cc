@@ -40,14 +40,6 @@ class StreamingReadsTest : public ServerTest {
     EXPECT_TRUE(status.ok()) << status.error_message();
     return out;
   }
-  v1::VerifyGameResponse Verify(const std::string& game_id) {
-    v1::VerifyGameRequest request;
-    request.set_name(absl::StrCat("games/", game_id));
-    v1::VerifyGameResponse out;
-    grpc::Status status = stub_->VerifyGame(As(admin_).get(), request, &out);
-    EXPECT_TRUE(status.ok()) << status.error_message();
-    return out;
-  }
   v1::GameState StateAt(const std::string& game_id, int64_t event) {
     v1::GetGameStateRequest request;
     request.set_name(absl::StrCat("games/", game_id));
