@@ -91,16 +91,22 @@ bool PlaysIn(const Caller& caller, const store::GameRecord& game) {
 absl::Status ReadDenied(const Caller& caller, const std::string& game_id) {
   if (caller.role == store::Role::kPlayer) {
     return Denied(caller, absl::StrCat("read game \"", game_id,
-                                       "\" (player tokens read finished and voided games and "
-                                       "the games they play in)"));
+                                       "\" (player tokens read finished and voided games, "
+                                       "the games they play in, and live games whose organiser "
+                                       "allows spectators)"));
   }
   return Denied(caller, absl::StrCat("read game \"", game_id,
-                                     "\" (public tokens read finished and voided games only)"));
+                                     "\" (public tokens read finished and voided games, and live "
+                                     "games whose organiser allows spectators)"));
+}
+
+bool Spectates(const store::GameRecord& game) {
+  return game.spectators && game.status == store::GameStatus::kActive;
 }
 
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game) {
   if (ReadsLiveGames(caller) || game.status == store::GameStatus::kFinished ||
-      game.status == store::GameStatus::kVoided || PlaysIn(caller, game)) {
+      game.status == store::GameStatus::kVoided || PlaysIn(caller, game) || Spectates(game)) {
     return absl::OkStatus();
   }
   return ReadDenied(caller, game.game_id);
@@ -133,6 +139,7 @@ absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
 std::optional<engine::Viewer> ViewerOf(const Caller& caller, const store::GameRecord& game) {
   if (SeesSeed(caller, game)) return engine::Viewer::Everyone();
   if (PlaysIn(caller, game)) return engine::Viewer::ForSeat(SeatOf(caller, game) - 1);
+  if (Spectates(game)) return engine::Viewer::Spectator();
   return std::nullopt;
 }
 
@@ -151,7 +158,9 @@ absl::Status RequireSeesHand(const Caller& caller, const store::GameRecord& game
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game) {
   if (ViewerOf(caller, game).has_value()) return absl::OkStatus();
   return Denied(caller, absl::StrCat("see the position of game \"", game.game_id,
-                                     "\" before it is finished (positions show hidden cards)"));
+                                     "\" before it is finished (positions show hidden cards; "
+                                     "a live game's organiser may allow spectators, who see "
+                                     "none)"));
 }
 
 bool SeesSeed(const Caller& caller, const store::GameRecord& game) {

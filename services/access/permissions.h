@@ -51,9 +51,13 @@ bool ReadsLiveGames(const Caller& caller);
 bool PlaysIn(const Caller& caller, const store::GameRecord& game);
 // The seat (1-based) of the caller's principal in `game`, or 0.
 int SeatOf(const Caller& caller, const store::GameRecord& game);
+// True if `game` is live and its organiser lets anyone follow it as a
+// spectator (GameCreated.spectators): every token reads it, and those
+// who may see nothing more see it through engine::Viewer::Spectator.
+bool Spectates(const store::GameRecord& game);
 // PERMISSION_DENIED unless the caller may read `game` (public tokens: only
-// finished and voided games; player tokens: those and the games they play
-// in). A voided game is read without its seed or its positions (SeesSeed,
+// finished and voided games, and Spectates games; player tokens: those and
+// the games they play in). A voided game is read without its seed or its positions (SeesSeed,
 // ViewerOf), so that its void and reason can be read by everyone.
 absl::Status RequireRead(const Caller& caller, const store::GameRecord& game);
 // The denial RequireRead gives a public or player token; also its answer
@@ -71,7 +75,8 @@ absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
                             const std::string& action_player, int index);
 // What the caller may see of `game`'s positions, which are derived from
 // the seed (hidden cards): all of them when SeesSeed, its own seat's view
-// when it plays in the game (PlaysIn), nothing (nullopt) otherwise.
+// when it plays in the game (PlaysIn), the spectator's view (no hidden
+// card) when Spectates, nothing (nullopt) otherwise.
 std::optional<engine::Viewer> ViewerOf(const Caller& caller, const store::GameRecord& game);
 // PERMISSION_DENIED unless the caller may see positions of `game`
 // (ViewerOf is not nullopt).

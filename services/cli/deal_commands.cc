@@ -27,6 +27,7 @@ struct DealOpts {
   std::vector<std::string> options;  // create: KEY=VALUE
   std::string league;
   std::string tournament;
+  bool spectators = false;  // create
   std::string value;       // add
   std::string request_id;  // empty: a fresh one (create, close) or from the value (add)
 };
@@ -35,6 +36,9 @@ struct DealOpts {
 void PrintDeal(const v1::Game& game) {
   std::cout << game.name() << ": " << game.game_type() << ", dealt by the server\n"
             << "  commitment to the dealer's secret: " << game.seed_commitment() << "\n";
+  if (game.spectators()) {
+    std::cout << "  spectators: anyone may follow it while it is live (no hidden card is shown)\n";
+  }
   if (game.deal_closed()) {
     std::cout << "  deal closed: the game takes moves (arbiter moves " << game.name() << ")\n";
     return;
@@ -74,6 +78,7 @@ int RunCreate(const DealOpts& opts) {
   game.set_deal(true);
   game.set_league(opts.league);
   game.set_tournament(opts.tournament);
+  game.set_spectators(opts.spectators);
   for (const std::string& text : opts.players) {
     auto [id, name] = SplitPair(text);
     v1::Player* player = game.add_players();
@@ -135,6 +140,8 @@ void AddDealCommands(CLI::App& app, int& exit_code) {
   cmd->add_option("--option", create->options, "A variant switch KEY=VALUE (arbiter options)");
   cmd->add_option("--league", create->league, "League of the game");
   cmd->add_option("--tournament", create->tournament, "Tournament of the game");
+  cmd->add_flag("--spectators", create->spectators,
+                "Let anyone follow the live game as a spectator (no hidden card is shown)");
   cmd->add_option("--request-id", create->request_id, "Request id (default: a fresh one)");
   AddClientOptions(*cmd, create->client);
   cmd->callback([create, &exit_code] { exit_code = RunCreate(*create); });

@@ -83,6 +83,7 @@ store::GameRecord RecordFromChain(const store::GameRecord& row, const v1::GameCr
   out.created_by = first.recorded_by;
   out.league_id = created.league();
   out.tournament_id = created.tournament();
+  out.spectators = created.spectators();
   out.status = StatusOfLastEvent(last.type);
   out.last_sequence = last.sequence;
   out.last_hash = last.hash;

@@ -53,7 +53,7 @@ store::GameStatus StatusOfLastEvent(const std::string& type);
 
 // `row` with every column the chain fixes replaced by the chain's value:
 // game, ruleset, seed or commitment and players from event 1's header;
-// league, tournament from event 1; created_by from event 1's recorder;
+// league, tournament and spectators from event 1; created_by from event 1's recorder;
 // status, last_sequence and last_hash from `last`. created_at and the
 // request columns stay (the chain does not hold them).
 store::GameRecord RecordFromChain(const store::GameRecord& row, const v1::GameCreated& created,

@@ -96,7 +96,8 @@ absl::Status SetSeedSource(const v1::CreateGameRequest& request,
 }
 
 // Event 1 of the game `request` creates for `caller`: the header asked for,
-// the seed source, league, tournament and the creating token.
+// the seed source, league, tournament, the creating token and whether
+// spectators may follow it.
 // InvalidArgument naming the field if the seed source is wrong or the
 // header does not start a game.
 absl::StatusOr<v1::GameCreated> CreationOf(const engine::RulesetRegistry& registry,
@@ -112,6 +113,7 @@ absl::StatusOr<v1::GameCreated> CreationOf(const engine::RulesetRegistry& regist
   created.set_league(game.league());
   created.set_tournament(game.tournament());
   created.set_creator_token_id(caller.token_id);
+  created.set_spectators(game.spectators());
   return created;
 }
 

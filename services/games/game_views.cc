@@ -72,6 +72,7 @@ v1::Game ToGame(const store::GameRecord& record, const v1::GameCreated* created,
     game.set_server_random(created->server_random());
     game.set_duplicate_of(created->duplicate_of());
     game.set_deal(created->dealt());
+    game.set_spectators(created->spectators());
   } else {
     for (const std::string& id : record.players) game.add_players()->set_id(id);
   }

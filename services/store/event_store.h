@@ -92,6 +92,10 @@ struct GameRecord {
   // events) and hash (empty when there are no events).
   int64_t last_sequence = 0;
   std::string last_hash;
+  // Not a column and never stored by the store: event 1's
+  // GameCreated.spectators, set by games::RecordFromChain for the
+  // permission checks (the public may follow the live game as a spectator).
+  bool spectators = false;
 };
 
 // An event as a writer hands it in.

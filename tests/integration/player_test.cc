@@ -337,7 +337,8 @@ TEST_F(PlayerTest, APlayerReadsItsOwnLiveGameWithoutItsSeed) {
     EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << id;
     EXPECT_EQ(status.error_message(),
               absl::StrCat("this player token may not read game \"", id + 6,
-                           "\" (player tokens read finished and voided games and the games they play in)"));
+                           "\" (player tokens read finished and voided games, the games they play in, "
+                           "and live games whose organiser allows spectators)"));
   }
   v1::ListGamesRequest live;
   live.set_status(v1::GAME_STATUS_ACTIVE);
