@@ -93,6 +93,23 @@ def dealt_seed(game_id, server_secret, seats):
     return int.from_bytes(hashlib.sha256(preimage).digest()[:8], "big")
 
 
+def lot_commitment(tournament_id, server_secret):
+    """The commitment a tournament with a drawn lot records at creation."""
+    preimage = (b"arbiter-lot-commit-v1:" + netstring(tournament_id.encode())
+                + netstring(server_secret.hex().encode()))
+    return hashlib.sha256(preimage).hexdigest()
+
+
+def lot_seed(tournament_id, server_secret, players):
+    """The seed of a drawn lot: players registered when round 1 started, in
+    registration order."""
+    preimage = (b"arbiter-lot-seed-v1:" + netstring(tournament_id.encode())
+                + netstring(server_secret.hex().encode()))
+    for player_id in players:
+        preimage += netstring(player_id.encode())
+    return int.from_bytes(hashlib.sha256(preimage).digest()[:8], "big")
+
+
 # (game id, organiser seed, nonce, server random) of the documented vectors.
 SEALED_VECTORS = [
     ("g1", 42, "00" * 16, bytes(range(32))),
@@ -108,6 +125,14 @@ DEALT_VECTORS = [
     ("d1", bytes(range(32)), [("ann", "7"), ("bob", "")]),
     ("final-table-7", b"\xff" * 32,
      [("ann", "c0ffee"), ("bob", "été"), ("cy", None), ("dee", "\U0001F0A1")]),
+]
+
+
+# (tournament id, server secret, players) of the documented drawn-lot vectors.
+LOT_VECTORS = [
+    ("cup", bytes(range(32)), ["p1", "p2", "p3"]),
+    ("cup", bytes(range(32)), ["p2", "p1", "p3"]),
+    ("spring-open", b"\xff" * 32, ["ann", "bob", "cy", "dee", "été"]),
 ]
 
 
@@ -128,3 +153,7 @@ if __name__ == "__main__":
         print("dealt", game_id, server_secret.hex(), seats,
               "commitment", dealer_commitment(game_id, server_secret),
               "seed", dealt_seed(game_id, server_secret, seats))
+    for tournament_id, server_secret, players in LOT_VECTORS:
+        print("lot", tournament_id, server_secret.hex(), players,
+              "commitment", lot_commitment(tournament_id, server_secret),
+              "seed", lot_seed(tournament_id, server_secret, players))

@@ -96,6 +96,22 @@ uint64_t DeriveDealtSeed(const std::string& game_id, std::string_view server_sec
   return LeadingU64(Sha256Hex(preimage));
 }
 
+std::string LotCommitment(const std::string& tournament_id, std::string_view server_secret) {
+  std::string preimage = "arbiter-lot-commit-v1:";
+  AppendNetstring(tournament_id, preimage);
+  AppendNetstring(HexOf(server_secret), preimage);
+  return Sha256Hex(preimage);
+}
+
+uint64_t DeriveLotSeed(const std::string& tournament_id, std::string_view server_secret,
+                       const std::vector<std::string>& players) {
+  std::string preimage = "arbiter-lot-seed-v1:";
+  AppendNetstring(tournament_id, preimage);
+  AppendNetstring(HexOf(server_secret), preimage);
+  for (const std::string& player : players) AppendNetstring(player, preimage);
+  return LeadingU64(Sha256Hex(preimage));
+}
+
 absl::Status CheckDealerSecret(std::string_view server_secret) {
   if (server_secret.size() == static_cast<std::size_t>(kDealerSecretBytes)) return absl::OkStatus();
   return absl::InvalidArgumentError(absl::StrCat("server_secret: ", server_secret.size(),

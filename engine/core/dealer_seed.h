@@ -17,6 +17,17 @@
 //                 ns(player_id) + ("-" if the seat added nothing,
 //                                  else "+" + ns(value))
 //
+// A tournament's drawn lot (docs/tournaments.md, "The drawn lot") uses the
+// same construction: the server commits at creation and reveals when round 1
+// starts, and the lot's seed is bound to the players registered by then:
+//
+//   lot commitment = hex SHA-256 of "arbiter-lot-commit-v1:" +
+//                    ns(tournament_id) + ns(hex(server_secret))
+//   lot seed       = first 8 bytes, big-endian, of SHA-256 of
+//                    "arbiter-lot-seed-v1:" + ns(tournament_id) +
+//                    ns(hex(server_secret)) + ns(player_id) for each player
+//                    in registration order
+//
 // The functions here derive from whatever they are given; the service checks
 // its inputs first with CheckDealerSecret and CheckSeatValue. Pure functions;
 // thread-safe.
@@ -56,6 +67,14 @@ std::string DealerCommitment(const std::string& game_id,
 uint64_t DeriveDealtSeed(const std::string& game_id,
                          std::string_view server_secret,
                          const std::vector<SeatValue>& seat_values);
+
+// The commitment to a tournament's lot secret, 64 lowercase hex digits.
+std::string LotCommitment(const std::string& tournament_id, std::string_view server_secret);
+
+// The seed of a tournament's drawn lot (round 1's order and the lot numbers)
+// from its secret and the players registered when round 1 started.
+uint64_t DeriveLotSeed(const std::string& tournament_id, std::string_view server_secret,
+                       const std::vector<std::string>& players);
 
 // OK if `server_secret` is exactly kDealerSecretBytes bytes; otherwise
 // InvalidArgument naming `server_secret` and the size found.

@@ -190,7 +190,7 @@ absl::Status CheckRoundMayStart(const TournamentSettings& settings, const std::v
 }
 
 // The players from the top of the standings down (the first round: drawn by
-// lot from the seed).
+// lot from the seed, or the drawn lot's seed).
 // Withdrawn players are left out.
 absl::StatusOr<std::vector<std::string>> StandingOrder(const TournamentSettings& settings,
                                                        const std::vector<std::string>& players,
@@ -198,7 +198,7 @@ absl::StatusOr<std::vector<std::string>> StandingOrder(const TournamentSettings&
                                                        const FieldChanges& changes) {
   std::vector<std::string> order;
   if (earlier.empty()) {
-    order = FirstRoundOrder(settings.seed, players);
+    order = FirstRoundOrder(LotSeedOf(settings), players);
   } else {
     ARBITER_ASSIGN_OR_RETURN(const std::vector<StandingRow> standings,
                              ComputeStandings(settings, players, earlier, changes));

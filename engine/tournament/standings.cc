@@ -284,7 +284,7 @@ absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
   for (const std::string& p : players) {
     if (changes.FirstRound(p) <= next_round) field.push_back(p);
   }
-  RoundReader reader(settings, field, changes, LotNumbers(settings.seed, players, changes));
+  RoundReader reader(settings, field, changes, LotNumbers(LotSeedOf(settings), players, changes));
   for (const Round& round : rounds) ARBITER_RETURN_IF_ERROR(reader.Add(round));
   std::vector<StandingRow>& rows = reader.Finish();
   const std::vector<Meeting>& meetings = reader.meetings();

@@ -15,23 +15,12 @@
 #include "services/cli/client_common.h"
 #include "services/cli/commands.h"
 #include "services/cli/text_columns.h"
+#include "services/cli/tournament_text.h"
 #include "services/log/json_lines.h"
 #include "services/log/log_file.h"
 
 namespace arbiter::cli {
 namespace {
-
-std::string Csv(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
-// "zoe (Zoë Müller)", or the id alone without a display name.
-std::string PlayerLabel(const std::string& id, const std::string& name) {
-  return name.empty() ? id : absl::StrCat(id, " (", name, ")");
-}
 
 // The ids and display names of `--player ID[=NAME]` values, in order; names
 // empty if none is given.
@@ -70,6 +59,8 @@ struct Opts {
   int64_t no_show_points = 0;
   int64_t forfeit_points = 0;
   bool deal_tables = false;
+  bool draw_lot = false;
+  bool spectators = false;
   std::vector<std::string> tie_breaks;
   std::string league;
   int64_t dispute_window = 0;
@@ -93,144 +84,6 @@ int Run(const Opts& opts, Call call, Print print) {
     print(response);
   }
   return 0;
-}
-
-// The players, each with display name, late entry and withdrawal.
-std::string EntrantsText(const v1::Tournament& t) {
-  std::vector<std::string> out;
-  for (const v1::TournamentEntrant& e : t.entrants()) {
-    std::string text = PlayerLabel(e.player(), e.display_name());
-    if (e.first_round() > 1) absl::StrAppend(&text, " [from round ", e.first_round(), "]");
-    if (e.withdrawn()) {
-      absl::StrAppend(&text, " [withdrew after round ", e.withdrawn_after_round(),
-                      e.withdrawal_reason().empty() ? "" : ": ", e.withdrawal_reason(), "]");
-    }
-    out.push_back(std::move(text));
-  }
-  return absl::StrJoin(out, ", ");
-}
-
-void PrintTournament(const v1::Tournament& t) {
-  const v1::TournamentSettings& s = t.settings();
-  std::cout << t.name() << ": " << s.game_type() << ", " << s.rounds() << " rounds, tables of "
-            << absl::StrJoin(s.table_sizes(), "/") << " (preferred " << s.preferred_table_size()
-            << "), seed "
-            << (t.seed_withheld() ? "withheld until every game is over" : absl::StrCat(s.seed()))
-            << (s.deal_tables() ? "; each table dealt by the server" : "")
-            << "\n  tie-breaks: "
-            << (s.tie_breaks().empty() ? "none" : absl::StrJoin(s.tie_breaks(), ", "))
-            << ", then the lot\n  players (" << t.players_size() << "): " << EntrantsText(t)
-            << "\n  rounds started: "
-            << t.rounds_started() << (t.last_round_closed() ? " (last closed)" : "")
-            << "\n  log: " << t.last_event() << " events, last hash " << t.last_event_hash() << "\n";
-}
-
-const char* StatusName(const v1::TournamentTable& table) {
-  switch (table.status()) {
-    case v1::TABLE_STATUS_PENDING:
-      return table.game_over() ? "finished, awaiting confirmation" : "pending";
-    case v1::TABLE_STATUS_CONFIRMED:
-      return table.reported() ? "reported, not refereed" : "confirmed";
-    case v1::TABLE_STATUS_VOID:
-      return "void";
-    case v1::TABLE_STATUS_CORRECTED:
-      return "corrected";
-    default:
-      return "unknown";
-  }
-}
-
-void PrintRound(const v1::TournamentRound& round) {
-  std::cout << round.tournament() << " round " << round.round()
-            << (round.closed() ? " (closed)" : " (open)")
-            << ", repeated table-mate pairs: " << round.repeated_pairs() << "\n";
-  size_t status_width = 10;
-  for (const v1::TournamentTable& t : round.tables()) {
-    status_width = std::max(status_width, std::string(StatusName(t)).size());
-  }
-  for (const v1::TournamentTable& t : round.tables()) {
-    std::cout << absl::StrFormat("  table %-3d %s %s  seats:", t.number(),
-                                 PadRight(StatusName(t), status_width), t.game());
-    for (int i = 0; i < t.players_size(); ++i) {
-      std::cout << " " << PlayerLabel(t.players(i), i < t.display_names_size() ? t.display_names(i) : "");
-      const std::string absent = SeatOutcomeText(t.reported_result(), i);
-      if (i < t.places_size() && i < t.points_size()) {
-        std::cout << " (" << (absent.empty() ? absl::StrCat("place ", t.places(i)) : absent)
-                  << ", " << t.points(i) << (t.points(i) == "1" ? " point)" : " points)");
-      }
-    }
-    std::cout << "\n";
-    if (t.has_proposal()) {
-      std::cout << "            score sheet proposed by " << t.proposal().proposed_by()
-                << ", awaiting the organiser (arbiter tournament report "
-                << round.tournament().substr(round.tournament().find('/') + 1) << " "
-                << round.round() << " " << t.number() << " --accept)\n";
-    }
-    if (t.reported()) {
-      std::cout << "            score sheet signed by "
-                << absl::StrJoin(t.reported_result().signed_by(), ", ")
-                << (t.reported_result().proposed_by().empty()
-                        ? ""
-                        : absl::StrCat(" (proposed by ", t.reported_result().proposed_by(), ")"))
-                << (t.reported_result().note().empty() ? "" : ": ") << t.reported_result().note()
-                << "\n";
-    }
-  }
-  if (!round.byes().empty()) std::cout << "  byes: " << absl::StrJoin(round.byes(), " ") << "\n";
-}
-
-void PrintStandings(const v1::TournamentStandings& standings, bool csv) {
-  int rounds = standings.rows().empty() ? 0 : standings.rows(0).rounds_size();
-  if (csv) {
-    std::cout << "rank,player,display_name,withdrawn,points";
-    for (int r = 1; r <= rounds; ++r) std::cout << ",round_" << r;
-    std::cout << ",game_points,wins,strength_of_schedule,head_to_head,lot,decided_by,"
-                 "reported_rounds\n";
-  } else {
-    std::cout << standings.tournament() << " after round " << standings.after_round()
-              << "; tie-breaks: " << absl::StrJoin(standings.tie_breaks(), ", ")
-              << ", lot\n"
-              << absl::StrFormat("%5s  %s %8s  %s %6s %4s %7s %4s %4s  %s\n", "rank",
-                                 PadRight("player", 16), "points", PadRight("per round", 24), "game",
-                                 "wins", "sos", "h2h", "lot", "decided by");
-  }
-  bool any_reported = false;
-  for (const v1::StandingsRow& row : standings.rows()) {
-    std::vector<std::string> per_round;
-    std::vector<std::string> reported_rounds;
-    for (const v1::StandingsRoundEntry& e : row.rounds()) {
-      // In the table's space-separated column a late entrant's missed round
-      // is "-"; the CSV names it.
-      // A reported (score-sheet) result is marked "r" in the table and listed
-      // in the CSV's reported_rounds column.
-      per_round.push_back(e.kind() == "played" || e.kind() == "bye"
-                              ? absl::StrCat(e.points(), e.reported() && !csv ? "r" : "")
-                          : e.kind() == "not entered" && !csv ? "-"
-                                                              : e.kind());
-      if (e.reported()) reported_rounds.push_back(absl::StrCat(e.round()));
-    }
-    const std::string h2h = row.has_head_to_head() ? absl::StrCat(row.head_to_head()) : "";
-    if (csv) {
-      std::cout << row.rank() << "," << Csv(row.player()) << "," << Csv(row.display_name()) << ","
-                << (row.withdrawn() ? "yes" : "no") << "," << row.points();
-      for (const std::string& p : per_round) std::cout << "," << p;
-      std::cout << "," << row.game_points() << "," << row.wins() << ","
-                << row.strength_of_schedule() << "," << h2h << "," << row.lot() << ","
-                << row.decided_by() << "," << absl::StrJoin(reported_rounds, " ") << "\n";
-    } else {
-      any_reported |= !reported_rounds.empty();
-      std::cout << absl::StrFormat("%5d  %s %8s  %s %6d %4d %7s %4s %4d  %s\n", row.rank(),
-                                   PadRight(PlayerLabel(row.player(), row.display_name()) +
-                                                (row.withdrawn() ? " [withdrawn]" : ""),
-                                            16),
-                                   row.points(), PadRight(absl::StrJoin(per_round, " "), 24),
-                                   row.game_points(), row.wins(), row.strength_of_schedule(), h2h,
-                                   row.lot(), row.decided_by());
-    }
-  }
-  if (any_reported) {
-    std::cout << "  r: a result reported from a score sheet, not refereed\n";
-  }
 }
 
 int RunResults(const Opts& opts) {
@@ -366,6 +219,10 @@ v1::TournamentSettings SettingsOf(const Opts& opts) {
   s.set_no_show_points(opts.no_show_points);
   s.set_forfeit_points(opts.forfeit_points);
   s.set_deal_tables(opts.deal_tables);
+  // Dealt tables leave the seed only round 1's order and the lot: the
+  // server draws those too, so that nobody chooses any of it.
+  s.set_draw_lot(opts.draw_lot || opts.deal_tables);
+  s.set_spectators(opts.spectators);
   for (const std::string& t : opts.tie_breaks) s.add_tie_breaks(t);
   s.set_league(opts.league);
   s.set_dispute_window_seconds(opts.dispute_window);
@@ -384,7 +241,9 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
   auto create = std::make_shared<Opts>();
   CLI::App* cmd = Command(group, "create", "Create a tournament with its published settings", create);
   cmd->add_option("--game", create->game, "Game type")->required();
-  cmd->add_option("--seed", create->seed, "Seed: round 1, the tables' games, the lot")->required();
+  CLI::Option* seed = cmd->add_option("--seed", create->seed,
+                                      "Seed: round 1, the tables' games, the lot (not needed "
+                                      "with --deal-tables, where the server deals and draws)");
   cmd->add_option("--rounds", create->rounds, "Number of rounds")->required();
   cmd->add_option("--table-size", create->table_sizes, "An allowed table size (repeat)")->required();
   cmd->add_option("--preferred", create->preferred, "The preferred table size")->required();
@@ -399,7 +258,12 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
                   "Points for a seat reported as a forfeit (default 0)");
   cmd->add_flag("--deal-tables", create->deal_tables,
                 "The server deals each table's game: nobody, the organiser included, chooses "
-                "or sees a table's cards (docs/chance.md, \"Dealt games\")");
+                "or sees a table's cards (docs/chance.md, \"Dealt games\"); implies --draw-lot");
+  cmd->add_flag("--draw-lot", create->draw_lot,
+                "The server draws round 1's order and the lot after registration closes "
+                "(docs/tournaments.md, \"The drawn lot\")");
+  cmd->add_flag("--spectators", create->spectators,
+                "Anyone may follow the tables' live games as spectators (no hidden card shown)");
   cmd->add_option("--tie-break", create->tie_breaks,
                   "game_points, wins, strength_of_schedule, head_to_head (repeat, in order)");
   cmd->add_option("--league", create->league, "Also rate the games in this league");
@@ -407,7 +271,13 @@ void AddCreateCommand(CLI::App& group, int& exit_code) {
   cmd->add_option("--player", create->players,
                   "A player: ID or ID=DISPLAY NAME (any Unicode; repeat, in registration order)");
   cmd->add_option("--request-id", create->request_id, "Request id (default: from the id)");
-  cmd->callback([create, &exit_code] {
+  cmd->callback([create, seed, &exit_code] {
+    if (seed->count() == 0 && !create->deal_tables) {
+      std::cerr << "error: --seed is required (it decides round 1's order, the tables' games and "
+                   "the lot), unless --deal-tables lets the server deal and draw them\n";
+      exit_code = kExitBadInput;
+      return;
+    }
     exit_code = Run<v1::Tournament>(
         *create,
         [&](Client& c, v1::Tournament& out) {

@@ -114,6 +114,14 @@ absl::StatusOr<v1::Tournament> TournamentEditor::UpdateTournamentSettings(
         log, "its settings can change",
         "settle the rest by disputes and rulings"));
     ARBITER_RETURN_IF_ERROR(CheckTournamentSettings(games_, request.settings()));
+    if (request.settings().draw_lot() != log.settings.draw_lot()) {
+      return common::FieldError(
+          "settings.draw_lot",
+          absl::StrCat("settings.draw_lot: cannot change after creation (tournament \"", log.id,
+                       "\" was ", log.settings.draw_lot() ? "created with" : "created without",
+                       " a drawn lot, whose commitment is made at creation); delete the "
+                       "tournament and create it again to change it"));
+    }
     const std::string& league = request.settings().league();
     if (league != log.settings.league()) {
       ARBITER_RETURN_IF_ERROR(RequireMoveToLeague(caller, log.id, league));

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/dealer_seed.h"
 #include "engine/core/sha256.h"
 #include "engine/core/status_macros.h"
 #include "services/common/resource_names.h"
@@ -87,6 +88,11 @@ absl::Status FoldCreated(TournamentLog& log, const store::StreamEvent& event) {
   ARBITER_ASSIGN_OR_RETURN(const v1::TournamentCreated created,
                            Decode<v1::TournamentCreated>(log, event));
   ARBITER_RETURN_IF_ERROR(SetSettings(log, event, created.settings()));
+  if (created.settings().draw_lot() != !created.lot_commitment().empty()) {
+    return Corrupt(log.id, event.sequence,
+                   "a drawn lot needs a lot commitment, and only a drawn lot has one");
+  }
+  log.lot_commitment = created.lot_commitment();
   return AddPlayers(log, event, created.players(), created.display_names());
 }
 
@@ -120,7 +126,35 @@ absl::Status FoldBeforeRoundOne(TournamentLog& log, const store::StreamEvent& ev
   }
   ARBITER_ASSIGN_OR_RETURN(const v1::SettingsChanged changed,
                            Decode<v1::SettingsChanged>(log, event));
+  if (changed.settings().draw_lot() != log.settings.draw_lot()) {
+    return Corrupt(log.id, event.sequence, "settings_changed turns the drawn lot on or off");
+  }
   return SetSettings(log, event, changed.settings());
+}
+
+// Round 1's lot secret (settings.draw_lot): it must open the creation
+// event's commitment; the lot's seed follows from it and the players
+// registered so far. No other round records one.
+absl::Status FoldLotSecret(TournamentLog& log, const store::StreamEvent& event,
+                           const v1::RoundStarted& started) {
+  const bool needs_secret = started.round() == 1 && log.settings.draw_lot();
+  if (started.lot_secret().empty()) {
+    if (!needs_secret) return absl::OkStatus();
+    return Corrupt(log.id, event.sequence,
+                   "round 1 of a tournament with a drawn lot records no lot secret");
+  }
+  if (!needs_secret) {
+    return Corrupt(log.id, event.sequence, "a lot secret where no lot is drawn");
+  }
+  if (!engine::CheckDealerSecret(started.lot_secret()).ok() ||
+      engine::LotCommitment(log.id, started.lot_secret()) != log.lot_commitment) {
+    return Corrupt(log.id, event.sequence,
+                   "its lot secret does not open the lot commitment of event 1 (a forged or "
+                   "changed secret)");
+  }
+  log.lot_secret = started.lot_secret();
+  log.model.lot_seed = engine::DeriveLotSeed(log.id, log.lot_secret, log.players);
+  return absl::OkStatus();
 }
 
 // A round is started once all of its tables are recorded; until then it is
@@ -134,6 +168,7 @@ absl::Status FoldRoundStarted(TournamentLog& log, const store::StreamEvent& even
   if (started.round() != static_cast<int>(log.rounds.size()) + 1) {
     return Corrupt(log.id, event.sequence, "round out of order");
   }
+  ARBITER_RETURN_IF_ERROR(FoldLotSecret(log, event, started));
   RoundState round;
   round.number = started.round();
   round.request_id = event.request_id;

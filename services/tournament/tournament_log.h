@@ -92,6 +92,11 @@ struct TournamentLog {
   v1::TournamentSettings settings;
   engine::tournament::TournamentSettings model;
   std::vector<std::string> players;  // in registration order
+  // settings.draw_lot: the commitment of the creation event and, once round
+  // 1 has started, the secret its "round_started" event records (32 bytes;
+  // model.lot_seed is then derived from it).
+  std::string lot_commitment;
+  std::string lot_secret;
   // Each player's display name, if one was given.
   std::map<std::string, std::string> display_names;
   // Late entries and withdrawals, as the model takes them.

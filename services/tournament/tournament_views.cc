@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/seed_derivation.h"
 #include "engine/core/status_macros.h"
 #include "engine/tournament/standings.h"
 #include "services/common/proto_time.h"
@@ -57,6 +58,11 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
     }
   }
   out.set_rounds_started(static_cast<int>(log.rounds.size()));
+  out.set_lot_commitment(log.lot_commitment);
+  if (!log.lot_secret.empty()) {
+    out.set_lot_secret(engine::HexOf(log.lot_secret));
+    out.set_lot_seed(engine::tournament::LotSeedOf(log.model));
+  }
   ReadRounds read;
   if (!log.rounds.empty()) {
     ARBITER_ASSIGN_OR_RETURN(read, ReadResults(results, log, 0));

@@ -4,7 +4,10 @@
 #include <utility>
 #include <vector>
 
+#include <openssl/rand.h>
+
 #include "absl/strings/str_cat.h"
+#include "engine/core/dealer_seed.h"
 #include "engine/core/game.h"
 #include "engine/core/status_macros.h"
 #include "engine/tournament/pairing.h"
@@ -29,6 +32,12 @@ store::StreamAppendRequest AppendTo(const TournamentLog& log, const access::Call
   return TournamentAppend(log, caller, kind, request_id, type, body);
 }
 
+// The key under which the store keeps a tournament's lot secret (a name no
+// game id can take: game ids have no "/").
+std::string LotSecretKey(const std::string& tournament_id) {
+  return absl::StrCat("tournament/", tournament_id, "/lot");
+}
+
 // The request to create the game of `table` of `round`.
 v1::CreateGameRequest CreateTableGame(const TournamentLog& log, int round,
                                       const v1::TournamentTable& table) {
@@ -49,6 +58,7 @@ v1::CreateGameRequest CreateTableGame(const TournamentLog& log, int round,
   }
   game->set_tournament(log.id);
   game->set_league(log.settings.league());
+  game->set_spectators(log.settings.spectators());
   return create;
 }
 
@@ -80,6 +90,10 @@ absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
   ARBITER_RETURN_IF_ERROR(CheckNewPlayers({}, request.players()));
   ARBITER_RETURN_IF_ERROR(CheckDisplayNames(request.players(), request.display_names()));
   v1::TournamentCreated created;
+  if (request.settings().draw_lot()) {
+    ARBITER_ASSIGN_OR_RETURN(*created.mutable_lot_commitment(),
+                             LotCommitmentFor(request.tournament_id()));
+  }
   *created.mutable_settings() = request.settings();
   *created.mutable_players() = request.players();
   *created.mutable_display_names() = request.display_names();
@@ -154,7 +168,9 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::StartRound(
     return absl::FailedPreconditionError(
         absl::StrCat("round ", request.round(), " cannot start before round ", next));
   }
-  ARBITER_ASSIGN_OR_RETURN(const v1::RoundStarted started, DealNextRound(log));
+  ARBITER_ASSIGN_OR_RETURN(const TournamentLog drawn, WithDrawnLot(log));
+  ARBITER_ASSIGN_OR_RETURN(v1::RoundStarted started, DealNextRound(drawn));
+  if (next == 1) started.set_lot_secret(drawn.lot_secret);
   ARBITER_ASSIGN_OR_RETURN(const RoundResume resume, ResumeRound(log, started, request_id));
   ARBITER_RETURN_IF_ERROR(CreateTableGames(caller, log, started));
   ARBITER_RETURN_IF_ERROR(RecordRound(caller, log, started, resume, request_id));
@@ -177,6 +193,33 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
         "ROUND_STARTED", {{"tournament", log.id}, {"round", absl::StrCat(number)}});
   }
   return ReadRoundView(results_, log, number, SeedSight::kAll);
+}
+
+absl::StatusOr<std::string> TournamentWriter::LotCommitmentFor(const std::string& id) {
+  std::string secret(engine::kDealerSecretBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
+    return absl::InternalError("no random bytes could be drawn for the tournament's lot");
+  }
+  // A retried creation finds the first secret and commits to it again.
+  ARBITER_ASSIGN_OR_RETURN(const std::string kept, events_.KeepDealerSecret(LotSecretKey(id), secret));
+  return engine::LotCommitment(id, kept);
+}
+
+absl::StatusOr<TournamentLog> TournamentWriter::WithDrawnLot(const TournamentLog& log) {
+  if (!log.settings.draw_lot() || !log.rounds.empty() || !log.lot_secret.empty()) return log;
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<std::string> secret,
+                           events_.DealerSecret(LotSecretKey(log.id)));
+  if (!secret.has_value() || engine::LotCommitment(log.id, *secret) != log.lot_commitment) {
+    return absl::DataLossError(absl::StrCat(
+        "tournament \"", log.id, "\": the lot secret this server keeps ",
+        secret.has_value() ? "does not open" : "is missing for",
+        " the lot commitment of its creation event; round 1 cannot be drawn (restore the "
+        "dealer_secrets table from a backup)"));
+  }
+  TournamentLog drawn = log;
+  drawn.lot_secret = *secret;
+  drawn.model.lot_seed = engine::DeriveLotSeed(log.id, *secret, log.players);
+  return drawn;
 }
 
 absl::StatusOr<v1::RoundStarted> TournamentWriter::DealNextRound(const TournamentLog& log) {

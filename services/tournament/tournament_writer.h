@@ -71,6 +71,13 @@ class TournamentWriter {
                                                     const std::string& request_id);
   // The next round as the model deals it from the results so far.
   absl::StatusOr<v1::RoundStarted> DealNextRound(const TournamentLog& log);
+  // A drawn lot's commitment for a new tournament: draws the secret and
+  // keeps it in the store (a retry keeps the first one).
+  absl::StatusOr<std::string> LotCommitmentFor(const std::string& id);
+  // `log` with its lot drawn, before round 1 of a tournament with a drawn
+  // lot starts: the kept secret (checked against the commitment) and the
+  // lot's seed from it and the players registered. `log` itself otherwise.
+  absl::StatusOr<TournamentLog> WithDrawnLot(const TournamentLog& log);
   // Creates the games of a round's tables together (or accepts those an
   // earlier attempt created).
   absl::Status CreateTableGames(const access::Caller& caller, const TournamentLog& log,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that docs/chance_reference.py reproduces the sealed-seed and the
-dealt-game test vectors printed in docs/chance.md (the C++ side pins the same
+"""Checks that docs/chance_reference.py reproduces the sealed-seed, the
+dealt-game and the drawn-lot test vectors printed in docs/chance.md (the C++ side pins the same
 vectors in tests/engine/core/seed_derivation_test.cc and
 tests/engine/core/dealer_seed_test.cc).
 
@@ -56,6 +56,27 @@ def check_dealt(reference, lines):
     return len(rows), failures, 5
 
 
+def check_lot(reference, lines):
+    """(rows found, failures, rows required) for the drawn-lot table."""
+    # Rows of the form: | lot | `tournament` | `secret hex` | `[players]` | `commitment` | seed |
+    row = re.compile(r"^\| lot \| `([^`]+)` \| `([0-9a-f]{64})` \| `(\[.*\])` \| `([0-9a-f]{64})` \| (\d+) \|$")
+    rows = [m for m in (row.match(line) for line in lines) if m]
+    failures = 0
+    for m in rows:
+        tournament_id, secret_hex, players_json, commitment, seed = m.groups()
+        secret = bytes.fromhex(secret_hex)
+        players = json.loads(players_json)
+        got_commitment = reference.lot_commitment(tournament_id, secret)
+        got_seed = reference.lot_seed(tournament_id, secret, players)
+        if got_commitment != commitment:
+            print(f"lot {tournament_id} {players_json}: commitment {got_commitment}, docs say {commitment}")
+            failures += 1
+        if got_seed != int(seed):
+            print(f"lot {tournament_id} {players_json}: lot seed {got_seed}, docs say {seed}")
+            failures += 1
+    return len(rows), failures, 3
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--source-dir", required=True)
@@ -69,12 +90,15 @@ def main():
     failures = 0
     sealed = check_sealed(reference, lines)
     dealt = check_dealt(reference, lines)
-    for name, (count, failed, at_least) in (("sealed-seed", sealed), ("dealt-game", dealt)):
+    lot = check_lot(reference, lines)
+    for name, (count, failed, at_least) in (("sealed-seed", sealed), ("dealt-game", dealt),
+                                            ("drawn-lot", lot)):
         if count < at_least:
             print(f"docs/chance.md: expected at least {at_least} {name} vector rows, found {count}")
             failures += 1
         failures += failed
-    print(f"{sealed[0]} sealed and {dealt[0]} dealt vectors checked, {failures} failures")
+    print(f"{sealed[0]} sealed, {dealt[0]} dealt and {lot[0]} lot vectors checked, "
+          f"{failures} failures")
     return 1 if failures else 0
 
 

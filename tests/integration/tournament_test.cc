@@ -5,18 +5,23 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
+#include <google/protobuf/util/message_differencer.h>
+
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
 #include <tuple>
 #include <vector>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
+#include "engine/core/dealer_seed.h"
 #include "engine/league/league_ratings.h"
 #include "engine/rating/rating.h"
 #include "engine/tournament/pairing.h"
@@ -28,6 +33,7 @@
 #include "services/league/projection_store.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/tournament/tournament_log.h"
+#include "tests/engine/conformance/view_checks.h"
 #include "tests/integration/league_server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -1065,6 +1071,105 @@ TEST_F(TournamentTest, DealtTablesAreDealtByTheServerAndNoSeedDecidesThem) {
   ASSERT_TRUE(Confirm("cup", 1, 1, &confirmed).ok());
   EXPECT_EQ(confirmed.tables(0).status(), v1::TABLE_STATUS_CONFIRMED);
   EXPECT_EQ(confirmed.tables(1).status(), v1::TABLE_STATUS_PENDING);
+}
+
+// A drawn lot: the server commits to a secret at creation, records it when
+// round 1 starts, and round 1's tables follow from it and the players
+// registered by then, not from the organiser's seed; the commitment opens
+// and anyone re-derives round 1. The drawn lot cannot be turned off later.
+// Spectators: the public follows a live table's game, seeing no hidden card.
+TEST_F(TournamentTest, ADrawnLotDecidesRoundOneAndSpectatorsFollowTheLiveTables) {
+  v1::TournamentSettings settings = Settings(2);
+  settings.set_deal_tables(true);
+  settings.set_draw_lot(true);
+  settings.set_spectators(true);
+  ASSERT_TRUE(Create("cup", settings, Names(12), organiser_).ok());
+  const v1::Tournament before = Get("cup");
+  ASSERT_EQ(before.lot_commitment().size(), 64u);
+  EXPECT_TRUE(before.lot_secret().empty());
+
+  v1::UpdateTournamentSettingsRequest change;
+  change.set_name("tournaments/cup");
+  change.set_request_id("no-lot");
+  *change.mutable_settings() = settings;
+  change.mutable_settings()->set_draw_lot(false);
+  v1::Tournament changed;
+  grpc::Status status =
+      tournaments_->UpdateTournamentSettings(As(organiser_).get(), change, &changed);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(status.error_message(), ::testing::StartsWith("settings.draw_lot: "));
+
+  v1::TournamentRound started;
+  ASSERT_TRUE(Start("cup", 1, &started).ok());
+  const v1::Tournament after = Get("cup");
+  EXPECT_EQ(after.lot_commitment(), before.lot_commitment());
+  const std::string secret = absl::HexStringToBytes(after.lot_secret());
+  ASSERT_EQ(secret.size(), 32u);
+  EXPECT_EQ(engine::LotCommitment("cup", secret), before.lot_commitment());
+  const uint64_t lot_seed = engine::DeriveLotSeed("cup", secret, Names(12));
+  EXPECT_EQ(after.lot_seed(), lot_seed);
+  absl::StatusOr<engine::tournament::TournamentSettings> model =
+      tournament::ModelSettings(settings);
+  ASSERT_TRUE(model.ok());
+  // By the organiser's seed alone, round 1 would seat the players otherwise
+  // (12 players: two shuffles agree about once in 479 million draws).
+  absl::StatusOr<engine::tournament::Round> by_seed =
+      engine::tournament::AssignRound(*model, Names(12), {}, {});
+  model->lot_seed = lot_seed;
+  absl::StatusOr<engine::tournament::Round> expected =
+      engine::tournament::AssignRound(*model, Names(12), {}, {});
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  ASSERT_TRUE(by_seed.ok()) << by_seed.status();
+  ASSERT_EQ(started.tables_size(), static_cast<int>(expected->tables.size()));
+  bool as_by_seed = true;
+  for (int t = 0; t < started.tables_size(); ++t) {
+    const std::vector<std::string> seated(started.tables(t).players().begin(),
+                                          started.tables(t).players().end());
+    EXPECT_EQ(seated, expected->tables[static_cast<size_t>(t)].players) << "table " << t + 1;
+    as_by_seed = as_by_seed && seated == by_seed->tables[static_cast<size_t>(t)].players;
+  }
+  EXPECT_FALSE(as_by_seed) << "round 1 is seated as the organiser's seed alone would seat it";
+
+  // The public follows table 1's live game as a spectator: the game and its
+  // position without any hand, and no seat's moves.
+  const std::string table_game = started.tables(0).game();
+  v1::GetGameRequest get;
+  get.set_name(table_game);
+  v1::Game game;
+  ASSERT_TRUE(stub_->GetGame(As(reader_).get(), get, &game).ok());
+  EXPECT_TRUE(game.spectators());
+  v1::CloseDealRequest close;
+  close.set_game(table_game);
+  close.set_request_id("close-1");
+  ASSERT_TRUE(stub_->CloseDeal(As(organiser_).get(), close, &game).ok());
+  v1::GetGameStateRequest state;
+  state.set_name(table_game);
+  v1::GameState seen;
+  status = stub_->GetGameState(As(reader_).get(), state, &seen);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  v1::GameState everything;
+  ASSERT_TRUE(stub_->GetGameState(As(admin_).get(), state, &everything).ok());
+  // The admin's view with every hand cut to its size is the spectator's.
+  const std::optional<std::set<std::string>> hands = arbiter::testing::HandCountersOf("atlantis");
+  ASSERT_TRUE(hands.has_value());
+  v1::PositionView cut = everything.view();
+  int hidden = 0;
+  for (v1::PlayerHoldings& holdings : *cut.mutable_players()) {
+    for (v1::Counter& counter : *holdings.mutable_items()) {
+      if (hands->count(counter.name()) == 0 || counter.detail().empty()) continue;
+      counter.clear_detail();
+      ++hidden;
+    }
+  }
+  EXPECT_GT(hidden, 0) << "no hand to hide: the check below would prove nothing";
+  EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(seen.view(), cut))
+      << seen.view().ShortDebugString();
+  v1::ListLegalActionsRequest moves;
+  moves.set_game(table_game);
+  moves.set_player(started.tables(0).players(0));
+  v1::ListLegalActionsResponse offered;
+  EXPECT_EQ(stub_->ListLegalActions(As(reader_).get(), moves, &offered).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
 }
 
 // What round 1 would refuse when it creates the tables' games is refused

@@ -28,6 +28,19 @@ TEST(DealerSeedTest, CommitmentsMatchTheDocumentedVectors) {
             "6f529be2dc00820fea4ce64651cfe71e082f749653b698d27ddbdc9902ece2f7");
 }
 
+TEST(DealerSeedTest, DrawnLotsMatchTheDocumentedVectors) {
+  EXPECT_EQ(LotCommitment("cup", Bytes0To31()),
+            "e00eb9e858a6cc08e71dee6b9e975da8357ca2c44ec75862206aceaf70cc63e3");
+  EXPECT_EQ(DeriveLotSeed("cup", Bytes0To31(), {"p1", "p2", "p3"}), 3453526377042199042ULL);
+  EXPECT_EQ(DeriveLotSeed("cup", Bytes0To31(), {"p2", "p1", "p3"}), 17736460516217723680ULL);
+  EXPECT_EQ(LotCommitment("spring-open", kAllOnes),
+            "e6a466184ab143a4b6687b1113441f9e1e1b16580a5ea0a38b1a701bea239ffe");
+  EXPECT_EQ(DeriveLotSeed("spring-open", kAllOnes, {"ann", "bob", "cy", "dee", "\xc3\xa9t\xc3\xa9"}),
+            1870112560372236819ULL);
+  // A lot committed for one tournament does not open for another.
+  EXPECT_NE(LotCommitment("cup2", Bytes0To31()), LotCommitment("cup", Bytes0To31()));
+}
+
 TEST(DealerSeedTest, SeedsMatchTheDocumentedVectors) {
   EXPECT_EQ(DeriveDealtSeed("d1", Bytes0To31(), AnnAndBob()), 13841310516195364348ULL);
   EXPECT_EQ(DeriveDealtSeed("d1", Bytes0To31(), {{"bob", "lucky"}, {"ann", "7"}}),
