@@ -1,10 +1,18 @@
 // ListLegalActions over gRPC against a server in this process on a private
-// embedded PostgreSQL: for each game, a live game whose stored log stops at
-// the position (among the first 200 of a simulated game) where the seat to
-// act has the most legal actions, asked again and again by an admin. Each
-// call reads the game's events from PostgreSQL, replays them and lists the
-// seat's actions with their labels. Counters: the actions listed, the
-// events replayed, the median and 99th percentile call in milliseconds.
+// embedded PostgreSQL. Counters: the actions listed, the last event, the
+// median and 99th percentile call in milliseconds.
+//   BM_ListLegalActions  a live game stopped at the position (among the first
+//                        200 of a simulated game) where the seat to act has
+//                        the most legal actions, asked again and again by an
+//                        admin: answered from the judgement cache.
+//   BM_ReadAndReplay     the baseline, the same position: GetGameState of
+//                        that event by number, which reads the game's events
+//                        and replays them on every call, as ListLegalActions
+//                        did before the cache.
+//   BM_MovesAfterEachMove  live play: an admin appends the next move of a
+//                        simulated game, then the seat to act next asks for
+//                        its moves (timed: p50_ms, p99_ms; the append:
+//                        append_p50_ms), to the end of the game and again.
 //
 //   build/bin/legal_actions_bench
 #include <benchmark/benchmark.h>
@@ -69,46 +77,137 @@ std::string StartGame(World& w, const std::string& id, const std::string& game, 
   submit.set_request_id(id);
   submit.set_game_id(id);
   submit.set_log(arbiter::log::FormatLog(*log));
+  submit.set_allow_duplicate(true);  // the cases share positions
   arbiter::v1::SubmitGameResponse response;
   grpc::Status status = w.games->SubmitGame(BenchContext(w.token).get(), submit, &response);
   if (!status.ok()) Fail(status.error_message());
   return to_act;
 }
 
+constexpr const char* kGames[] = {"atlantis", "atlantica", "atlantis-rising"};
+
+// The median and 99th percentile of `ms` (sorted here).
+void Percentiles(benchmark::State& state, std::vector<double>& ms, const std::string& prefix) {
+  std::sort(ms.begin(), ms.end());
+  state.counters[prefix + "p50_ms"] = ms.empty() ? 0 : ms[ms.size() / 2];
+  state.counters[prefix + "p99_ms"] = ms.empty() ? 0 : ms[ms.size() * 99 / 100];
+}
+
+// Times `call` once per iteration; fails the program if it fails.
+template <typename Call>
+void TimeEach(benchmark::State& state, Call call) {
+  std::vector<double> ms;
+  for (auto _ : state) {
+    const absl::Time start = absl::Now();
+    grpc::Status status = call();
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
+    if (!status.ok()) Fail(status.error_message());
+  }
+  Percentiles(state, ms, "");
+}
+
 // Args: 0 Atlantis, 1 Atlantica, 2 Atlantis Rising; the player count.
 void BM_ListLegalActions(benchmark::State& state) {
-  static const char* const kGames[] = {"atlantis", "atlantica", "atlantis-rising"};
   World& w = TheWorld();
   const std::string game = kGames[state.range(0)];
-  const std::string id = absl::StrCat(state.range(0), "-", state.range(1));
+  const std::string id = absl::StrCat("moves-", state.range(0), "-", state.range(1));
   const std::string player = StartGame(w, id, game, static_cast<int>(state.range(1)));
   arbiter::v1::ListLegalActionsRequest request;
   request.set_game("games/" + id);
   request.set_player(player);
   arbiter::v1::ListLegalActionsResponse response;
-  std::vector<double> ms;
-  for (auto _ : state) {
-    const absl::Time start = absl::Now();
-    grpc::Status status =
-        w.games->ListLegalActions(BenchContext(w.token).get(), request, &response);
-    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
-    if (!status.ok()) Fail(status.error_message());
-  }
-  std::sort(ms.begin(), ms.end());
+  TimeEach(state, [&] {
+    return w.games->ListLegalActions(BenchContext(w.token).get(), request, &response);
+  });
   state.SetLabel(game);
   state.counters["actions"] = response.actions_size();
   state.counters["events"] = static_cast<double>(response.last_event());
-  state.counters["p50_ms"] = ms.empty() ? 0 : ms[ms.size() / 2];
-  state.counters["p99_ms"] = ms.empty() ? 0 : ms[ms.size() * 99 / 100];
 }
-BENCHMARK(BM_ListLegalActions)
-    ->UseRealTime()
-    ->MinTime(3)
-    ->Args({0, 2})
-    ->Args({0, 4})
-    ->Args({1, 2})
-    ->Args({1, 5})
-    ->Args({2, 4});
+
+void BM_ReadAndReplay(benchmark::State& state) {
+  World& w = TheWorld();
+  const std::string game = kGames[state.range(0)];
+  const std::string id = absl::StrCat("replay-", state.range(0), "-", state.range(1));
+  StartGame(w, id, game, static_cast<int>(state.range(1)));
+  arbiter::v1::GetGameStateRequest request;
+  request.set_name("games/" + id);
+  arbiter::v1::GameState response;
+  // The last event by number: never answered from the cache.
+  if (!w.games->GetGameState(BenchContext(w.token).get(), request, &response).ok()) Fail("state");
+  request.set_event(response.event());
+  TimeEach(state, [&] {
+    return w.games->GetGameState(BenchContext(w.token).get(), request, &response);
+  });
+  state.SetLabel(game);
+  state.counters["events"] = static_cast<double>(response.event());
+}
+
+void BM_MovesAfterEachMove(benchmark::State& state) {
+  World& w = TheWorld();
+  const std::string game = kGames[state.range(0)];
+  arbiter::log::GameLog log;
+  std::string id;
+  size_t next = 0;
+  int64_t last = 0;
+  int games = 0;
+  std::vector<double> ask_ms;
+  std::vector<double> append_ms;
+  int64_t actions = 0;
+  for (auto _ : state) {
+    if (id.empty() || next + 1 >= log.actions.size()) {
+      arbiter::replay::SimulationRequest simulation{game, static_cast<int>(state.range(1)),
+                                                    static_cast<uint64_t>(100 + games), "", {}};
+      auto simulated = arbiter::replay::SimulateGame(simulation, *w.registry);
+      if (!simulated.ok()) Fail("simulate");
+      log = *std::move(simulated);
+      id = absl::StrCat("live-", state.range(0), "-", state.range(1), "-", games++);
+      arbiter::v1::CreateGameRequest create;
+      create.set_request_id(id);
+      create.set_game_id(id);
+      *create.mutable_game()->mutable_players() = log.header.players();
+      create.mutable_game()->set_game_type(log.header.game());
+      create.mutable_game()->set_seed(log.header.seed());
+      arbiter::v1::Game created;
+      grpc::Status status = w.games->CreateGame(BenchContext(w.token).get(), create, &created);
+      if (!status.ok()) Fail(status.error_message());
+      next = 0;
+      last = 1;
+    }
+    arbiter::v1::AppendActionsRequest append;
+    append.set_game("games/" + id);
+    append.set_request_id(absl::StrCat(id, "-", next));
+    append.set_expected_last_event(last);
+    *append.add_actions() = log.actions[next];
+    arbiter::v1::AppendActionsResponse appended;
+    absl::Time start = absl::Now();
+    grpc::Status status = w.games->AppendActions(BenchContext(w.token).get(), append, &appended);
+    append_ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
+    if (!status.ok()) Fail(status.error_message());
+    last = appended.last_event();
+    ++next;
+    arbiter::v1::ListLegalActionsRequest ask;
+    ask.set_game("games/" + id);
+    ask.set_player(log.actions[next].player());
+    arbiter::v1::ListLegalActionsResponse offered;
+    start = absl::Now();
+    status = w.games->ListLegalActions(BenchContext(w.token).get(), ask, &offered);
+    ask_ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - start));
+    if (!status.ok()) Fail(status.error_message());
+    actions += offered.actions_size();
+  }
+  state.SetLabel(game);
+  Percentiles(state, ask_ms, "");
+  Percentiles(state, append_ms, "append_");
+  state.counters["actions_per_ask"] =
+      ask_ms.empty() ? 0 : static_cast<double>(actions) / static_cast<double>(ask_ms.size());
+}
+
+void Positions(benchmark::internal::Benchmark* b) {
+  b->UseRealTime()->MinTime(3)->Args({0, 2})->Args({0, 4})->Args({1, 2})->Args({1, 5})->Args({2, 4});
+}
+BENCHMARK(BM_ListLegalActions)->Apply(Positions);
+BENCHMARK(BM_ReadAndReplay)->Apply(Positions);
+BENCHMARK(BM_MovesAfterEachMove)->Apply(Positions);
 
 }  // namespace
 

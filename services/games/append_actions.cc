@@ -3,6 +3,7 @@
 // refuse a stale view) or judge the batch, add the game's result when the
 // batch ends the game, and store. Also the result event of a game that has
 // ended (RecordFinished, shared with Reveal).
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -324,13 +325,15 @@ absl::StatusOr<std::string> AddEndingEvent(store::EventStore& store, LiveGame& l
   return last_action_hash;
 }
 
-// Stores the judged append and answers it. Aborted with
+// Stores the judged append (what the store answered in `stored`) and
+// answers it. Aborted with
 // STALE_EXPECTED_EVENT if another server wrote to the game since it was
 // read; the store's other errors as they are.
 absl::StatusOr<v1::AppendActionsResponse> StoreJudgedAppend(store::EventStore& store,
                                                             LiveGame& live,
                                                             const PendingAppend& pending,
-                                                            const std::string& last_action_hash) {
+                                                            const std::string& last_action_hash,
+                                                            store::AppendResult& stored) {
   absl::StatusOr<store::AppendResult> result = store.Append(pending.append);
   if (!result.ok()) {
     live.Forget();
@@ -339,6 +342,7 @@ absl::StatusOr<v1::AppendActionsResponse> StoreJudgedAppend(store::EventStore& s
     }
     return result.status();
   }
+  stored = *result;
   live.last_event = result->last_sequence;
   v1::AppendActionsResponse out;
   out.set_status(v1::GAME_STATUS_ACTIVE);
@@ -399,7 +403,33 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
   ARBITER_RETURN_IF_ERROR(JudgeActions(*live, request, cancel));
   ARBITER_ASSIGN_OR_RETURN(const std::string last_action_hash,
                            AddEndingEvent(store_, *live, pending));
-  return StoreJudgedAppend(store_, *live, pending, last_action_hash);
+  const JudgementCache::ReadTicket ticket =
+      judgements_ != nullptr ? judgements_->BeginRead() : JudgementCache::ReadTicket{};
+  store::AppendResult stored;
+  ARBITER_ASSIGN_OR_RETURN(v1::AppendActionsResponse out,
+                           StoreJudgedAppend(store_, *live, pending, last_action_hash, stored));
+  if (!pending.ends) RememberJudgement(pending.record, *live, stored, ticket);
+  return out;
+}
+
+void GameWriter::RememberJudgement(const store::GameRecord& before, const LiveGame& live,
+                                   const store::AppendResult& stored,
+                                   const JudgementCache::ReadTicket& ticket) {
+  if (judgements_ == nullptr || stored.replayed || !live.seed_known || !live.referee.has_value() ||
+      live.last_event != stored.last_sequence) {
+    return;
+  }
+  JudgementCache::Judgement judged;
+  judged.chained = before;
+  judged.chained.last_sequence = stored.last_sequence;
+  judged.chained.last_hash = stored.last_hash;
+  // As AdjudicateGame would answer after reading the game again: the last
+  // event is an action, so the referee's result is the official one.
+  judged.adjudication = ToAdjudication(before.game_id, *live.referee, stored.last_sequence);
+  judged.adjudication.set_last_event_hash(stored.last_hash);
+  judged.adjudication.mutable_official()->set_source(v1::RESULT_SOURCE_REFEREE);
+  judged.referee = std::make_shared<const replay::Referee>(live.referee->Copy());
+  judgements_->Store(before.game_id, stored.last_hash, stored.last_position, ticket, judged);
 }
 
 absl::Status GameWriter::RecordFinished(const std::string& game_id,

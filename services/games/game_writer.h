@@ -37,6 +37,7 @@
 #include "services/access/permissions.h"
 #include "services/games/cancel_check.h"
 #include "services/games/game_loader.h"
+#include "services/games/judgement_cache.h"
 #include "services/games/league_check.h"
 #include "services/games/live_games.h"
 #include "services/games/tournament_league.h"
@@ -69,6 +70,12 @@ class GameWriter {
         limits_(limits),
         leagues_(leagues),
         tournaments_(tournaments) {}
+
+  // After each append that leaves the game live, the writer remembers the
+  // game's new judgement and position in `judgements` (null: nowhere), so
+  // that the players' next ListLegalActions and GetGameState need no read
+  // and no replay (judgement_cache.h). Set before the server starts.
+  void RememberJudgementsIn(JudgementCache* judgements) { judgements_ = judgements; }
 
   // LeagueCheck::CheckRates (league `league_id` exists and rates
   // `game_type`; OK for an empty id), or OK without `leagues`. For writers
@@ -173,12 +180,21 @@ class GameWriter {
   // the game is already finished; the store's error otherwise.
   absl::Status RecordFinished(const std::string& game_id, const v1::GameCreated& created,
                               const v1::Adjudication& judged, int64_t last_sequence);
+  // Remembers in judgements_ the game whose chain stated `before` as the
+  // append `stored` began, as `live` judges it after `stored`
+  // (append_actions.cc): only a game still live with its seed known, and
+  // only if nothing of the game was heard of since `ticket` (taken before
+  // the write) beyond `stored`.
+  void RememberJudgement(const store::GameRecord& before, const LiveGame& live,
+                         const store::AppendResult& stored,
+                         const JudgementCache::ReadTicket& ticket);
 
   store::EventStore& store_;
   const engine::RulesetRegistry& registry_;
   const WriteLimits limits_;
   LeagueCheck* const leagues_;
   TournamentLeagues* const tournaments_;
+  JudgementCache* judgements_ = nullptr;
   LiveGames live_;
 };
 

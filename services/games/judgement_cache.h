@@ -1,6 +1,7 @@
 // JudgementCache: the adjudications of stored games, so that a repeated
 // AdjudicateGame of a game that has not changed is answered without reading
-// and replaying its events.
+// and replaying its events; ListLegalActions and GetGameState of its last
+// position likewise, from the referee the entry keeps.
 //
 // Two ways to know an entry is not stale:
 //   * Find: the caller has read the game's last stored event, and its hash
@@ -23,6 +24,7 @@
 #define ARBITER_SERVICES_GAMES_JUDGEMENT_CACHE_H_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -32,6 +34,7 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/arbiter_service.pb.h"
+#include "services/replay/referee.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::games {
@@ -48,6 +51,10 @@ class JudgementCache final : public store::StoreListener {
   struct Judgement {
     v1::Adjudication adjudication;
     store::GameRecord chained;  // the game's record as its chain states it
+    // The referee after the game's last event, from the same replay (what
+    // ListLegalActions and GetGameState answer from); shared, never
+    // changed.
+    std::shared_ptr<const replay::Referee> referee;
   };
   // Taken before reading a game whose judgement will be stored.
   struct ReadTicket {

@@ -44,6 +44,17 @@ const char* VerdictName(Verdict verdict) {
   return "unknown";
 }
 
+Referee Referee::Copy() const {
+  Referee out;
+  out.header_ = header_;
+  out.game_ = game_;
+  out.ruleset_ = ruleset_;
+  out.state_ = state_->Clone();
+  out.violation_ = violation_;
+  out.actions_applied_ = actions_applied_;
+  return out;
+}
+
 absl::StatusOr<Referee> Referee::Start(const v1::LogHeader& header,
                                        const engine::RulesetRegistry& registry) {
   Referee referee;

@@ -51,6 +51,9 @@ class Referee {
 
   Referee(Referee&&) = default;
   Referee& operator=(Referee&&) = default;
+  // An independent copy (the position cloned), for a cache to keep while
+  // this one moves on.
+  Referee Copy() const;
 
   // Judges the action on log line `line`. InvalidArgument ("line N: ...") if
   // it is malformed; otherwise the violation, if any (which ends the game as

@@ -313,51 +313,63 @@ absl::Status ArbiterServiceImpl::AddInclusion(v1::Adjudication& adjudication) {
   return proof.status();
 }
 
+absl::StatusOr<games::JudgementCache::Judgement> ArbiterServiceImpl::CurrentJudgement(
+    const access::Caller& caller, const std::string& game_id, bool with_referee,
+    const games::CancelCheck& cancel) {
+  // A current entry (judgement_cache.h) needs no read at all. It holds the
+  // chain's record, computed with it, for the permission check.
+  if (auto cached = judgements_.FindCurrent(game_id, store_.WrittenThrough())) {
+    ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
+    if (!with_referee || cached->referee != nullptr) return *std::move(cached);
+  }
+  // Otherwise one statement reads the row, the first events and the last
+  // one (game_stream.h): the permission check, a cache entry checked by the
+  // last event's hash, and on a miss the start of the stream all come from
+  // it.
+  const games::JudgementCache::ReadTicket ticket = judgements_.BeginRead();
+  ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, game_id));
+  if (game.last.has_value()) {
+    if (auto cached = judgements_.Find(game_id, game.last->hash)) {
+      ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
+      if (!with_referee || cached->referee != nullptr) {
+        // Checked against the store just now: current again.
+        judgements_.Store(game_id, game.last->hash, game.last->position, ticket, *cached);
+        return *std::move(cached);
+      }
+    }
+  }
+  ARBITER_ASSIGN_OR_RETURN(replay::Referee referee,
+                           games::JudgeStored(store_, registry_, game, 0, cancel));
+  games::JudgementCache::Judgement judged;
+  judged.adjudication =
+      games::ToAdjudication(game.record.game_id, referee, game.record.last_sequence);
+  judged.adjudication.set_last_event_hash(game.last->hash);
+  ARBITER_ASSIGN_OR_RETURN(*judged.adjudication.mutable_official(),
+                           games::OfficialResultOf(*game.last));
+  judged.chained = game.record;
+  // Live games keep their position for the players' next questions; an
+  // ended game's only while someone asks for it.
+  if (with_referee || game.record.status == store::GameStatus::kActive) {
+    judged.referee = std::make_shared<const replay::Referee>(std::move(referee));
+  }
+  judgements_.Store(game_id, game.last->hash, game.last->position, ticket, judged);
+  return judged;
+}
+
 grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                                                 const v1::AdjudicateGameRequest* request,
                                                 v1::Adjudication* response) {
   return Serve(context, auth_, "AdjudicateGame", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
-                 const games::CancelCheck cancel = CancelOf(context);
                  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
-                 // A current entry (judgement_cache.h) needs no read at
-                 // all. It holds the chain's record, computed with it, for
-                 // the permission check.
-                 if (auto cached = judgements_.FindCurrent(*game_id, store_.WrittenThrough())) {
-                   ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
-                   *response = std::move(cached->adjudication);
-                   WithholdHiddenDetail(caller, cached->chained, *response);
-                   return AddInclusion(*response);
-                 }
-                 // Otherwise one statement reads the row, the first events
-                 // and the last one (game_stream.h): the permission check,
-                 // a cache entry checked by the last event's hash, and on a
-                 // miss the start of the stream all come from it.
-                 const games::JudgementCache::ReadTicket ticket = judgements_.BeginRead();
-                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, *game_id));
-                 if (game.last.has_value()) {
-                   if (auto cached = judgements_.Find(*game_id, game.last->hash)) {
-                     ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
-                     // Checked against the store just now: current again.
-                     judgements_.Store(*game_id, game.last->hash, game.last->position, ticket,
-                                       *cached);
-                     *response = std::move(cached->adjudication);
-                     WithholdHiddenDetail(caller, cached->chained, *response);
-                     return AddInclusion(*response);
-                   }
-                 }
-                 ARBITER_ASSIGN_OR_RETURN(replay::Referee referee, games::JudgeStored(store_, registry_, game, 0, cancel));
-                 *response = games::ToAdjudication(game.record.game_id, referee,
-                                            game.record.last_sequence);
-                 response->set_last_event_hash(game.last->hash);
-                 ARBITER_ASSIGN_OR_RETURN(*response->mutable_official(),
-                                          games::OfficialResultOf(*game.last));
-                 judgements_.Store(*game_id, game.last->hash, game.last->position, ticket,
-                                   games::JudgementCache::Judgement{*response, game.record});
-                 WithholdHiddenDetail(caller, game.record, *response);
+                 ARBITER_ASSIGN_OR_RETURN(
+                     games::JudgementCache::Judgement judged,
+                     CurrentJudgement(caller, *game_id, false, CancelOf(context)));
+                 *response = std::move(judged.adjudication);
+                 WithholdHiddenDetail(caller, judged.chained, *response);
                  return AddInclusion(*response);
                });
 }
@@ -372,9 +384,19 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                  if (!game_id.ok()) {
                    return common::WithFieldViolation(game_id.status(), "name", "not a game name");
                  }
+                 if (request->event() == 0) {
+                   // The last position: from the judgement of the whole game.
+                   ARBITER_ASSIGN_OR_RETURN(const games::JudgementCache::Judgement judged,
+                                            CurrentJudgement(caller, *game_id, true, cancel));
+                   ARBITER_RETURN_IF_ERROR(access::RequireReadState(caller, judged.chained));
+                   *response = games::ToGameState(judged.chained.game_id, *judged.referee,
+                                                  judged.chained.last_sequence,
+                                                  *access::ViewerOf(caller, judged.chained));
+                   return absl::OkStatus();
+                 }
                  ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, *game_id, true));
                  const int64_t last = game.record.last_sequence;
-                 const int64_t event = request->event() == 0 ? last : request->event();
+                 const int64_t event = request->event();
                  if (event < 1 || event > last) {
                    return common::FieldError("event", absl::StrCat("event must be 1-", last,
                                                            " (0: the last), not ", event));
@@ -402,9 +424,10 @@ grpc::Status ArbiterServiceImpl::ListLegalActions(grpc::ServerContext* context,
                    return common::FieldError("player", "player is required: the player id of the "
                                                        "seat whose moves to list");
                  }
-                 ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game,
-                                          OpenReadable(store_, caller, *game_id));
-                 const std::vector<std::string>& seats = game.record.players;
+                 ARBITER_ASSIGN_OR_RETURN(
+                     const games::JudgementCache::Judgement judged,
+                     CurrentJudgement(caller, *game_id, true, CancelOf(context)));
+                 const std::vector<std::string>& seats = judged.chained.players;
                  const auto seat = std::find(seats.begin(), seats.end(), player);
                  if (seat == seats.end()) {
                    return common::FieldError("player", absl::StrCat("game \"", *game_id,
@@ -412,13 +435,10 @@ grpc::Status ArbiterServiceImpl::ListLegalActions(grpc::ServerContext* context,
                                                                     player, "\""));
                  }
                  ARBITER_RETURN_IF_ERROR(access::RequireSeesHand(
-                     caller, game.record, static_cast<int>(seat - seats.begin())));
-                 const int64_t last = game.record.last_sequence;
+                     caller, judged.chained, static_cast<int>(seat - seats.begin())));
                  ARBITER_ASSIGN_OR_RETURN(
-                     replay::Referee referee,
-                     games::JudgeStored(store_, registry_, game, last, CancelOf(context)));
-                 ARBITER_ASSIGN_OR_RETURN(
-                     *response, games::ToLegalActions(game.record.game_id, referee, last, player));
+                     *response, games::ToLegalActions(judged.chained.game_id, *judged.referee,
+                                                      judged.chained.last_sequence, player));
                  return absl::OkStatus();
                });
 }

@@ -42,7 +42,10 @@ class ArbiterServiceImpl final
         auth_(auth),
         writer_(writer),
         feeds_(store, registry, feed_limits),
-        follower_(store.Follow(listeners_)) {}
+        follower_(store.Follow(listeners_)) {
+    writer_.RememberJudgementsIn(&judgements_);
+  }
+  ~ArbiterServiceImpl() override { writer_.RememberJudgementsIn(nullptr); }
 
   // The transparency log AdjudicateGame proves the last event against
   // (none: its answers carry no proof). Set before the server starts.
@@ -101,6 +104,14 @@ class ArbiterServiceImpl final
   // What WatchGame may answer, checked: the caller may read the game.
   absl::StatusOr<WatchRequest> CheckWatch(grpc::CallbackServerContext* context,
                                           const v1::WatchGameRequest& request);
+
+  // The judgement of `game_id` through its last event, if `caller` may read
+  // it: from judgements_ without a read while an entry is current, else
+  // from one read (and a replay unless the last event's hash is known), and
+  // remembered. `with_referee`: the answer holds the referee (the position).
+  absl::StatusOr<games::JudgementCache::Judgement> CurrentJudgement(
+      const access::Caller& caller, const std::string& game_id, bool with_referee,
+      const games::CancelCheck& cancel);
 
   games::JudgementCache judgements_;
   games::GameFeeds feeds_;  // WatchGame's

@@ -170,6 +170,26 @@ class JudgementCacheTest : public ServerTest {
     return false;
   }
 
+  v1::ListLegalActionsResponse Moves(v1::ArbiterService::Stub& stub, const std::string& game_id,
+                                     const std::string& player) {
+    v1::ListLegalActionsRequest request;
+    request.set_game("games/" + game_id);
+    request.set_player(player);
+    v1::ListLegalActionsResponse out;
+    grpc::Status status = stub.ListLegalActions(As(admin_).get(), request, &out);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return out;
+  }
+
+  v1::GameState Position(v1::ArbiterService::Stub& stub, const std::string& game_id) {
+    v1::GetGameStateRequest request;
+    request.set_name("games/" + game_id);
+    v1::GameState out;
+    grpc::Status status = stub.GetGameState(As(admin_).get(), request, &out);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return out;
+  }
+
   std::unique_ptr<store::PostgresEventStore> own_store_;
   std::unique_ptr<CountingStore> counted_;
   std::unique_ptr<engine::RulesetRegistry> registry_;
@@ -258,6 +278,76 @@ TEST_F(JudgementCacheTest, AnotherServersAppendIsSeenOnceTheFollowerReportsIt) {
   }
   EXPECT_EQ(seen, 2);
   EXPECT_EQ(Adjudicate(*stub_b_, "other-1").last_event_hash(), appended.last_event_hash());
+}
+
+// The moves and the position of a live game's last event come from the
+// entry its adjudication left: asked again, nothing is read, and the answer
+// is the one server A, whose writer remembered the game as it appended,
+// gives (B replayed the stored events instead).
+TEST_F(JudgementCacheTest, MovesAndPositionsOfAnUnchangedLiveGameReadNothing) {
+  const log::GameLog log = Simulated(35);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "moves-1", &game).ok());
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "moves-1", 1, {log.actions.at(0), log.actions.at(1)}, "two-moves",
+                     &appended).ok());
+  ASSERT_TRUE(AnsweredWithoutARead("moves-1"));
+  const v1::GameState position = Position(*stub_b_, "moves-1");
+  ASSERT_EQ(position.event(), 3);
+  ASSERT_FALSE(position.players_to_act().empty());
+  const std::string to_act = position.players_to_act(0);
+  const int before = counted_->calls();
+  const v1::ListLegalActionsResponse moves = Moves(*stub_b_, "moves-1", to_act);
+  EXPECT_EQ(Position(*stub_b_, "moves-1").SerializeAsString(), position.SerializeAsString());
+  EXPECT_EQ(counted_->calls(), before);
+  ASSERT_FALSE(moves.actions().empty());
+  EXPECT_EQ(moves.last_event(), 3);
+  EXPECT_EQ(Moves(*stub_, "moves-1", to_act).SerializeAsString(), moves.SerializeAsString());
+  EXPECT_EQ(Position(*stub_, "moves-1").SerializeAsString(), position.SerializeAsString());
+  EXPECT_EQ(Adjudicate(*stub_, "moves-1").SerializeAsString(),
+            Adjudicate(*stub_b_, "moves-1").SerializeAsString());
+
+  // A caller who may not see the hand gets the denial, not the moves.
+  const std::string reader = MakeToken(store::Role::kPublic, "league-site");
+  v1::ListLegalActionsRequest request;
+  request.set_game("games/moves-1");
+  request.set_player(to_act);
+  v1::ListLegalActionsResponse denied;
+  EXPECT_EQ(stub_b_->ListLegalActions(As(reader).get(), request, &denied).error_code(),
+            grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_TRUE(denied.actions().empty());
+}
+
+// After a server's own append, the writer's position is remembered: once its
+// follower has caught up, the next seat's moves are listed without reading
+// the store at all.
+TEST_F(JudgementCacheTest, AServerListsTheMovesAfterItsOwnAppendWithoutARead) {
+  const log::GameLog log = Simulated(36);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, log, "own-moves", &game).ok());
+  ASSERT_TRUE(Create(admin_, Simulated(37), "probe", &game).ok());
+  ASSERT_TRUE(AnsweredWithoutARead("probe"));
+
+  v1::AppendActionsRequest append;
+  append.set_game("games/own-moves");
+  append.set_expected_last_event(1);
+  append.set_request_id("own-moves-1");
+  *append.add_actions() = log.actions.at(0);
+  v1::AppendActionsResponse appended;
+  grpc::Status status = stub_b_->AppendActions(As(admin_).get(), append, &appended);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  // The probe answers without a read once B's follower has heard of B's own
+  // append (FindCurrent waits for that).
+  ASSERT_TRUE(AnsweredWithoutARead("probe"));
+  const v1::GameState position = Position(*stub_, "own-moves");
+  ASSERT_FALSE(position.players_to_act().empty());
+  const int before = counted_->calls();
+  const v1::ListLegalActionsResponse moves =
+      Moves(*stub_b_, "own-moves", position.players_to_act(0));
+  EXPECT_EQ(counted_->calls(), before) << "B read the game again after its own append";
+  EXPECT_EQ(moves.last_event(), 2);
+  EXPECT_EQ(moves.SerializeAsString(),
+            Moves(*stub_, "own-moves", position.players_to_act(0)).SerializeAsString());
 }
 
 }  // namespace
