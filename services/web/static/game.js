@@ -118,6 +118,12 @@ function officialView(official, names) {
         el('td', {class: 'num'}, String(s.score || 0))))))) : null);
 }
 
+// A player's display name in the game being viewed, or its id.
+function playerName(id) {
+  const player = ((viewer.game && viewer.game.players) || []).find(p => p.id === id);
+  return (player && player.name) || id;
+}
+
 function eventText(event) {
   if (event.gameFinished && event.gameFinished.reported) {
     const signed = (event.gameFinished.reported.signedBy || []).join(', ');
@@ -127,6 +133,16 @@ function eventText(event) {
     return `result corrected by a ruling (${event.gameFinished.correction})`;
   }
   if (event.gameVoided) return `game voided: ${event.gameVoided.reason || ''}`;
+  if (event.seatValue) {
+    const who = playerName(event.seatValue.player);
+    return `${who} adds a value to the deal: “${event.seatValue.value}”`;
+  }
+  if (event.dealClosed) {
+    const absent = (event.dealClosed.absent || []).map(playerName);
+    return absent.length ? `deal closed without a value from ${absent.join(', ')}`
+                         : 'deal closed: every seat added a value';
+  }
+  if (event.dealerRevealed) return 'the dealer’s secret is revealed: anyone can re-derive the deal';
   if (event.action) {
     const body = Object.assign({}, event.action);
     const player = body.player;
