@@ -101,7 +101,8 @@ def lot_commitment(tournament_id, server_secret):
 
 
 def lot_seed(tournament_id, server_secret, players):
-    """The seed of a drawn lot: players registered when round 1 started, in
+    """The seed of one round's drawn lot: the players the round draws for
+    (round 1: every entrant; later rounds: their late entrants), in
     registration order."""
     preimage = (b"arbiter-lot-seed-v1:" + netstring(tournament_id.encode())
                 + netstring(server_secret.hex().encode()))

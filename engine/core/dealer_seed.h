@@ -18,8 +18,9 @@
 //                                  else "+" + ns(value))
 //
 // A tournament's drawn lot (docs/tournaments.md, "The drawn lot") uses the
-// same construction: the server commits at creation and reveals when round 1
-// starts, and the lot's seed is bound to the players registered by then:
+// same construction, one secret per round: the server commits before anyone
+// registers for the round and reveals when it starts, and the seed is bound
+// to the players the round draws for (those it pairs first):
 //
 //   lot commitment = hex SHA-256 of "arbiter-lot-commit-v1:" +
 //                    ns(tournament_id) + ns(hex(server_secret))
@@ -71,8 +72,8 @@ uint64_t DeriveDealtSeed(const std::string& game_id,
 // The commitment to a tournament's lot secret, 64 lowercase hex digits.
 std::string LotCommitment(const std::string& tournament_id, std::string_view server_secret);
 
-// The seed of a tournament's drawn lot (round 1's order and the lot numbers)
-// from its secret and the players registered when round 1 started.
+// The seed of one round's drawn lot (round 1's order, and the lot numbers of
+// the players first paired in the round) from its secret and those players.
 uint64_t DeriveLotSeed(const std::string& tournament_id, std::string_view server_secret,
                        const std::vector<std::string>& players);
 

@@ -197,8 +197,14 @@ absl::StatusOr<std::vector<std::string>> StandingOrder(const TournamentSettings&
                                                        const std::vector<Round>& earlier,
                                                        const FieldChanges& changes) {
   std::vector<std::string> order;
-  if (earlier.empty()) {
-    order = FirstRoundOrder(LotSeedOf(settings), players);
+  if (earlier.empty() && settings.draw_lot) {
+    const auto drawn = settings.drawn_lots.find(1);
+    if (drawn == settings.drawn_lots.end()) {
+      return absl::FailedPreconditionError("round 1's lot is not drawn yet");
+    }
+    order = FirstRoundOrder(drawn->second, players);
+  } else if (earlier.empty()) {
+    order = FirstRoundOrder(settings.seed, players);
   } else {
     ARBITER_ASSIGN_OR_RETURN(const std::vector<StandingRow> standings,
                              ComputeStandings(settings, players, earlier, changes));

@@ -53,10 +53,6 @@ absl::StatusOr<TieBreak> ParseTieBreak(std::string_view name) {
       "\"; known: game_points, wins, strength_of_schedule, head_to_head"));
 }
 
-uint64_t LotSeedOf(const TournamentSettings& settings) {
-  return settings.lot_seed.value_or(settings.seed);
-}
-
 absl::Status ValidateSettings(const TournamentSettings& settings) {
   if (settings.game_type.empty()) {
     return absl::InvalidArgumentError("game_type: required");

@@ -10,7 +10,7 @@
 #define ARBITER_ENGINE_TOURNAMENT_SETTINGS_H_
 
 #include <cstdint>
-#include <optional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,10 +53,13 @@ absl::StatusOr<TieBreak> ParseTieBreak(std::string_view name);
 struct TournamentSettings {
   std::string game_type;
   uint64_t seed = 0;  // round 1's order, every table's game seed, the lot
-  // A drawn lot (docs/tournaments.md, "The drawn lot"): when set, round 1's
-  // order and the lot use it in place of `seed`; the tables' seeds still
-  // derive from `seed`. Not set before round 1 of such a tournament starts.
-  std::optional<uint64_t> lot_seed;
+  // A drawn lot (docs/tournaments.md, "The drawn lot"): round 1's order and
+  // the lot come from seeds the server draws, one per entry group (the
+  // players first paired in round r, drawn when round r starts: key r), in
+  // place of `seed`; the tables' seeds still derive from `seed`. A group not
+  // drawn yet keeps its registration order.
+  bool draw_lot = false;
+  std::map<int, uint64_t> drawn_lots;
   int rounds = 0;
   std::vector<int> table_sizes;  // allowed, each 2..8
   int preferred_size = 0;        // one of table_sizes
@@ -70,8 +73,6 @@ struct TournamentSettings {
   std::vector<TieBreak> tie_breaks;
 };
 
-// The seed of round 1's order and of the lot: lot_seed if drawn, else seed.
-uint64_t LotSeedOf(const TournamentSettings& settings);
 
 // InvalidArgument naming the first bad field ("rounds: ...",
 // "table_sizes: ...", "preferred_size: ...", "place_points: ...",

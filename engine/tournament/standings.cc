@@ -276,6 +276,24 @@ std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::stri
   return out;
 }
 
+std::map<std::string, int> LotNumbers(const TournamentSettings& settings,
+                                      const std::vector<std::string>& players,
+                                      const FieldChanges& changes) {
+  if (!settings.draw_lot) return LotNumbers(settings.seed, players, changes);
+  std::map<int, std::vector<std::string>> groups;
+  for (const std::string& p : players) groups[changes.FirstRound(p)].push_back(p);
+  std::map<std::string, int> out;
+  for (auto& [first_round, group] : groups) {
+    const auto drawn = settings.drawn_lots.find(first_round);
+    if (drawn != settings.drawn_lots.end()) {
+      engine::Rng rng(drawn->second ^ 0x6c6f74ULL);  // "lot"
+      rng.Shuffle(group);
+    }
+    for (const std::string& p : group) out[p] = static_cast<int>(out.size()) + 1;
+  }
+  return out;
+}
+
 absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
     const TournamentSettings& settings, const std::vector<std::string>& players,
     const std::vector<Round>& rounds, const FieldChanges& changes) {
@@ -284,7 +302,7 @@ absl::StatusOr<std::vector<StandingRow>> ComputeStandings(
   for (const std::string& p : players) {
     if (changes.FirstRound(p) <= next_round) field.push_back(p);
   }
-  RoundReader reader(settings, field, changes, LotNumbers(LotSeedOf(settings), players, changes));
+  RoundReader reader(settings, field, changes, LotNumbers(settings, players, changes));
   for (const Round& round : rounds) ARBITER_RETURN_IF_ERROR(reader.Add(round));
   std::vector<StandingRow>& rows = reader.Finish();
   const std::vector<Meeting>& meetings = reader.meetings();

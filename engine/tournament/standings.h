@@ -77,6 +77,12 @@ Points StrengthOfSchedule(const StandingRow& row);
 // for its first round r. A late entry never changes an earlier lot.
 std::map<std::string, int> LotNumbers(uint64_t seed, const std::vector<std::string>& players,
                                       const FieldChanges& changes = {});
+// The lot numbers as `settings` draws them: LotNumbers(settings.seed, ...),
+// or with settings.draw_lot each entry group shuffled by
+// Rng(drawn_lots[r] ^ 0x6c6f74) once drawn, in registration order before.
+std::map<std::string, int> LotNumbers(const TournamentSettings& settings,
+                                      const std::vector<std::string>& players,
+                                      const FieldChanges& changes = {});
 
 // One row for every player who could play the round after `rounds` (a late
 // entrant appears once registered for the next round). InvalidArgument for a

@@ -92,6 +92,13 @@ void PrintRound(const v1::TournamentRound& round) {
   std::cout << round.tournament() << " round " << round.round()
             << (round.closed() ? " (closed)" : " (open)")
             << ", repeated table-mate pairs: " << round.repeated_pairs() << "\n";
+  if (!round.lot_secret().empty()) {
+    std::cout << "  lot drawn for the players first paired in this round: secret "
+              << round.lot_secret() << ", seed " << round.lot_seed() << "\n";
+  }
+  if (!round.next_lot_commitment().empty()) {
+    std::cout << "  commitment to the next round's lot: " << round.next_lot_commitment() << "\n";
+  }
   size_t status_width = 10;
   for (const v1::TournamentTable& t : round.tables()) {
     status_width = std::max(status_width, std::string(StatusName(t)).size());

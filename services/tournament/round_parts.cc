@@ -52,6 +52,7 @@ std::vector<RoundPart> RoundParts(const v1::RoundStarted& round, int from,
       *part.body.mutable_byes() = round.byes();
       part.body.set_table_count(round.tables_size());
       part.body.set_lot_secret(round.lot_secret());
+      part.body.set_next_lot_commitment(round.next_lot_commitment());
     } else {
       part.append.type = kTypeRoundTables;
       part.append.request_id = absl::StrCat(request_id, "-t", first_table);

@@ -31,7 +31,7 @@ struct RoundPart {
 
 // The events that record `round` from its table `from` (1-based) on: a
 // "round_started" event with the byes, the number of tables and the lot
-// secret if any (only when `from` is 1), then "round_tables" events, each holding as many tables as
+// draw if any (only when `from` is 1), then "round_tables" events, each holding as many tables as
 // fit in kRoundPartBytes, in table order. Each event's request id is
 // `request_id` for "round_started" and `request_id`-t{first table} for the
 // others, so a retry writes the same events under the same ids.

@@ -92,7 +92,7 @@ absl::Status FoldCreated(TournamentLog& log, const store::StreamEvent& event) {
     return Corrupt(log.id, event.sequence,
                    "a drawn lot needs a lot commitment, and only a drawn lot has one");
   }
-  log.lot_commitment = created.lot_commitment();
+  if (log.settings.draw_lot()) log.lot_commitments[1] = created.lot_commitment();
   return AddPlayers(log, event, created.players(), created.display_names());
 }
 
@@ -132,28 +132,40 @@ absl::Status FoldBeforeRoundOne(TournamentLog& log, const store::StreamEvent& ev
   return SetSettings(log, event, changed.settings());
 }
 
-// Round 1's lot secret (settings.draw_lot): it must open the creation
-// event's commitment; the lot's seed follows from it and the players
-// registered so far. No other round records one.
+// Round r's lot secret (settings.draw_lot): it must open the commitment made
+// for round r; the seed of round r's entry group follows from it, and the
+// event commits to round r+1's secret unless r is the last round.
 absl::Status FoldLotSecret(TournamentLog& log, const store::StreamEvent& event,
                            const v1::RoundStarted& started) {
-  const bool needs_secret = started.round() == 1 && log.settings.draw_lot();
-  if (started.lot_secret().empty()) {
-    if (!needs_secret) return absl::OkStatus();
-    return Corrupt(log.id, event.sequence,
-                   "round 1 of a tournament with a drawn lot records no lot secret");
-  }
-  if (!needs_secret) {
+  const int round = started.round();
+  if (!log.settings.draw_lot()) {
+    if (started.lot_secret().empty() && started.next_lot_commitment().empty()) {
+      return absl::OkStatus();
+    }
     return Corrupt(log.id, event.sequence, "a lot secret where no lot is drawn");
   }
-  if (!engine::CheckDealerSecret(started.lot_secret()).ok() ||
-      engine::LotCommitment(log.id, started.lot_secret()) != log.lot_commitment) {
+  if (started.lot_secret().empty()) {
     return Corrupt(log.id, event.sequence,
-                   "its lot secret does not open the lot commitment of event 1 (a forged or "
-                   "changed secret)");
+                   absl::StrCat("round ", round,
+                                " of a tournament with a drawn lot records no lot secret"));
   }
-  log.lot_secret = started.lot_secret();
-  log.model.lot_seed = engine::DeriveLotSeed(log.id, log.lot_secret, log.players);
+  const auto commitment = log.lot_commitments.find(round);
+  if (commitment == log.lot_commitments.end() ||
+      !engine::CheckDealerSecret(started.lot_secret()).ok() ||
+      engine::LotCommitment(log.id, started.lot_secret()) != commitment->second) {
+    return Corrupt(log.id, event.sequence,
+                   absl::StrCat("its lot secret does not open the lot commitment made for round ",
+                                round, " (a forged or changed secret)"));
+  }
+  ApplyLotDraw(log, round, started.lot_secret());
+  if (round < log.model.rounds) {
+    if (!engine::IsSha256Hex(started.next_lot_commitment())) {
+      return Corrupt(log.id, event.sequence,
+                     absl::StrCat("round ", round, " records no commitment to round ", round + 1,
+                                  "'s lot secret"));
+    }
+    log.lot_commitments[round + 1] = started.next_lot_commitment();
+  }
   return absl::OkStatus();
 }
 
@@ -261,6 +273,19 @@ absl::Status FoldEvent(TournamentLog& log, const store::StreamEvent& event) {
 
 }  // namespace
 
+void ApplyLotDraw(TournamentLog& log, int round, const std::string& secret) {
+  log.lot_secrets[round] = secret;
+  log.model.drawn_lots[round] = engine::DeriveLotSeed(log.id, secret, EntryGroup(log, round));
+}
+
+std::vector<std::string> EntryGroup(const TournamentLog& log, int round) {
+  std::vector<std::string> group;
+  for (const std::string& p : log.players) {
+    if (log.changes.FirstRound(p) == round) group.push_back(p);
+  }
+  return group;
+}
+
 std::string TableGameId(const std::string& tournament_id, int round, int table) {
   return absl::StrCat(tournament_id, "-r", round, "-t", table);
 }
@@ -289,6 +314,7 @@ absl::StatusOr<engine::tournament::TournamentSettings> ModelSettings(const v1::T
   engine::tournament::TournamentSettings out;
   out.game_type = in.game_type();
   out.seed = in.seed();
+  out.draw_lot = in.draw_lot();
   out.rounds = in.rounds();
   out.table_sizes.assign(in.table_sizes().begin(), in.table_sizes().end());
   out.preferred_size = in.preferred_table_size();

@@ -92,11 +92,12 @@ struct TournamentLog {
   v1::TournamentSettings settings;
   engine::tournament::TournamentSettings model;
   std::vector<std::string> players;  // in registration order
-  // settings.draw_lot: the commitment of the creation event and, once round
-  // 1 has started, the secret its "round_started" event records (32 bytes;
-  // model.lot_seed is then derived from it).
-  std::string lot_commitment;
-  std::string lot_secret;
+  // settings.draw_lot: each round's lot commitment (round 1's from the
+  // creation event, round r+1's from round r's "round_started") and, once
+  // the round has started, its secret (32 bytes; model.drawn_lots[r] is
+  // then derived from it and EntryGroup(r)).
+  std::map<int, std::string> lot_commitments;
+  std::map<int, std::string> lot_secrets;
   // Each player's display name, if one was given.
   std::map<std::string, std::string> display_names;
   // Late entries and withdrawals, as the model takes them.
@@ -128,6 +129,14 @@ absl::StatusOr<TournamentLog> FoldTournament(const std::string& id,
 absl::StatusOr<TournamentLog> ReadTournament(store::StreamStore& streams, const std::string& id);
 // The same, deleted tournaments included (TournamentLog::deleted set).
 absl::StatusOr<TournamentLog> ReadTournamentLog(store::StreamStore& streams, const std::string& id);
+// The players first paired in round `round` (1: every entrant registered
+// before round 1), in registration order.
+std::vector<std::string> EntryGroup(const TournamentLog& log, int round);
+// Records round `round`'s lot secret (checked by the caller) in `log` and
+// the seed of its entry group derived from it (engine::DeriveLotSeed): the
+// one derivation the fold and StartRound share.
+void ApplyLotDraw(TournamentLog& log, int round, const std::string& secret);
+
 // The display name of `player` in `log`, or "".
 const std::string& DisplayNameOf(const TournamentLog& log, const std::string& player);
 

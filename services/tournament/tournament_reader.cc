@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "engine/core/seed_derivation.h"
 #include "engine/tournament/pairing.h"
 #include "engine/tournament/scoring.h"
 
@@ -219,6 +220,13 @@ v1::TournamentRound RoundView(const TournamentLog& log, const ReadRounds& read, 
   v1::TournamentRound out;
   out.set_tournament(common::NameOf(common::IdKind::kTournament, log.id));
   out.set_round(number);
+  if (auto secret = log.lot_secrets.find(number); secret != log.lot_secrets.end()) {
+    out.set_lot_secret(engine::HexOf(secret->second));
+    out.set_lot_seed(log.model.drawn_lots.at(number));
+  }
+  if (auto next = log.lot_commitments.find(number + 1); next != log.lot_commitments.end()) {
+    out.set_next_lot_commitment(next->second);
+  }
   for (size_t t = 0; t < round.tables.size(); ++t) {
     const engine::tournament::Table& table = round.tables[t];
     v1::TournamentTable* view = out.add_tables();

@@ -58,10 +58,12 @@ absl::StatusOr<v1::Tournament> ReadTournamentView(store::ResultIndex& results,
     }
   }
   out.set_rounds_started(static_cast<int>(log.rounds.size()));
-  out.set_lot_commitment(log.lot_commitment);
-  if (!log.lot_secret.empty()) {
-    out.set_lot_secret(engine::HexOf(log.lot_secret));
-    out.set_lot_seed(engine::tournament::LotSeedOf(log.model));
+  if (auto commitment = log.lot_commitments.find(1); commitment != log.lot_commitments.end()) {
+    out.set_lot_commitment(commitment->second);
+  }
+  if (auto secret = log.lot_secrets.find(1); secret != log.lot_secrets.end()) {
+    out.set_lot_secret(engine::HexOf(secret->second));
+    out.set_lot_seed(log.model.drawn_lots.at(1));
   }
   ReadRounds read;
   if (!log.rounds.empty()) {

@@ -32,10 +32,11 @@ store::StreamAppendRequest AppendTo(const TournamentLog& log, const access::Call
   return TournamentAppend(log, caller, kind, request_id, type, body);
 }
 
-// The key under which the store keeps a tournament's lot secret (a name no
-// game id can take: game ids have no "/").
-std::string LotSecretKey(const std::string& tournament_id) {
-  return absl::StrCat("tournament/", tournament_id, "/lot");
+// The key under which the store keeps a tournament's lot secret of `round`
+// (a name no game id can take: game ids have no "/").
+std::string LotSecretKey(const std::string& tournament_id, int round) {
+  if (round == 1) return absl::StrCat("tournament/", tournament_id, "/lot");
+  return absl::StrCat("tournament/", tournament_id, "/lot/", round);
 }
 
 // The request to create the game of `table` of `round`.
@@ -92,7 +93,7 @@ absl::StatusOr<v1::Tournament> TournamentWriter::CreateTournament(
   v1::TournamentCreated created;
   if (request.settings().draw_lot()) {
     ARBITER_ASSIGN_OR_RETURN(*created.mutable_lot_commitment(),
-                             LotCommitmentFor(request.tournament_id()));
+                             LotCommitmentFor(request.tournament_id(), 1));
   }
   *created.mutable_settings() = request.settings();
   *created.mutable_players() = request.players();
@@ -170,7 +171,7 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::StartRound(
   }
   ARBITER_ASSIGN_OR_RETURN(const TournamentLog drawn, WithDrawnLot(log));
   ARBITER_ASSIGN_OR_RETURN(v1::RoundStarted started, DealNextRound(drawn));
-  if (next == 1) started.set_lot_secret(drawn.lot_secret);
+  ARBITER_RETURN_IF_ERROR(AddLotDraw(drawn, started));
   ARBITER_ASSIGN_OR_RETURN(const RoundResume resume, ResumeRound(log, started, request_id));
   ARBITER_RETURN_IF_ERROR(CreateTableGames(caller, log, started));
   ARBITER_RETURN_IF_ERROR(RecordRound(caller, log, started, resume, request_id));
@@ -195,31 +196,48 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
   return ReadRoundView(results_, log, number, SeedSight::kAll);
 }
 
-absl::StatusOr<std::string> TournamentWriter::LotCommitmentFor(const std::string& id) {
+absl::StatusOr<std::string> TournamentWriter::LotCommitmentFor(const std::string& id, int round) {
   std::string secret(engine::kDealerSecretBytes, '\0');
   if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
     return absl::InternalError("no random bytes could be drawn for the tournament's lot");
   }
-  // A retried creation finds the first secret and commits to it again.
-  ARBITER_ASSIGN_OR_RETURN(const std::string kept, events_.KeepDealerSecret(LotSecretKey(id), secret));
+  // A retry finds the first secret and commits to it again.
+  ARBITER_ASSIGN_OR_RETURN(const std::string kept,
+                           events_.KeepDealerSecret(LotSecretKey(id, round), secret));
   return engine::LotCommitment(id, kept);
 }
 
 absl::StatusOr<TournamentLog> TournamentWriter::WithDrawnLot(const TournamentLog& log) {
-  if (!log.settings.draw_lot() || !log.rounds.empty() || !log.lot_secret.empty()) return log;
+  const int next = static_cast<int>(log.rounds.size()) + 1;
+  if (!log.settings.draw_lot() || log.lot_secrets.contains(next)) return log;
   ARBITER_ASSIGN_OR_RETURN(const std::optional<std::string> secret,
-                           events_.DealerSecret(LotSecretKey(log.id)));
-  if (!secret.has_value() || engine::LotCommitment(log.id, *secret) != log.lot_commitment) {
+                           events_.DealerSecret(LotSecretKey(log.id, next)));
+  const auto commitment = log.lot_commitments.find(next);
+  if (!secret.has_value() || commitment == log.lot_commitments.end() ||
+      engine::LotCommitment(log.id, *secret) != commitment->second) {
     return absl::DataLossError(absl::StrCat(
-        "tournament \"", log.id, "\": the lot secret this server keeps ",
+        "tournament \"", log.id, "\": the lot secret this server keeps for round ", next, " ",
         secret.has_value() ? "does not open" : "is missing for",
-        " the lot commitment of its creation event; round 1 cannot be drawn (restore the "
-        "dealer_secrets table from a backup)"));
+        " the commitment made for it; the round cannot be drawn (restore the dealer_secrets "
+        "table from a backup)"));
   }
   TournamentLog drawn = log;
-  drawn.lot_secret = *secret;
-  drawn.model.lot_seed = engine::DeriveLotSeed(log.id, *secret, log.players);
+  ApplyLotDraw(drawn, next, *secret);
   return drawn;
+}
+
+absl::Status TournamentWriter::AddLotDraw(const TournamentLog& drawn, v1::RoundStarted& started) {
+  if (!drawn.settings.draw_lot()) return absl::OkStatus();
+  const int round = started.round();
+  started.set_lot_secret(drawn.lot_secrets.at(round));
+  if (round >= drawn.model.rounds) return absl::OkStatus();
+  if (auto known = drawn.lot_commitments.find(round + 1); known != drawn.lot_commitments.end()) {
+    started.set_next_lot_commitment(known->second);  // an interrupted start recorded it
+    return absl::OkStatus();
+  }
+  ARBITER_ASSIGN_OR_RETURN(*started.mutable_next_lot_commitment(),
+                           LotCommitmentFor(drawn.id, round + 1));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::RoundStarted> TournamentWriter::DealNextRound(const TournamentLog& log) {

@@ -71,13 +71,17 @@ class TournamentWriter {
                                                     const std::string& request_id);
   // The next round as the model deals it from the results so far.
   absl::StatusOr<v1::RoundStarted> DealNextRound(const TournamentLog& log);
-  // A drawn lot's commitment for a new tournament: draws the secret and
-  // keeps it in the store (a retry keeps the first one).
-  absl::StatusOr<std::string> LotCommitmentFor(const std::string& id);
-  // `log` with its lot drawn, before round 1 of a tournament with a drawn
-  // lot starts: the kept secret (checked against the commitment) and the
-  // lot's seed from it and the players registered. `log` itself otherwise.
+  // The commitment to a drawn lot's secret of `round` of tournament `id`:
+  // draws the secret and keeps it in the store (a retry keeps the first).
+  absl::StatusOr<std::string> LotCommitmentFor(const std::string& id, int round);
+  // `log` with the next round's lot drawn, for a tournament with a drawn
+  // lot: the kept secret (checked against the commitment made for the
+  // round) and its entry group's seed. `log` itself otherwise, or when an
+  // interrupted start already recorded the draw.
   absl::StatusOr<TournamentLog> WithDrawnLot(const TournamentLog& log);
+  // Sets the drawn round's secret on `started` and, unless it is the last
+  // round, the commitment to the next round's secret.
+  absl::Status AddLotDraw(const TournamentLog& drawn, v1::RoundStarted& started);
   // Creates the games of a round's tables together (or accepts those an
   // earlier attempt created).
   absl::Status CreateTableGames(const access::Caller& caller, const TournamentLog& log,

@@ -25,6 +25,7 @@
 #include "engine/league/league_ratings.h"
 #include "engine/rating/rating.h"
 #include "engine/tournament/pairing.h"
+#include "engine/tournament/standings.h"
 #include "services/access/token_format.h"
 #include "services/common/resource_names.h"
 #include "services/league/league_settings.h"
@@ -1113,9 +1114,11 @@ TEST_F(TournamentTest, ADrawnLotDecidesRoundOneAndSpectatorsFollowTheLiveTables)
   ASSERT_TRUE(model.ok());
   // By the organiser's seed alone, round 1 would seat the players otherwise
   // (12 players: two shuffles agree about once in 479 million draws).
+  engine::tournament::TournamentSettings organisers = *model;
+  organisers.draw_lot = false;
   absl::StatusOr<engine::tournament::Round> by_seed =
-      engine::tournament::AssignRound(*model, Names(12), {}, {});
-  model->lot_seed = lot_seed;
+      engine::tournament::AssignRound(organisers, Names(12), {}, {});
+  model->drawn_lots[1] = lot_seed;
   absl::StatusOr<engine::tournament::Round> expected =
       engine::tournament::AssignRound(*model, Names(12), {}, {});
   ASSERT_TRUE(expected.ok()) << expected.status();
@@ -1170,6 +1173,55 @@ TEST_F(TournamentTest, ADrawnLotDecidesRoundOneAndSpectatorsFollowTheLiveTables)
   v1::ListLegalActionsResponse offered;
   EXPECT_EQ(stub_->ListLegalActions(As(reader_).get(), moves, &offered).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);
+}
+
+// With a drawn lot every round draws the lot of the players it pairs first:
+// round 1 commits to round 2's secret before any late entrant registers,
+// round 2 reveals it, and the late entrants' lot numbers follow from it.
+TEST_F(TournamentTest, EachRoundDrawsTheLotOfThePlayersItPairsFirst) {
+  v1::TournamentSettings settings = Settings(2);
+  settings.set_draw_lot(true);
+  ASSERT_TRUE(Create("late", settings, Names(8), organiser_).ok());
+  const v1::TournamentRound first = PlayRound("late", 1);
+  ASSERT_EQ(first.next_lot_commitment().size(), 64u);
+  const std::string first_secret = absl::HexStringToBytes(first.lot_secret());
+  ASSERT_EQ(first_secret.size(), 32u);
+  EXPECT_EQ(first.lot_seed(), engine::DeriveLotSeed("late", first_secret, Names(8)));
+
+  const std::vector<std::string> late = {"p9", "p10", "p11", "p12", "p13"};
+  v1::RegisterPlayersRequest add;
+  add.set_name("tournaments/late");
+  add.set_request_id("add-late");
+  for (const std::string& p : late) add.add_players(p);
+  v1::Tournament registered;
+  ASSERT_TRUE(tournaments_->RegisterPlayers(As(organiser_).get(), add, &registered).ok());
+
+  v1::TournamentRound second;
+  grpc::Status status = Start("late", 2, &second);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  const std::string second_secret = absl::HexStringToBytes(second.lot_secret());
+  ASSERT_EQ(second_secret.size(), 32u);
+  EXPECT_EQ(engine::LotCommitment("late", second_secret), first.next_lot_commitment());
+  EXPECT_EQ(second.lot_seed(), engine::DeriveLotSeed("late", second_secret, late));
+  EXPECT_TRUE(second.next_lot_commitment().empty()) << "round 2 is the last";
+
+  absl::StatusOr<engine::tournament::TournamentSettings> model =
+      tournament::ModelSettings(settings);
+  ASSERT_TRUE(model.ok());
+  model->drawn_lots = {{1, first.lot_seed()}, {2, second.lot_seed()}};
+  std::vector<std::string> everyone = Names(8);
+  engine::tournament::FieldChanges changes;
+  for (const std::string& p : late) {
+    everyone.push_back(p);
+    changes.first_round[p] = 2;
+  }
+  const std::map<std::string, int> lots =
+      engine::tournament::LotNumbers(*model, everyone, changes);
+  const v1::TournamentStandings standings = Standings("late", 1);
+  ASSERT_EQ(standings.rows_size(), 13);
+  for (const v1::StandingsRow& row : standings.rows()) {
+    EXPECT_EQ(row.lot(), lots.at(row.player())) << row.player();
+  }
 }
 
 // What round 1 would refuse when it creates the tables' games is refused

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/core/rng.h"
 #include "engine/tournament/pairing.h"
 #include "engine/tournament/standings.h"
 #include "tests/engine/tournament/tournament_test_util.h"
@@ -116,6 +117,35 @@ TEST(FieldChanges, LateGroupsDrawTheirLotsAfterEveryEarlierGroup) {
   for (const auto& [player, lot] : first) EXPECT_EQ(lots.at(player), lot) << player;
   EXPECT_EQ(lots.at("f"), 5);
   EXPECT_EQ(lots.at("e"), 6);
+}
+
+// A drawn lot: each entry group is shuffled by its own drawn seed (not the
+// organiser's), and a group whose lot is not drawn yet keeps its
+// registration order, after every earlier group.
+TEST(FieldChanges, ADrawnLotShufflesEachGroupByItsOwnDrawAndLeavesUndrawnGroupsInOrder) {
+  const std::vector<std::string> players = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+  FieldChanges changes;
+  for (const char* p : {"e", "f", "g"}) changes.first_round[p] = 2;
+  for (const char* p : {"h", "i"}) changes.first_round[p] = 3;
+  TournamentSettings settings;
+  settings.seed = 42;
+  settings.draw_lot = true;
+  settings.drawn_lots = {{1, 1001}, {2, 2002}};
+  const auto lots = LotNumbers(settings, players, changes);
+
+  std::vector<std::string> first = {"a", "b", "c", "d"};
+  engine::Rng(1001 ^ 0x6c6f74ULL).Shuffle(first);
+  std::vector<std::string> second = {"e", "f", "g"};
+  engine::Rng(2002 ^ 0x6c6f74ULL).Shuffle(second);
+  std::vector<std::string> expected = first;
+  expected.insert(expected.end(), second.begin(), second.end());
+  expected.insert(expected.end(), {"h", "i"});  // round 3's draw is still to come
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(lots.at(expected[i]), static_cast<int>(i) + 1) << expected[i];
+  }
+  // Without the drawn lot, the organiser's seed decides as before.
+  settings.draw_lot = false;
+  EXPECT_EQ(LotNumbers(settings, players, changes), LotNumbers(42, players, changes));
 }
 
 }  // namespace
