@@ -137,10 +137,7 @@ const engine::RulesetRegistry& Rulesets() {
   return *registry;
 }
 
-struct DealtCase {
-  const char* type;
-  int players;
-};
+using DealtCase = GameCase;
 
 class DealtPlayTest : public DealtGameTest, public ::testing::WithParamInterface<DealtCase> {};
 
@@ -264,14 +261,7 @@ TEST_P(DealtPlayTest, EverySeatAddsAValuePlaysAndTheDealIsRederivedOffline) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGame, DealtPlayTest,
-                         ::testing::Values(DealtCase{"atlantis", 2}, DealtCase{"atlantica", 3},
-                                           DealtCase{"atlantis-rising", 2}),
-                         [](const ::testing::TestParamInfo<DealtCase>& param_info) {
-                           std::string name = absl::StrCat(param_info.param.type, "_",
-                                                           param_info.param.players);
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         ::testing::ValuesIn(EveryGameAtEveryPlayerCount()), GameCaseName);
 
 // Each refusal is precise and stores nothing; repeats are answered.
 TEST_F(DealtGameTest, BadValuesAndClosingsAreRefusedWithNothingStored) {

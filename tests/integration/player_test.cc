@@ -68,10 +68,7 @@ v1::PositionView CutFor(v1::PositionView view, int seat, const std::set<std::str
   return view;
 }
 
-struct PlayedGame {
-  const char* type;
-  int players;
-};
+using PlayedGame = GameCase;
 
 class PlayThroughTest : public PlayerTest, public ::testing::WithParamInterface<PlayedGame> {
  protected:
@@ -170,14 +167,7 @@ TEST_P(PlayThroughTest, EachSeatPlaysFromItsOwnLegalMovesAndSeesOnlyItsOwnHand) 
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryGame, PlayThroughTest,
-                         ::testing::Values(PlayedGame{"atlantis", 3}, PlayedGame{"atlantica", 2},
-                                           PlayedGame{"atlantis-rising", 3}),
-                         [](const ::testing::TestParamInfo<PlayedGame>& param_info) {
-                           std::string name = absl::StrCat(param_info.param.type, "_",
-                                                           param_info.param.players);
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         ::testing::ValuesIn(EveryGameAtEveryPlayerCount()), GameCaseName);
 
 // Moves show a hand: another seat's are refused to a player, and to an
 // organiser while the game is live; a player gets an empty list with who

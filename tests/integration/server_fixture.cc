@@ -1,5 +1,7 @@
 #include "tests/integration/server_fixture.h"
 
+#include <algorithm>
+
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
@@ -281,6 +283,20 @@ void ServerTest::AsSuperuser(const std::function<void(pqxx::work&)>& attack) {
   txn.exec0("SET session_replication_role = replica");
   attack(txn);
   txn.commit();
+}
+
+std::vector<GameCase> EveryGameAtEveryPlayerCount() {
+  std::vector<GameCase> out;
+  for (int n = 2; n <= 4; ++n) out.push_back({"atlantis", n});
+  for (int n = 2; n <= 5; ++n) out.push_back({"atlantica", n});
+  for (int n = 1; n <= 7; ++n) out.push_back({"atlantis-rising", n});
+  return out;
+}
+
+std::string GameCaseName(const ::testing::TestParamInfo<GameCase>& info) {
+  std::string name = absl::StrCat(info.param.type, "_", info.param.players);
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 }  // namespace arbiter::server::testing

@@ -23,10 +23,7 @@
 namespace arbiter::server::testing {
 namespace {
 
-struct SpectatedGame {
-  const char* type;
-  int players;
-};
+using SpectatedGame = GameCase;
 
 class SpectatorTest : public ServerTest, public ::testing::WithParamInterface<SpectatedGame> {
  protected:
@@ -170,12 +167,7 @@ INSTANTIATE_TEST_SUITE_P(EveryGame, SpectatorTest,
                          ::testing::Values(SpectatedGame{"atlantis", 3},
                                            SpectatedGame{"atlantica", 2},
                                            SpectatedGame{"atlantis-rising", 3}),
-                         [](const ::testing::TestParamInfo<SpectatedGame>& param_info) {
-                           std::string name = absl::StrCat(param_info.param.type, "_",
-                                                           param_info.param.players);
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+                         GameCaseName);
 
 }  // namespace
 }  // namespace arbiter::server::testing
