@@ -5,7 +5,10 @@
 // phase: StartRound (assignment and every table's game created), every
 // table's log appended by `--clients` clients (each action checked, the
 // game's result recorded), ConfirmResult for the whole round, GetStandings
-// and the league projector catching up.
+// and the league projector catching up. With --deal-tables the tables are
+// dealt by the server and the lot drawn (docs/tournaments.md): StartRound is
+// timed, then closing every table's deal, and the program stops (simulated
+// logs cannot follow a deal drawn at run time).
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
@@ -64,6 +67,9 @@ int main(int argc, char** argv) {
   bool no_table_json = false;
   app.add_flag("--no-json-copy-for-tournament-tables", no_table_json,
                "As arbiterd's flag: the tables' events without their JSON copy");
+  bool deal_tables = false;
+  app.add_flag("--deal-tables", deal_tables,
+               "Tables dealt by the server, the lot drawn: time StartRound and closing the deals");
   CLI11_PARSE(app, argc, argv);
   spdlog::set_level(spdlog::level::warn);
   using namespace arbiter;
@@ -97,6 +103,7 @@ int main(int argc, char** argv) {
                                      grpc::InsecureChannelCredentials());
   auto leagues = v1::LeagueService::NewStub(channel);
   auto tournaments = v1::TournamentService::NewStub(channel);
+  auto games = v1::ArbiterService::NewStub(channel);
 
   v1::CreateLeagueRequest league;
   league.set_request_id("bench");
@@ -117,6 +124,8 @@ int main(int argc, char** argv) {
   for (int p : {4, 2, 1, 0}) s->add_place_points(p);
   s->add_tie_breaks("game_points");
   s->set_league("bench");
+  s->set_deal_tables(deal_tables);
+  s->set_draw_lot(deal_tables);
   // Registered 2,000 to an event: a stream event holds at most 64 KiB.
   constexpr int kPerEvent = 2000;
   for (int i = 0; i < std::min(players, kPerEvent); ++i) create.add_players(absl::StrCat("p", i));
@@ -145,6 +154,21 @@ int main(int argc, char** argv) {
   status = tournaments->StartRound(As(admin).get(), begin, &round);
   if (!status.ok()) return Fail("StartRound", status);
   const double start_s = Since(start);
+  if (deal_tables) {
+    start = Clock::now();
+    for (const v1::TournamentTable& table : round.tables()) {
+      v1::CloseDealRequest close;
+      close.set_game(table.game());
+      close.set_request_id(absl::StrCat("close-", table.number()));
+      v1::Game closed;
+      status = games->CloseDeal(As(admin).get(), close, &closed);
+      if (!status.ok()) return Fail("CloseDeal", status);
+    }
+    std::printf("tables %d, dealt by the server, lot drawn\n", round.tables_size());
+    std::printf("StartRound (assign + create games)  %8.3f s\n", start_s);
+    std::printf("CloseDeal, every table, one client  %8.3f s\n", Since(start));
+    return 0;
+  }
 
   // The tables' games, simulated on their seeds (not timed).
   std::vector<v1::AppendActionsRequest> appends;
