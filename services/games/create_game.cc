@@ -23,6 +23,15 @@
 namespace arbiter::games {
 namespace {
 
+// The server's secret for one dealt game: kDealerSecretBytes from OpenSSL.
+absl::StatusOr<std::string> DrawDealerSecret() {
+  std::string secret(engine::kDealerSecretBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
+    return absl::InternalError("no random bytes could be drawn for the dealer's secret");
+  }
+  return secret;
+}
+
 // The header of the game `game` asks for, with the ruleset filled in from
 // the registry when the request names none (the game type's default) or
 // names one by id alone.
@@ -162,6 +171,7 @@ std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
   std::vector<PreparedGame> prepared;
   std::vector<size_t> index;  // prepared[i] answers requests[index[i]]
   CreateMemo memo;
+  KeepDealtSecrets(caller, requests, memo);
   for (size_t i = 0; i < requests.size(); ++i) {
     absl::StatusOr<PreparedGame> one = PrepareCreate(caller, requests[i], &memo);
     if (!one.ok()) {
@@ -189,12 +199,34 @@ std::vector<absl::StatusOr<v1::Game>> GameWriter::CreateMany(
 }
 
 absl::StatusOr<std::string> GameWriter::DealerCommitmentFor(const std::string& game_id) {
-  std::string secret(engine::kDealerSecretBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
-    return absl::InternalError("no random bytes could be drawn for the dealer's secret");
-  }
+  ARBITER_ASSIGN_OR_RETURN(const std::string secret, DrawDealerSecret());
   ARBITER_ASSIGN_OR_RETURN(const std::string kept, store_.KeepDealerSecret(game_id, secret));
   return engine::DealerCommitment(game_id, kept);
+}
+
+void GameWriter::KeepDealtSecrets(const access::Caller& caller,
+                                  const std::vector<v1::CreateGameRequest>& requests,
+                                  CreateMemo& memo) {
+  std::vector<std::pair<std::string, std::string>> secrets;
+  for (const v1::CreateGameRequest& request : requests) {
+    if (!request.game().deal()) continue;
+    absl::StatusOr<std::string> game_id =
+        GameIdToCreate(request.game_id(), caller.principal, request.request_id());
+    if (!game_id.ok() ||
+        !RequireCreate(caller, request.game().league(), request.game().tournament(), &memo).ok()) {
+      continue;
+    }
+    absl::StatusOr<std::string> secret = DrawDealerSecret();
+    if (!secret.ok()) return;
+    secrets.emplace_back(*std::move(game_id), *std::move(secret));
+  }
+  if (secrets.empty()) return;
+  absl::StatusOr<std::vector<std::string>> kept = store_.KeepDealerSecrets(secrets);
+  if (!kept.ok()) return;
+  for (size_t i = 0; i < secrets.size(); ++i) {
+    memo.dealer_commitments[secrets[i].first] =
+        engine::DealerCommitment(secrets[i].first, (*kept)[i]);
+  }
 }
 
 absl::Status GameWriter::RequireCreate(const access::Caller& caller, const std::string& league,
@@ -235,7 +267,12 @@ absl::StatusOr<GameWriter::PreparedGame> GameWriter::PrepareCreate(
   }
 
   std::string dealer_commitment;
-  if (game.deal()) {
+  if (game.deal() && memo != nullptr) {
+    if (auto kept = memo->dealer_commitments.find(game_id); kept != memo->dealer_commitments.end()) {
+      dealer_commitment = kept->second;
+    }
+  }
+  if (game.deal() && dealer_commitment.empty()) {
     ARBITER_ASSIGN_OR_RETURN(dealer_commitment, DealerCommitmentFor(game_id));
   }
   PreparedGame prepared;

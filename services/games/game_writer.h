@@ -149,7 +149,14 @@ class GameWriter {
   struct CreateMemo {
     std::set<std::pair<std::string, std::string>> leagues_checked;  // (league, game type)
     std::map<std::string, std::string> tournament_leagues;          // tournament -> league
+    std::map<std::string, std::string> dealer_commitments;          // game id -> kept in advance
   };
+  // Keeps the dealers' secrets of the dealt games among `requests` that the
+  // caller may create, in one store call, and remembers their commitments
+  // in `memo` (create_game.cc). On any failure it keeps nothing: each
+  // creation then keeps its own and reports its own error.
+  void KeepDealtSecrets(const access::Caller& caller,
+                        const std::vector<v1::CreateGameRequest>& requests, CreateMemo& memo);
   // Create's checks and the store request (create_game.cc); `memo` (may be
   // null) remembers what earlier creations looked up.
   absl::StatusOr<PreparedGame> PrepareCreate(const access::Caller& caller,

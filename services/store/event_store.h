@@ -256,6 +256,20 @@ class EventStore {
   // game ends (docs/chance.md, "Dealt games").
   virtual absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
                                                        const std::string& secret) = 0;
+  // KeepDealerSecret for many games (game id, secret) at once, the kept
+  // secrets in the same order: one transaction on PostgreSQL (a tournament
+  // round's dealt tables), each in turn here otherwise.
+  virtual absl::StatusOr<std::vector<std::string>> KeepDealerSecrets(
+      const std::vector<std::pair<std::string, std::string>>& secrets) {
+    std::vector<std::string> kept;
+    kept.reserve(secrets.size());
+    for (const auto& [game_id, secret] : secrets) {
+      absl::StatusOr<std::string> one = KeepDealerSecret(game_id, secret);
+      if (!one.ok()) return one.status();
+      kept.push_back(*std::move(one));
+    }
+    return kept;
+  }
   // The dealer's secret kept for `game_id`; nullopt if none is.
   virtual absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) = 0;
 

@@ -257,6 +257,32 @@ absl::StatusOr<std::string> PostgresEventStore::KeepDealerSecret(const std::stri
   }
 }
 
+absl::StatusOr<std::vector<std::string>> PostgresEventStore::KeepDealerSecrets(
+    const std::vector<std::pair<std::string, std::string>>& secrets) {
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
+  try {
+    // One transaction, one commit: a concurrent retry keeps the first
+    // secrets either way (the primary key), and reads them back.
+    pqxx::work txn(lease.conn());
+    std::vector<std::string> kept;
+    kept.reserve(secrets.size());
+    for (const auto& [game_id, secret] : secrets) {
+      txn.exec_params(
+          "INSERT INTO dealer_secrets (game_id, secret) VALUES ($1, $2) "
+          "ON CONFLICT (game_id) DO NOTHING",
+          game_id, pqxx::binarystring(secret));
+      const pqxx::result rows =
+          txn.exec_params("SELECT secret FROM dealer_secrets WHERE game_id = $1", game_id);
+      if (rows.empty()) return absl::InternalError("a dealer's secret was kept and not found");
+      kept.push_back(pqxx::binarystring(rows[0][0]).str());
+    }
+    txn.commit();
+    return kept;
+  } catch (const std::exception& e) {
+    return lease.Fail(e, "keeping the dealers' secrets");
+  }
+}
+
 absl::StatusOr<std::optional<std::string>> PostgresEventStore::DealerSecret(
     const std::string& game_id) {
   ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());

@@ -72,6 +72,8 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   std::vector<absl::StatusOr<GameRecord>> CreateGames(
       const std::vector<CreateGameRequest>& requests) override;
   absl::StatusOr<GameRecord> GetGame(const std::string& game_id) override;
+  absl::StatusOr<std::vector<std::string>> KeepDealerSecrets(
+      const std::vector<std::pair<std::string, std::string>>& secrets) override;
   absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
                                                const std::string& secret) override;
   absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) override;

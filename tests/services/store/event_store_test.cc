@@ -23,6 +23,30 @@ using testing::Events;
 
 TYPED_TEST_SUITE(EventStoreTest, testing::Backends, testing::BackendNames);
 
+// A dealer's secret is kept once: a second keep (a retried creation) gets
+// the first back, alone or among many kept at once, in the order asked.
+TYPED_TEST(EventStoreTest, ADealersSecretIsKeptOnceAndManyAreKeptInOneCall) {
+  const std::string first(32, 'a');
+  const std::string second(32, 'b');
+  absl::StatusOr<std::string> kept = this->store().KeepDealerSecret("d1", first);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(*kept, first);
+  kept = this->store().KeepDealerSecret("d1", second);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  EXPECT_EQ(*kept, first);
+
+  absl::StatusOr<std::vector<std::string>> many = this->store().KeepDealerSecrets(
+      {{"d2", std::string(32, 'c')}, {"d1", second}, {"d3", std::string(32, 'd')}});
+  ASSERT_TRUE(many.ok()) << many.status();
+  EXPECT_EQ(*many, (std::vector<std::string>{std::string(32, 'c'), first, std::string(32, 'd')}));
+  many = this->store().KeepDealerSecrets({{"d3", second}, {"d2", second}});
+  ASSERT_TRUE(many.ok()) << many.status();
+  EXPECT_EQ(*many, (std::vector<std::string>{std::string(32, 'd'), std::string(32, 'c')}));
+  absl::StatusOr<std::optional<std::string>> read = this->store().DealerSecret("d2");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, std::optional<std::string>(std::string(32, 'c')));
+}
+
 TYPED_TEST(EventStoreTest, EventsComeBackExactlyAsWritten) {
   this->CreateGame("g1");
   const std::vector<NewEvent> events = Events("e", 5);
