@@ -908,8 +908,9 @@ TEST_F(TournamentTest, RolesAreEnforced) {
 
 // A pending table's seed deals every card its players will hold, and the
 // tournament's seed deals every table: while a game they deal is live, the
-// public and organisers of other tournaments read every tournament answer
-// without them (seed_withheld says so). The tournament's organisers, admins
+// public, the tournament's players (their own table's included) and
+// organisers of other tournaments read every tournament answer without them
+// (seed_withheld says so). The tournament's organisers, admins
 // and auditors see them. A finished game's seed is shown to everyone, and
 // the tournament's once every round is over.
 TEST_F(TournamentTest, ALiveTablesSeedIsShownOnlyToThoseWhoMaySeeLiveSeeds) {
@@ -920,8 +921,16 @@ TEST_F(TournamentTest, ALiveTablesSeedIsShownOnlyToThoseWhoMaySeeLiveSeeds) {
   ASSERT_TRUE(Start("cup", 1, &started).ok());
   ASSERT_EQ(started.tables_size(), 2);
   ASSERT_NE(started.tables(0).seed(), 0u);  // the organiser's own StartRound
+  // A player of the tournament, seated at table 1, reads it as the public.
+  absl::StatusOr<access::NewToken> seated = access::GenerateToken();
+  ASSERT_TRUE(seated.ok());
+  seated->record.role = store::Role::kPlayer;
+  seated->record.principal = started.tables(0).players(0);
+  seated->record.tournaments = {"cup"};
+  seated->record.created_by = "test";
+  ASSERT_TRUE(tokens_->Insert(seated->record).ok());
   const std::vector<std::string> kept_from = {reader_, MakeToken(store::Role::kPublic, "pat"),
-                                              Organiser("sam", {"elsewhere"})};
+                                              Organiser("sam", {"elsewhere"}), seated->token};
   const std::vector<std::string> shown_to = {organiser_, admin_,
                                              MakeToken(store::Role::kAuditor, "audrey")};
   // Every answer about the tournament a caller can ask for, as JSON.
