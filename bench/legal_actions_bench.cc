@@ -9,6 +9,10 @@
 //                        that event by number, which reads the game's events
 //                        and replays them on every call, as ListLegalActions
 //                        did before the cache.
+//   BM_KeptPositionMemory  what the cache holds per live game: 1,000 copies
+//                        of the referee at that costliest position (the
+//                        copy a cache entry keeps), and the heap they take,
+//                        per copy (KiB_per_position, from mallinfo2).
 //   BM_MovesAfterEachMove  live play: an admin appends the next move of a
 //                        simulated game, then the seat to act next asks for
 //                        its moves (timed: p50_ms, p99_ms; the append:
@@ -17,6 +21,8 @@
 //   build/bin/legal_actions_bench
 #include <benchmark/benchmark.h>
 #include <grpcpp/grpcpp.h>
+
+#include <malloc.h>
 
 #include <algorithm>
 #include <memory>
@@ -202,12 +208,51 @@ void BM_MovesAfterEachMove(benchmark::State& state) {
       ask_ms.empty() ? 0 : static_cast<double>(actions) / static_cast<double>(ask_ms.size());
 }
 
+// Bytes the C library's allocator has handed out and not taken back.
+double AllocatedBytes() { return static_cast<double>(mallinfo2().uordblks); }
+
+void BM_KeptPositionMemory(benchmark::State& state) {
+  World& w = TheWorld();
+  const std::string game = kGames[state.range(0)];
+  arbiter::replay::SimulationRequest request{game, static_cast<int>(state.range(1)), 7, "", {}};
+  auto log = arbiter::replay::SimulateGame(request, *w.registry);
+  if (!log.ok()) Fail("simulate");
+  const size_t prefix = CostliestPrefix(*log, *w.registry);
+  auto referee = arbiter::replay::Referee::Start(log->header, *w.registry);
+  if (!referee.ok()) Fail("start");
+  for (size_t i = 0; i < prefix; ++i) {
+    if (!referee->Apply(log->actions[i], static_cast<int64_t>(i) + 2).ok()) Fail("replay");
+  }
+  constexpr int kCopies = 1000;
+  double per_copy = 0;
+  for (auto _ : state) {
+    const double before = AllocatedBytes();
+    std::vector<std::shared_ptr<const arbiter::replay::Referee>> kept;
+    kept.reserve(kCopies);
+    for (int i = 0; i < kCopies; ++i) {
+      kept.push_back(std::make_shared<const arbiter::replay::Referee>(referee->Copy()));
+    }
+    per_copy = (AllocatedBytes() - before) / kCopies / 1024;
+    benchmark::DoNotOptimize(kept);
+  }
+  state.SetLabel(game);
+  state.counters["KiB_per_position"] = per_copy;
+}
+
 void Positions(benchmark::internal::Benchmark* b) {
   b->UseRealTime()->MinTime(3)->Args({0, 2})->Args({0, 4})->Args({1, 2})->Args({1, 5})->Args({2, 4});
 }
 BENCHMARK(BM_ListLegalActions)->Apply(Positions);
 BENCHMARK(BM_ReadAndReplay)->Apply(Positions);
 BENCHMARK(BM_MovesAfterEachMove)->Apply(Positions);
+BENCHMARK(BM_KeptPositionMemory)
+    ->Iterations(1)
+    ->Args({0, 2})
+    ->Args({0, 4})
+    ->Args({1, 2})
+    ->Args({1, 5})
+    ->Args({2, 4})
+    ->Args({2, 7});
 
 }  // namespace
 
