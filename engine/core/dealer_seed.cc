@@ -15,6 +15,15 @@ void AppendNetstring(std::string_view bytes, std::string& out) {
   out.push_back(',');
 }
 
+// The hex SHA-256 of `tag` + ns(id) + ns(hex(secret)): a commitment to a
+// secret bound to one game or tournament.
+std::string CommitmentTo(std::string_view tag, const std::string& id, std::string_view secret) {
+  std::string preimage(tag);
+  AppendNetstring(id, preimage);
+  AppendNetstring(HexOf(secret), preimage);
+  return Sha256Hex(preimage);
+}
+
 // The first 16 hex digits (8 bytes) of a digest, big-endian.
 uint64_t LeadingU64(const std::string& hex_digest) {
   uint64_t seed = 0;
@@ -73,10 +82,7 @@ bool IsControl(uint32_t code_point) {
 }  // namespace
 
 std::string DealerCommitment(const std::string& game_id, std::string_view server_secret) {
-  std::string preimage = "arbiter-dealer-commit-v1:";
-  AppendNetstring(game_id, preimage);
-  AppendNetstring(HexOf(server_secret), preimage);
-  return Sha256Hex(preimage);
+  return CommitmentTo("arbiter-dealer-commit-v1:", game_id, server_secret);
 }
 
 uint64_t DeriveDealtSeed(const std::string& game_id, std::string_view server_secret,
@@ -97,10 +103,7 @@ uint64_t DeriveDealtSeed(const std::string& game_id, std::string_view server_sec
 }
 
 std::string LotCommitment(const std::string& tournament_id, std::string_view server_secret) {
-  std::string preimage = "arbiter-lot-commit-v1:";
-  AppendNetstring(tournament_id, preimage);
-  AppendNetstring(HexOf(server_secret), preimage);
-  return Sha256Hex(preimage);
+  return CommitmentTo("arbiter-lot-commit-v1:", tournament_id, server_secret);
 }
 
 uint64_t DeriveLotSeed(const std::string& tournament_id, std::string_view server_secret,

@@ -5,8 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include <openssl/rand.h>
-
 #include "engine/core/dealer_seed.h"
 #include "engine/core/game.h"
 #include "engine/core/sha256.h"
@@ -22,15 +20,6 @@
 
 namespace arbiter::games {
 namespace {
-
-// The server's secret for one dealt game: kDealerSecretBytes from OpenSSL.
-absl::StatusOr<std::string> DrawDealerSecret() {
-  std::string secret(engine::kDealerSecretBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
-    return absl::InternalError("no random bytes could be drawn for the dealer's secret");
-  }
-  return secret;
-}
 
 // The header of the game `game` asks for, with the ruleset filled in from
 // the registry when the request names none (the game type's default) or

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <openssl/rand.h>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "engine/core/dealer_seed.h"
@@ -22,6 +24,14 @@ bool HasSeat(const v1::GameCreated& created, const std::string& player) {
 }
 
 }  // namespace
+
+absl::StatusOr<std::string> DrawDealerSecret() {
+  std::string secret(engine::kDealerSecretBytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
+    return absl::InternalError("no random bytes could be drawn for the dealer's secret");
+  }
+  return secret;
+}
 
 bool IsDealt(const v1::GameCreated& created) { return created.dealt(); }
 

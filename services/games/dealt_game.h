@@ -7,7 +7,8 @@
 // docs/chance.md, "Dealt games", states the scheme and what it proves.
 //
 // Here: the deal as a game's events state it, checked event by event, and
-// the seed it gives. Pure functions; thread-safe.
+// the seed it gives, and the drawing of the server's secrets. Pure functions
+// but DrawDealerSecret; thread-safe.
 #ifndef ARBITER_SERVICES_GAMES_DEALT_GAME_H_
 #define ARBITER_SERVICES_GAMES_DEALT_GAME_H_
 
@@ -23,6 +24,11 @@
 #include "arbiter/v1/arbiter_service.pb.h"
 
 namespace arbiter::games {
+
+// A new secret for the server as dealer (a dealt game's, or a tournament's
+// drawn lot's): engine::kDealerSecretBytes from OpenSSL's generator.
+// Internal if none can be drawn.
+absl::StatusOr<std::string> DrawDealerSecret();
 
 // True if event 1 makes the game dealt.
 bool IsDealt(const v1::GameCreated& created);

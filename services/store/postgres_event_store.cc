@@ -240,21 +240,9 @@ absl::StatusOr<std::optional<std::string>> PostgresEventStore::FindPlayedGame(
 
 absl::StatusOr<std::string> PostgresEventStore::KeepDealerSecret(const std::string& game_id,
                                                                  const std::string& secret) {
-  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
-  try {
-    // One statement: a concurrent retry keeps the first secret either way.
-    pqxx::nontransaction txn(lease.conn());
-    txn.exec_params(
-        "INSERT INTO dealer_secrets (game_id, secret) VALUES ($1, $2) "
-        "ON CONFLICT (game_id) DO NOTHING",
-        game_id, pqxx::binarystring(secret));
-    const pqxx::result rows =
-        txn.exec_params("SELECT secret FROM dealer_secrets WHERE game_id = $1", game_id);
-    if (rows.empty()) return absl::InternalError("a dealer's secret was kept and not found");
-    return pqxx::binarystring(rows[0][0]).str();
-  } catch (const std::exception& e) {
-    return lease.Fail(e, "keeping a dealer's secret");
-  }
+  ARBITER_ASSIGN_OR_RETURN(const std::vector<std::string> kept,
+                           KeepDealerSecrets({{game_id, secret}}));
+  return kept.front();
 }
 
 absl::StatusOr<std::vector<std::string>> PostgresEventStore::KeepDealerSecrets(

@@ -4,8 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include <openssl/rand.h>
-
 #include "absl/strings/str_cat.h"
 #include "engine/core/dealer_seed.h"
 #include "engine/core/game.h"
@@ -14,6 +12,7 @@
 #include "services/common/resource_names.h"
 #include "services/common/status_details.h"
 #include "services/games/chained_game.h"
+#include "services/games/dealt_game.h"
 #include "services/tournament/tournament_access.h"
 #include "services/tournament/tournament_checks.h"
 #include "services/tournament/tournament_editor.h"
@@ -197,10 +196,7 @@ absl::StatusOr<v1::TournamentRound> TournamentWriter::AnswerStarted(const Tourna
 }
 
 absl::StatusOr<std::string> TournamentWriter::LotCommitmentFor(const std::string& id, int round) {
-  std::string secret(engine::kDealerSecretBytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(secret.data()), engine::kDealerSecretBytes) != 1) {
-    return absl::InternalError("no random bytes could be drawn for the tournament's lot");
-  }
+  ARBITER_ASSIGN_OR_RETURN(const std::string secret, games::DrawDealerSecret());
   // A retry finds the first secret and commits to it again.
   ARBITER_ASSIGN_OR_RETURN(const std::string kept,
                            events_.KeepDealerSecret(LotSecretKey(id, round), secret));

@@ -5,6 +5,8 @@
 #include <pqxx/pqxx>
 
 #include "absl/strings/str_cat.h"
+#include "engine/core/game.h"
+#include "engine/core/ruleset_registry.h"
 #include "google/rpc/status.pb.h"
 #include "services/access/token_format.h"
 #include "services/store/postgres_token_store.h"
@@ -286,10 +288,15 @@ void ServerTest::AsSuperuser(const std::function<void(pqxx::work&)>& attack) {
 }
 
 std::vector<GameCase> EveryGameAtEveryPlayerCount() {
+  static const engine::RulesetRegistry* const registry =
+      new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
   std::vector<GameCase> out;
-  for (int n = 2; n <= 4; ++n) out.push_back({"atlantis", n});
-  for (int n = 2; n <= 5; ++n) out.push_back({"atlantica", n});
-  for (int n = 1; n <= 7; ++n) out.push_back({"atlantis-rising", n});
+  for (const engine::Game* game : engine::AllGames()) {
+    const v1::Ruleset& ruleset = registry->DefaultFor(game->name())->ruleset;
+    for (int n = game->MinPlayers(ruleset); n <= game->MaxPlayers(ruleset); ++n) {
+      out.push_back({std::string(game->name()), n});
+    }
+  }
   return out;
 }
 

@@ -27,10 +27,10 @@ namespace arbiter::server::testing {
 
 // A game and a player count, for the tests run on every game.
 struct GameCase {
-  const char* type;
+  std::string type;
   int players;
 };
-// Every game at every player count its rulebook allows.
+// Every game at every player count its default ruleset allows.
 std::vector<GameCase> EveryGameAtEveryPlayerCount();
 // The test name part of a case: "atlantis_rising_3".
 std::string GameCaseName(const ::testing::TestParamInfo<GameCase>& info);
