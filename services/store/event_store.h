@@ -301,6 +301,18 @@ class EventStore {
   // Nothing is written unless the whole batch is.
   virtual absl::StatusOr<AppendResult> Append(const AppendRequest& request) = 0;
 
+  // Appends many batches at once, each as Append would, with one answer per
+  // request in their order; one batch's error never fails another's. The
+  // PostgreSQL store writes batches of different games a group to a
+  // transaction (one commit per group); this default writes one at a time.
+  virtual std::vector<absl::StatusOr<AppendResult>> AppendMany(
+      const std::vector<AppendRequest>& requests) {
+    std::vector<absl::StatusOr<AppendResult>> out;
+    out.reserve(requests.size());
+    for (const AppendRequest& request : requests) out.push_back(Append(request));
+    return out;
+  }
+
   // Up to `limit` (1..10000) events of a game with sequence > after_sequence,
   // in sequence order. NotFound for an unknown game.
   virtual absl::StatusOr<std::vector<StoredEvent>> ReadGameEvents(const std::string& game_id,

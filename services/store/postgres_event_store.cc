@@ -15,96 +15,11 @@
 namespace arbiter::store {
 namespace {
 
-using internal::AnswerFromRow;
 using internal::EventFromRow;
 using internal::GameFromRow;
 using internal::kEventColumns;
 using internal::kEventsWithBatch;
 using internal::kGameColumns;
-using internal::TakenEventId;
-
-// Prepared statements, created on every new connection.
-constexpr char kLockGame[] =
-    "SELECT g.status, g.last_sequence, g.last_hash, r.digest, r.first_sequence, "
-    "r.last_sequence, r.first_position, r.last_position, r.last_hash "
-    "FROM games g LEFT JOIN append_requests r ON r.request_id = $2 "
-    "WHERE g.game_id = $1 FOR UPDATE OF g";
-
-constexpr char kFindRequest[] =
-    "SELECT digest, first_sequence, last_sequence, first_position, last_position, last_hash "
-    "FROM append_requests WHERE request_id = $1";
-
-// One statement writes a batch of events of a game whose row the
-// transaction holds locked. It inserts the events first, without positions.
-// Only then does it lock store_head (the UPDATE's count comes from an
-// uncorrelated subquery over `ins`, which PostgreSQL evaluates before it
-// updates, and so before it locks, the row) to take the batch's positions,
-// which it records in append_requests; it also advances the game (unless
-// the game was inserted already advanced, by CreateGame). The lock
-// on store_head lasts until commit, which orders commits by position
-// (docs/event-store.md), but covers no event insert.
-// $1 game_id, $2 count, $3 expected sequence, $4 event ids, $5 types,
-// $6 the hash before the first event, $7 the events' hashes (64 hex digits
-// each, concatenated), $8 payload blob, $9 payload offsets,
-// $10 payload lengths, $11 json blob, $12 json offsets, $13 json lengths
-// (-1: none), $14 recorded_by, $15 request id, $16 digest, $17 last hash.
-constexpr char kAppend[] = R"sql(
-WITH ins AS (
-  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json,
-                      recorded_by, prev_hash, hash)
-  SELECT $1, $3::bigint + e.ord, e.event_id, e.type,
-         substring($8::bytea FROM e.poff FOR e.plen),
-         CASE WHEN e.jlen < 0 THEN NULL
-              ELSE convert_from(substring($11::bytea FROM e.joff FOR e.jlen), 'UTF8')::json END,
-         $14,
-         CASE WHEN e.ord = 1 THEN $6::text
-              ELSE convert_from(substring($7::bytea FROM ((e.ord - 2) * 64 + 1)::int FOR 64),
-                                'UTF8') END,
-         convert_from(substring($7::bytea FROM ((e.ord - 1) * 64 + 1)::int FOR 64), 'UTF8')
-  FROM unnest($4::text[], $5::text[], $9::int[], $10::int[], $12::int[], $13::int[])
-       WITH ORDINALITY AS e(event_id, type, poff, plen, joff, jlen, ord)
-  RETURNING 1),
-head AS (
-  UPDATE store_head SET last_position = last_position + (SELECT count(*) FROM ins)
-  RETURNING last_position - $2::bigint AS base),
-req AS (
-  INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
-                               first_position, last_position, last_hash)
-  SELECT $15, $1, $16, $3::bigint + 1, $3::bigint + $2::bigint, head.base + 1,
-         head.base + $2::bigint, $17
-  FROM head
-  RETURNING 1),
-game AS (
-  UPDATE games SET last_sequence = $3::bigint + $2::bigint, last_hash = $17
-  WHERE game_id = $1 AND last_sequence <> $3::bigint + $2::bigint
-  RETURNING 1)
-SELECT base FROM head
-)sql";
-
-// Writes `events` after sequence `current` (whose hash is `prev_start`),
-// with their chain `hashes`, by the kAppend statement; returns the answer.
-// The game's row must be locked by `txn`.
-AppendResult WriteBatch(pqxx::work& txn, const std::string& game_id, int64_t current,
-                        const std::string& prev_start, const std::vector<NewEvent>& events,
-                        const std::vector<std::string>& hashes, const std::string& recorded_by,
-                        const std::string& request_id, const std::string& digest) {
-  const internal::BatchArrays a = internal::ToArrays(events, prev_start, hashes);
-  const int64_t count = static_cast<int64_t>(events.size());
-  pqxx::row written = txn.exec_prepared1(
-      "append", game_id, count, current, a.ids, a.types, a.prev_start,
-      pqxx::binarystring(a.hashes),
-      pqxx::binarystring(a.payloads), a.payload_offsets, a.payload_lengths,
-      pqxx::binarystring(a.jsons), a.json_offsets, a.json_lengths, recorded_by, request_id, digest,
-      hashes.back());
-  AppendResult result;
-  const int64_t base = written[0].as<int64_t>();
-  result.first_sequence = current + 1;
-  result.last_sequence = current + count;
-  result.first_position = base + 1;
-  result.last_position = base + count;
-  result.last_hash = hashes.back();
-  return result;
-}
 
 // A game's row with its first $2 events and its last stored event, in one
 // statement (one snapshot). Each row is an event's kEventColumns followed by
@@ -154,10 +69,7 @@ constexpr int kEventColumnCount = 11;
 
 }  // namespace
 
-void PostgresEventStore::PrepareAppendStatements(pqxx::connection_base& conn) {
-  conn.prepare("lock_game", kLockGame);
-  conn.prepare("find_request", kFindRequest);
-  conn.prepare("append", kAppend);
+void PostgresEventStore::PrepareReadStatements(pqxx::connection_base& conn) {
   conn.prepare("get_game", absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE game_id = $1"));
   conn.prepare("read_game_events",
                absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
@@ -187,12 +99,17 @@ PostgresEventStore::PostgresEventStore(PostgresOptions options)
     : options_(std::move(options)),
       pool_(PoolOptionsOf(options_,
                           [](pqxx::connection_base& conn) {
+                            PrepareReadStatements(conn);
                             PrepareAppendStatements(conn);
                             PrepareCreateStatements(conn);
                           })),
       create_queue_(internal::GroupCommitLimits{
           .max_writers = std::max(1, options_.create_writers),
           .max_items = std::max(1, options_.max_games_per_commit),
+          .max_bytes = kMaxGroupBytes}),
+      append_queue_(internal::GroupCommitLimits{
+          .max_writers = std::max(1, options_.append_writers),
+          .max_items = std::max(1, options_.max_appends_per_commit),
           .max_bytes = kMaxGroupBytes}) {}
 PostgresEventStore::~PostgresEventStore() = default;
 
@@ -351,72 +268,6 @@ void PostgresEventStore::NoteWritten(int64_t position) {
 
 std::unique_ptr<StoreFollower> PostgresEventStore::Follow(StoreListener& listener) {
   return std::make_unique<PostgresStoreFollower>(options_, listener);
-}
-
-absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& request) {
-  ARBITER_RETURN_IF_ERROR(internal::ValidateAppend(request));
-  const std::string digest = internal::AppendDigest(request);
-  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
-  // The answer to an earlier request with this id, or an error if the id
-  // was used for something else.
-  auto replay = [&](const pqxx::row& row, int first) -> absl::StatusOr<AppendResult> {
-    if (row[first - 1].as<std::string>() != digest) {
-      return internal::RequestIdReused(request.request_id);
-    }
-    AppendResult answer = AnswerFromRow(row, first);
-    NoteWritten(answer.last_position);
-    return answer;
-  };
-  try {
-    pqxx::work txn(lease.conn());
-    pqxx::result locked = txn.exec_prepared("lock_game", request.game_id, request.request_id);
-    if (locked.empty()) {
-      // The request may still have been answered for another game.
-      pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
-      if (!previous.empty()) return replay(previous[0], 1);
-      return internal::GameNotFound(request.game_id);
-    }
-    const pqxx::row game = locked[0];
-    if (!game[3].is_null()) return replay(game, 4);
-    const int64_t current = game[1].as<int64_t>();
-    {
-      GameRecord record;
-      record.game_id = request.game_id;
-      record.status = ParseGameStatus(game[0].as<std::string>()).value_or(GameStatus::kUnspecified);
-      ARBITER_RETURN_IF_ERROR(internal::CheckAppendAllowed(record, request.events));
-    }
-    if (current != request.expected_sequence) {
-      // A concurrent retry of this very request may have committed while we
-      // waited for the lock: this statement sees it (read committed).
-      pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
-      if (!previous.empty()) return replay(previous[0], 1);
-      return internal::SequenceMismatch(request.game_id, request.expected_sequence, current);
-    }
-    const std::string prev_start = current == 0 ? GenesisHash() : game[2].as<std::string>();
-    AppendResult result = WriteBatch(
-        txn, request.game_id, current, prev_start, request.events,
-        internal::ChainHashes(request.game_id, prev_start, current + 1, request.events),
-        request.recorded_by, request.request_id, digest);
-    txn.commit();
-    NoteWritten(result.last_position);
-    return result;
-  } catch (const pqxx::unique_violation& e) {
-    // An event id already stored (the batch itself was checked for
-    // duplicates), or a concurrent request with the same id: say which.
-    try {
-      if (std::optional<absl::Status> taken = TakenEventId(lease.conn(), request.events)) {
-        return *taken;
-      }
-      pqxx::read_transaction txn(lease.conn());
-      pqxx::result previous = txn.exec_prepared("find_request", request.request_id);
-      if (!previous.empty()) return replay(previous[0], 1);
-    } catch (const std::exception& inner) {
-      return lease.Fail(inner, "appending events");
-    }
-    return lease.Fail(e, "appending events");
-  } catch (const std::exception& e) {
-    return lease.Fail(e, "appending events");
-  }
 }
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresEventStore::ReadGameEvents(

@@ -12,6 +12,7 @@
 #include <pqxx/types.hxx>
 
 #include <atomic>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <string>
@@ -46,6 +47,11 @@ struct PostgresOptions {
   // Groups written at the same time: while one group commits, the next can
   // be inserting. Commits themselves are ordered by store_head's lock.
   int create_writers = 2;
+  // The same for Append: concurrent appends (to different games) share one
+  // transaction and one commit, up to this many batches (1: each batch on
+  // its own). See postgres_append.cc.
+  int max_appends_per_commit = 64;
+  int append_writers = 2;
 };
 
 // The event store and its result index (result_index.h: the table
@@ -83,6 +89,11 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
                                           const std::string& page_token) override;
   absl::Status SetGameStatus(const std::string& game_id, GameStatus status) override;
   absl::StatusOr<AppendResult> Append(const AppendRequest& request) override;
+  // Appends as Append does, in transactions of up to max_appends_per_commit
+  // batches (postgres_append.cc): a refused batch is answered on its own
+  // and never fails another. The answers are in the order of `requests`.
+  std::vector<absl::StatusOr<AppendResult>> AppendMany(
+      const std::vector<AppendRequest>& requests) override;
   absl::StatusOr<std::vector<StoredEvent>> ReadGameEvents(const std::string& game_id,
                                                           int64_t after_sequence,
                                                           int limit) override;
@@ -133,12 +144,37 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   // Writes one game and sets its answer, whatever happens.
   void WriteAlone(Lease& lease, PreparedCreate& one);
 
+  struct PreparedAppend;  // a checked AppendRequest and its answer
+  // Writes a group: the batches of distinct games and request ids together
+  // (WriteAppendsTogether), then each of the others on its own.
+  void WriteAppendGroup(const std::vector<PreparedAppend*>& group);
+  // Writes `group` in one transaction and answers every batch of it,
+  // whatever happens; after a statement that failed as a whole, each batch
+  // again on its own.
+  void WriteAppendsTogether(const std::vector<PreparedAppend*>& group);
+  // Locks the group's games, answers the batches they refuse, writes the
+  // others and commits. Throws what libpqxx throws.
+  void AppendTogether(Lease& lease, const std::vector<PreparedAppend*>& group);
+  // Answers `one` if its game (`head`, the lock_games row; null if the game
+  // is unknown) refuses it, or returns true and readies its chain.
+  bool Judge(pqxx::transaction_base& txn, PreparedAppend& one, const pqxx::row* head);
+  // The append_games statement for `accepted`; its row holds the position
+  // before the first event.
+  static pqxx::row WriteAccepted(pqxx::transaction_base& txn, const std::vector<PreparedAppend*>& accepted);
+  // The answer recorded for `one`'s request id (`row` from column `first`,
+  // the digest just before it), or InvalidArgument if the id was used for
+  // another request.
+  absl::StatusOr<AppendResult> Replay(const PreparedAppend& one, const pqxx::row& row, int first);
+  // Answers a batch written alone whose statement met a unique violation.
+  void AnswerUniqueViolation(Lease& lease, PreparedAppend& one, const std::exception& e);
+
   // Raises written_through_ to `position` if it is higher.
   void NoteWritten(int64_t position);
 
   // The named statements of appends and reads (postgres_event_store.cc) and
   // of game creation (postgres_create_games.cc), prepared on each new
   // connection of the pool. Throw what libpqxx throws.
+  static void PrepareReadStatements(pqxx::connection_base& conn);
   static void PrepareAppendStatements(pqxx::connection_base& conn);
   static void PrepareCreateStatements(pqxx::connection_base& conn);
 
@@ -146,6 +182,7 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   pg::PgPool pool_;
   std::atomic<int64_t> written_through_{0};
   internal::GroupCommit<PreparedCreate> create_queue_;
+  internal::GroupCommit<PreparedAppend> append_queue_;
 };
 
 }  // namespace arbiter::store

@@ -8,7 +8,6 @@
 namespace arbiter::store::internal {
 namespace {
 
-using pg::IntArray;
 using pg::TextArray;
 
 absl::Time MicrosToTime(const pqxx::field& field) {
@@ -90,36 +89,6 @@ AppendResult AnswerFromRow(const pqxx::row& row, int first) {
 std::optional<std::string> NullIfEmpty(const std::string& text) {
   if (text.empty()) return std::nullopt;
   return text;
-}
-
-BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
-                     const std::vector<std::string>& hashes) {
-  std::vector<std::string> ids, types;
-  std::vector<int64_t> poffs, plens, joffs, jlens;
-  ids.reserve(events.size());
-  types.reserve(events.size());
-  BatchArrays out;
-  out.prev_start = prev_start;
-  out.hashes.reserve(hashes.size() * 64);
-  for (const std::string& hash : hashes) out.hashes += hash;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const NewEvent& event = events[i];
-    ids.push_back(event.event_id);
-    types.push_back(event.type);
-    poffs.push_back(static_cast<int64_t>(out.payloads.size()) + 1);
-    plens.push_back(static_cast<int64_t>(event.payload.size()));
-    out.payloads += event.payload;
-    joffs.push_back(static_cast<int64_t>(out.jsons.size()) + 1);
-    jlens.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
-    out.jsons += event.json;
-  }
-  out.ids = TextArray(ids);
-  out.types = TextArray(types);
-  out.payload_offsets = IntArray(poffs);
-  out.payload_lengths = IntArray(plens);
-  out.json_offsets = IntArray(joffs);
-  out.json_lengths = IntArray(jlens);
-  return out;
 }
 
 std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,

@@ -53,23 +53,6 @@ AppendResult AnswerFromRow(const pqxx::row& row, int first);
 // NULL for an empty text.
 std::optional<std::string> NullIfEmpty(const std::string& text);
 
-// A batch of events as the array parameters of the statements that write
-// events: ids and types as array literals, the hashes concatenated (each is
-// 64 hex digits) as bytea, payloads and JSON copies as one blob each with
-// 1-based offsets and lengths (-1: no JSON). Fewer and simpler parameters
-// than one array per column: PostgreSQL parses them faster. (Blobs are bytea
-// because substring of bytea is constant-time; of UTF-8 text it walks the
-// string from its start.)
-struct BatchArrays {
-  std::string ids, types, prev_start, hashes, payload_offsets, payload_lengths, json_offsets,
-      json_lengths;
-  std::string payloads, jsons;
-};
-
-// `events` whose chain starts after `prev_start` and has `hashes`.
-BatchArrays ToArrays(const std::vector<NewEvent>& events, const std::string& prev_start,
-                     const std::vector<std::string>& hashes);
-
 // After a unique violation while writing `events`: the error naming the
 // first of them whose id is already stored, if any.
 std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
