@@ -1,0 +1,124 @@
+// Live play through arbiterd: the store's hot path once players play
+// through Arbiter (docs/benchmarks.md).
+//
+// BM_LiveMoves, with 1, 8 and 64 client threads: each thread is the client
+// of one game in play (3-player Atlantis, simulated before the timing) and
+// sends its moves one AppendActions call each, with the game's last event as
+// expected_last_event and a request id of its own, as a table page does.
+// The server checks every action by the rules before it is stored, durably
+// (an in-process arbiterd on a private PostgreSQL with synchronous commits).
+// A game played to its end is replaced by a new one (its creation is timed
+// but not counted). items_per_second is actions per second; p50_ms and
+// p99_ms are each thread's percentiles of the call's round trip, averaged
+// over the threads. Compare with bench/message_db_compare's one_event case,
+// run in the same sitting.
+//
+//   build/bin/live_play_bench
+#include <benchmark/benchmark.h>
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "arbiter/v1/arbiter_service.grpc.pb.h"
+#include "bench/bench_server.h"
+#include "services/log/log_file.h"
+#include "services/replay/simulate.h"
+
+namespace {
+
+using arbiter::bench::BenchContext;
+namespace v1 = arbiter::v1;
+
+constexpr char kProgram[] = "live_play_bench";
+
+using World = arbiter::bench::BenchServer;
+
+void Fail(const std::string& what) { arbiter::bench::BenchFail(kProgram, what); }
+
+World& TheWorld() { return arbiter::bench::SharedBenchServer(kProgram); }
+
+// A game to play: its simulated log, not yet created.
+struct Script {
+  arbiter::log::GameLog log;
+};
+
+Script Simulate(World& w, uint64_t seed) {
+  arbiter::replay::SimulationRequest request{"atlantis", 3, seed, "", {}};
+  absl::StatusOr<arbiter::log::GameLog> log =
+      arbiter::replay::SimulateGame(request, *w.registry);
+  if (!log.ok()) Fail(absl::StrCat("simulate: ", log.status().ToString()));
+  return Script{*std::move(log)};
+}
+
+// Creates a live game for `script`; answers its id.
+std::string Create(World& w, const Script& script) {
+  static std::atomic<int64_t> created{0};  // ids are unique per run
+  const std::string id = absl::StrCat("live", ++created);
+  v1::CreateGameRequest create;
+  create.set_request_id(id);
+  create.set_game_id(id);
+  create.mutable_game()->set_game_type(script.log.header.game());
+  create.mutable_game()->set_ruleset_id(script.log.header.ruleset_id());
+  create.mutable_game()->set_ruleset_hash(script.log.header.ruleset_hash());
+  *create.mutable_game()->mutable_players() = script.log.header.players();
+  create.mutable_game()->set_seed(script.log.header.seed());
+  v1::Game game;
+  grpc::Status status = w.games->CreateGame(BenchContext(w.token).get(), create, &game);
+  if (!status.ok()) Fail(status.error_message());
+  return id;
+}
+
+double Percentile(std::vector<double>& values, double q) {
+  std::sort(values.begin(), values.end());
+  return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
+}
+
+void BM_LiveMoves(benchmark::State& state) {
+  World& w = TheWorld();
+  constexpr int kScripts = 8;  // games simulated per thread before the timing
+  std::vector<Script> scripts;
+  for (int s = 0; s < kScripts; ++s) {
+    scripts.push_back(Simulate(w, 1000 * static_cast<uint64_t>(state.thread_index()) + s));
+  }
+  size_t script = 0;
+  std::string game = Create(w, scripts[script]);
+  size_t move = 0;
+  int64_t last_event = 1;
+  std::vector<double> ms;
+  for (auto _ : state) {
+    if (move == scripts[script].log.actions.size()) {
+      script = (script + 1) % scripts.size();
+      game = Create(w, scripts[script]);
+      move = 0;
+      last_event = 1;
+    }
+    v1::AppendActionsRequest append;
+    append.set_game("games/" + game);
+    append.set_expected_last_event(last_event);
+    append.set_request_id(absl::StrCat(game, "-", move));
+    *append.add_actions() = scripts[script].log.actions[move];
+    v1::AppendActionsResponse response;
+    const auto sent = std::chrono::steady_clock::now();
+    grpc::Status status = w.games->AppendActions(BenchContext(w.token).get(), append, &response);
+    ms.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count());
+    if (!status.ok()) Fail(status.error_message());
+    last_event = response.last_event();
+    ++move;
+  }
+  state.SetItemsProcessed(state.iterations());
+  if (ms.empty()) return;
+  state.counters["p50_ms"] = benchmark::Counter(Percentile(ms, 0.50), benchmark::Counter::kAvgThreads);
+  state.counters["p99_ms"] = benchmark::Counter(Percentile(ms, 0.99), benchmark::Counter::kAvgThreads);
+}
+BENCHMARK(BM_LiveMoves)->Threads(1)->Threads(8)->Threads(64)->UseRealTime()->MinTime(5);
+
+}  // namespace
+
+BENCHMARK_MAIN();
