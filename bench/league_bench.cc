@@ -145,25 +145,25 @@ void LoadResults(const Db& db, int64_t games) {
     engine::Rng rng(20261123);
     pqxx::stream_to copy(txn, "events",
                          std::vector<std::string>{"game_id", "sequence", "event_id", "type",
-                                                  "payload", "recorded_by", "prev_hash", "hash"});
+                                                  "payload", "hash"});
     for (int64_t g = 1; g <= games; ++g) {
       const std::vector<std::string> players = PlayersOf(rng);
       copy << std::make_tuple(absl::StrCat("g", g), 1, absl::StrCat("e", g), "game_finished",
                               absl::StrCat("\\x", absl::BytesToHexString(FinishedPayload(players, rng))),
-                              "bench", std::string(64, '0'), std::string(64, 'f'));
+                              absl::StrCat("\\x", std::string(64, 'f')));
     }
     copy.complete();
     txn.exec_params(
         "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, "
-        "last_sequence, first_position, last_position, last_hash) "
-        "SELECT 'a' || g, 'g' || g, repeat('d', 64), 1, 1, g, g, repeat('f', 64) "
+        "last_sequence, first_position, last_position, last_hash, recorded_by) "
+        "SELECT 'a' || g, 'g' || g, repeat('d', 64), 1, 1, g, g, repeat('f', 64), 'bench' "
         "FROM generate_series(1, $1::bigint) g",
         games);
     txn.exec_params(
         "INSERT INTO game_results (position, game_id, sequence, kind, league_id, "
         "recorded_micros, payload) "
         "SELECT g, e.game_id, 1, 'finished', 'bench', "
-        "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.payload "
+        "(extract(epoch FROM now()) * 1000000)::bigint, e.payload "
         "FROM generate_series(1, $1::bigint) g JOIN events e ON e.game_id = 'g' || g "
         "AND e.sequence = 1",
         games);

@@ -9,6 +9,8 @@
 //   BM_AppendMoveByMove      the same games appended 10 events at a time
 //   BM_AppendOneEvent        one event per Append, each thread to its own
 //                            game (1, 8 and 64 writers): live play
+//   BM_StoredBytes/0|1       bytes per stored event (counters, not time):
+//                            whole games, or one event per append
 //   BM_AppendAtStoreSize/N   whole-game appends into a store that already
 //                            holds N events (bulk-loaded first)
 //   BM_ReplayAll             reading the whole store back in pages of 1000
@@ -115,10 +117,14 @@ std::string NewGame(EventStore& store, const std::string& prefix) {
   return id;
 }
 
-// A payload of about 80 bytes and its JSON copy, like an encoded action.
+// Event i (from 0, so sequence i + 1) of a game: a payload of about 80
+// bytes and its JSON copy, like an encoded action.
 NewEvent MakeEvent(const std::string& game_id, int i) {
   NewEvent event;
-  event.event_id = absl::StrCat(game_id, "/", i);
+  // Named as the service names events (store::DerivedEventId), spelled out
+  // here so that this file also builds against the code before that
+  // function, for side-by-side runs.
+  event.event_id = absl::StrCat(engine::Sha256Hex(game_id).substr(0, 32), "-", i + 1);
   event.type = "action";
   event.payload = absl::StrCat("\x0a\x03", "ana", "\x12\x40", std::string(64, static_cast<char>('a' + i % 26)));
   event.json = absl::StrCat("{\"player\":\"ana\",\"move\":", i, ",\"card\":\"", i % 26, "\"}");
@@ -212,6 +218,56 @@ void BM_AppendOneEvent(benchmark::State& state) {
 }
 BENCHMARK(BM_AppendOneEvent)->Threads(1)->Threads(8)->Threads(64)->UseRealTime()->MinTime(5);
 
+// Bytes per stored event, not time: 100 games of 100 events, stored as
+// whole games (Arg 0: one batch each, as SubmitGame) or one event per append
+// (Arg 1: as live play), in a database of their own. Counters: the events
+// table with its indexes (and TOAST), its heap alone, its indexes alone,
+// the batches' table (append_requests) with its indexes, and every table of
+// the database together, each divided by the number of events.
+void BM_StoredBytes(benchmark::State& state) {
+  const bool live = state.range(0) == 1;
+  constexpr int kGames = 100;
+  for (auto _ : state) {
+    std::string conninfo;
+    EventStore& store = StoreFor(live ? "bench_bytes_live" : "bench_bytes_whole", &conninfo);
+    if (!live) {
+      for (int g = 0; g < kGames; ++g) RecordGame(store, "bytes");
+    } else {
+      std::vector<std::string> games;
+      for (int g = 0; g < kGames; ++g) games.push_back(NewGame(store, "bytes"));
+      for (int i = 0; i < kEventsPerGame; ++i) {
+        for (const std::string& game_id : games) {
+          AppendRequest request;
+          request.game_id = game_id;
+          request.expected_sequence = i;
+          request.request_id = absl::StrCat(game_id, "#", i);
+          request.recorded_by = "bench";
+          request.events.push_back(MakeEvent(game_id, i));
+          if (absl::Status status = store.Append(request).status(); !status.ok()) Die(status);
+        }
+      }
+    }
+    pqxx::connection conn(conninfo);
+    pqxx::nontransaction txn(conn);
+    txn.exec("CHECKPOINT");
+    const pqxx::row sizes = txn.exec1(
+        "SELECT (SELECT count(*) FROM events), pg_total_relation_size('events'), "
+        "pg_relation_size('events'), pg_indexes_size('events'), "
+        "pg_total_relation_size('append_requests'), "
+        "(SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+        " JOIN pg_namespace n ON n.oid = c.relnamespace "
+        " WHERE n.nspname = 'public' AND c.relkind = 'r')");
+    const double events = sizes[0].as<double>();
+    state.counters["events"] = events;
+    state.counters["events_table_and_indexes"] = sizes[1].as<double>() / events;
+    state.counters["events_heap"] = sizes[2].as<double>() / events;
+    state.counters["events_indexes"] = sizes[3].as<double>() / events;
+    state.counters["batches_table_and_indexes"] = sizes[4].as<double>() / events;
+    state.counters["all_tables"] = sizes[5].as<double>() / events;
+  }
+}
+BENCHMARK(BM_StoredBytes)->Arg(0)->Arg(1)->Iterations(1)->Unit(benchmark::kMillisecond);
+
 // Bulk-loads whole games of synthetic events (hashes are well-formed but
 // not a real chain: only the table and index sizes matter here).
 void BulkLoad(const std::string& conninfo, int64_t events) {
@@ -225,18 +281,16 @@ void BulkLoad(const std::string& conninfo, int64_t events) {
       "'create-bulk-' || g, repeat('d', 64), $2, repeat('f', 64) FROM generate_series(1, $1) g",
       games, kEventsPerGame);
   txn.exec_params(
-      "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, "
-      "recorded_by, prev_hash, hash) "
-      "SELECT 'bulk-' || g, s, 'bulk-' || g || '/' || s, 'action', "
-      "convert_to(repeat('x', 70), 'UTF8'), json_build_object('move', s), 'bench', "
-      "repeat('0', 64), encode(sha256(convert_to(g || '/' || s, 'UTF8')), 'hex') "
+      "INSERT INTO events (game_id, sequence, type, payload, hash) "
+      "SELECT 'bulk-' || g, s, 'action', convert_to(repeat('x', 70), 'UTF8'), "
+      "sha256(convert_to(g || '/' || s, 'UTF8')) "
       "FROM generate_series(1, $1) g, generate_series(1, $2) s",
       games, kEventsPerGame);
   txn.exec_params(
       "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence, "
-      "first_position, last_position, last_hash) "
+      "first_position, last_position, last_hash, recorded_by) "
       "SELECT 'bulk-append-' || g, 'bulk-' || g, repeat('d', 64), 1, $2::bigint, "
-      "(g - 1) * $2::bigint + 1, g * $2::bigint, repeat('f', 64) "
+      "(g - 1) * $2::bigint + 1, g * $2::bigint, repeat('f', 64), 'bench' "
       "FROM generate_series(1, $1::bigint) g",
       games, kEventsPerGame);
   txn.exec_params("UPDATE store_head SET last_position = $1", games * kEventsPerGame);

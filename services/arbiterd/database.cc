@@ -38,6 +38,7 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
   store::PostgresOptions pg_options;
   pg_options.conninfo = db.conninfo;
   pg_options.max_connections = options.max_connections;
+  pg_options.keep_json_copies = options.keep_json_copies;
   auto events = store::PostgresEventStore::Open(pg_options);
   if (!events.ok()) return events.status();
   db.events = *std::move(events);

@@ -27,6 +27,9 @@ struct DatabaseOptions {
   // (PostgresOptions::max_connections). Besides these, the store's follower
   // holds one LISTEN connection of its own.
   int max_connections = 16;
+  // Keep each event's readable JSON copy in events.payload_json, for
+  // auditors reading the database (PostgresOptions::keep_json_copies).
+  bool keep_json_copies = false;
 };
 
 // Destroyed in reverse order: the token store before the event store whose

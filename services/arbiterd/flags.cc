@@ -89,9 +89,12 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "Most events one game may hold")
       ->capture_default_str()
       ->check(CLI::Range(int64_t{2}, int64_t{100'000'000}));
+  app.add_flag("--keep-json-copies", flags.database.keep_json_copies,
+               "Keep a readable JSON copy of every event in the database (events.payload_json), "
+               "for auditors who read it with SQL; without it the payload bytes are the only "
+               "copy and arbiter export or the website shows them readably");
   app.add_flag("--no-json-copy-for-tournament-tables", flags.no_table_json,
-               "Appends to tournament tables' games store no readable JSON copy of their events "
-               "(the payload and its hash are the record either way)");
+               "With --keep-json-copies, still keep none for tournament tables' games");
   app.add_option("--shutdown-grace", flags.grace_seconds,
                  "Seconds calls in flight get to finish on SIGTERM")
       ->capture_default_str();

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
 #include "services/log/json_lines.h"
+#include "services/store/event_hash.h"
 
 namespace arbiter::games {
 namespace {
@@ -71,14 +72,7 @@ std::string StoreRequestId(const std::string& kind, const std::string& game_id,
 }
 
 std::string EventId(const std::string& game_id, int64_t number) {
-  // A game's events are encoded one after another: hash its id once.
-  thread_local std::string last_game_id;
-  thread_local std::string prefix;
-  if (prefix.empty() || game_id != last_game_id) {
-    prefix = engine::Sha256Hex(game_id).substr(0, 32);
-    last_game_id = game_id;
-  }
-  return absl::StrCat(prefix, "-", number);
+  return store::DerivedEventId(game_id, number);
 }
 
 absl::StatusOr<store::NewEvent> EncodeCreated(const std::string& game_id,

@@ -1,5 +1,6 @@
 #include "services/store/event_hash.h"
 
+#include "absl/strings/str_cat.h"
 #include "engine/core/sha256.h"
 
 namespace arbiter::store {
@@ -45,6 +46,31 @@ std::string EventHash(const std::string& prev_hash, int64_t sequence, const std:
                       const std::string& event_id, const std::string& type,
                       const std::string& payload) {
   return engine::Sha256Hex(EventHashInput(prev_hash, sequence, game_id, event_id, type, payload));
+}
+
+std::string DerivedEventId(const std::string& game_id, int64_t sequence) {
+  // A game's events are derived one after another: hash its id once.
+  thread_local std::string last_game_id;
+  thread_local std::string prefix;
+  if (prefix.empty() || game_id != last_game_id) {
+    prefix = engine::Sha256Hex(game_id).substr(0, 32);
+    last_game_id = game_id;
+  }
+  return absl::StrCat(prefix, "-", sequence);
+}
+
+bool HasDerivedEventIdForm(const std::string& event_id) {
+  constexpr std::size_t kPrefix = 32;
+  if (event_id.size() < kPrefix + 2 || event_id[kPrefix] != '-') return false;
+  for (std::size_t i = 0; i < kPrefix; ++i) {
+    const char c = event_id[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  if (event_id[kPrefix + 1] == '0') return false;
+  for (std::size_t i = kPrefix + 1; i < event_id.size(); ++i) {
+    if (event_id[i] < '0' || event_id[i] > '9') return false;
+  }
+  return true;
 }
 
 }  // namespace arbiter::store

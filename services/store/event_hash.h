@@ -38,6 +38,16 @@ std::string EventHash(const std::string& prev_hash, int64_t sequence, const std:
                       const std::string& event_id, const std::string& type,
                       const std::string& payload);
 
+// The id the service gives event `sequence` of `game_id`: the first 32 hex
+// digits of SHA-256(game id), '-', the sequence in decimal. The PostgreSQL
+// store keeps such an id as NULL and derives it again when it reads the
+// event (docs/event-store.md, "What each stored byte is for").
+std::string DerivedEventId(const std::string& game_id, int64_t sequence);
+
+// True if `event_id` has the form of a derived id (32 lowercase hex digits,
+// '-', a decimal number without leading zeros), whatever its game.
+bool HasDerivedEventIdForm(const std::string& event_id);
+
 }  // namespace arbiter::store
 
 #endif  // ARBITER_SERVICES_STORE_EVENT_HASH_H_

@@ -69,10 +69,11 @@ constexpr char kFindRequest[] =
 // Batches (one array element each): $1 game id, $2 expected sequence,
 // $3 number of events, $4 request id, $5 digest, $6 last hash,
 // $7 recorded_by. Events, of all batches in input order: $8 the batch's
-// index in the arrays above (from 1), $9 sequence, $10 event ids, $11 types,
-// $12 their hashes and $13 the hashes before them (64 hex digits each,
-// concatenated), $14 payload blob, $15 payload offsets, $16 payload lengths,
-// $17 json blob, $18 json offsets, $19 json lengths (-1: none).
+// index in the arrays above (from 1), $9 sequence, $10 event ids ('': the
+// derived id, stored as NULL), $11 types, $12 their hashes (64 hex digits
+// each, concatenated; stored as 32 bytes), $13 payload blob, $14 payload
+// offsets, $15 payload lengths, $16 json blob, $17 json offsets, $18 json
+// lengths (-1: none).
 constexpr char kAppendGames[] = R"sql(
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::text[], $5::text[],
@@ -80,17 +81,15 @@ WITH input AS (
        WITH ORDINALITY AS i(game_id, expected, count, request_id, digest, last_hash,
                             recorded_by, n)),
 ins AS (
-  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json,
-                      recorded_by, prev_hash, hash)
-  SELECT i.game_id, e.seq, e.event_id, e.type,
-         substring($14::bytea FROM e.poff FOR e.plen),
+  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, hash)
+  SELECT i.game_id, e.seq, NULLIF(e.event_id, ''), e.type,
+         substring($13::bytea FROM e.poff FOR e.plen),
          CASE WHEN e.jlen < 0 THEN NULL
-              ELSE convert_from(substring($17::bytea FROM e.joff FOR e.jlen), 'UTF8')::json END,
-         i.recorded_by,
-         convert_from(substring($13::bytea FROM ((e.k - 1) * 64 + 1)::int FOR 64), 'UTF8'),
-         convert_from(substring($12::bytea FROM ((e.k - 1) * 64 + 1)::int FOR 64), 'UTF8')
-  FROM unnest($8::int[], $9::bigint[], $10::text[], $11::text[], $15::int[], $16::int[],
-              $18::int[], $19::int[])
+              ELSE convert_from(substring($16::bytea FROM e.joff FOR e.jlen), 'UTF8')::json END,
+         decode(convert_from(substring($12::bytea FROM ((e.k - 1) * 64 + 1)::int FOR 64), 'UTF8'),
+                'hex')
+  FROM unnest($8::int[], $9::bigint[], $10::text[], $11::text[], $14::int[], $15::int[],
+              $17::int[], $18::int[])
        WITH ORDINALITY AS e(gi, seq, event_id, type, poff, plen, joff, jlen, k)
   JOIN input i ON i.n = e.gi
   RETURNING 1),
@@ -99,9 +98,9 @@ head AS (
   RETURNING last_position - (SELECT count(*) FROM ins) AS base),
 req AS (
   INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
-                               first_position, last_position, last_hash)
+                               first_position, last_position, last_hash, recorded_by)
   SELECT o.request_id, o.game_id, o.digest, o.expected + 1, o.expected + o.count,
-         head.base + o.before + 1, head.base + o.before + o.count, o.last_hash
+         head.base + o.before + 1, head.base + o.before + o.count, o.last_hash, o.recorded_by
   FROM head,
        (SELECT i.*, (sum(i.count) OVER (ORDER BY i.n) - i.count)::bigint AS before
         FROM input i) o
@@ -120,7 +119,7 @@ struct AppendArrays {
   std::vector<int64_t> event_batches, sequences, payload_offsets, payload_lengths, json_offsets,
       json_lengths;
   std::vector<std::string> event_ids, types;
-  std::string hashes, prev_hashes, payloads, jsons;
+  std::string hashes, payloads, jsons;
 };
 
 }  // namespace
@@ -374,17 +373,20 @@ pqxx::row PostgresEventStore::WriteAccepted(pqxx::transaction_base& txn,
     for (std::size_t i = 0; i < request.events.size(); ++i) {
       const NewEvent& event = request.events[i];
       a.event_batches.push_back(static_cast<int64_t>(n) + 1);
-      a.sequences.push_back(one.current + static_cast<int64_t>(i) + 1);
-      a.event_ids.push_back(event.event_id);
+      const int64_t sequence = one.current + static_cast<int64_t>(i) + 1;
+      a.sequences.push_back(sequence);
+      a.event_ids.push_back(event.event_id == DerivedEventId(request.game_id, sequence)
+                                ? std::string()
+                                : event.event_id);
       a.types.push_back(event.type);
       a.hashes += one.hashes[i];
-      a.prev_hashes += i == 0 ? one.prev_start : one.hashes[i - 1];
       a.payload_offsets.push_back(static_cast<int64_t>(a.payloads.size()) + 1);
       a.payload_lengths.push_back(static_cast<int64_t>(event.payload.size()));
       a.payloads += event.payload;
       a.json_offsets.push_back(static_cast<int64_t>(a.jsons.size()) + 1);
-      a.json_lengths.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
-      a.jsons += event.json;
+      const bool json = options_.keep_json_copies && !event.json.empty();
+      a.json_lengths.push_back(json ? static_cast<int64_t>(event.json.size()) : -1);
+      if (json) a.jsons += event.json;
     }
   }
   return txn.exec_prepared1(
@@ -392,7 +394,7 @@ pqxx::row PostgresEventStore::WriteAccepted(pqxx::transaction_base& txn,
       TextArray(a.request_ids), TextArray(a.digests), TextArray(a.last_hashes),
       TextArray(a.recorders), IntArray(a.event_batches), IntArray(a.sequences),
       TextArray(a.event_ids), TextArray(a.types), pqxx::binarystring(a.hashes),
-      pqxx::binarystring(a.prev_hashes), pqxx::binarystring(a.payloads),
+      pqxx::binarystring(a.payloads),
       IntArray(a.payload_offsets), IntArray(a.payload_lengths), pqxx::binarystring(a.jsons),
       IntArray(a.json_offsets), IntArray(a.json_lengths));
 }

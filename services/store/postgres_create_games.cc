@@ -46,17 +46,17 @@ using pg::TextArray;
 // its events), $9 league_id, $10 tournament_id ('': none), $11 request id,
 // $12 digest, $13 status, $14 number of events, $15 last hash ('': none).
 // Events, of all games in input order: $16 the game's index in the arrays
-// above (from 1), $17 sequence, $18 event ids, $19 types, $20 their hashes
-// (64 hex digits each, concatenated), $21 payload blob, $22 payload offsets,
-// $23 payload lengths, $24 json blob, $25 json offsets, $26 json lengths
-// (-1: none); $27 the hash before a game's first event; $28 each game's
-// played key ('': none), whose unique index leaves out a game that repeats
-// a stored one.
+// above (from 1), $17 sequence, $18 event ids ('': the derived id, stored
+// as NULL), $19 types, $20 their hashes (64 hex digits each, concatenated;
+// stored as 32 bytes), $21 payload blob, $22 payload offsets, $23 payload
+// lengths, $24 json blob, $25 json offsets, $26 json lengths (-1: none);
+// $27 each game's played key ('': none), whose unique index leaves out a
+// game that repeats a stored one.
 constexpr char kCreateGames[] = R"sql(
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
                        $7::text[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[],
-                       $13::text[], $14::bigint[], $15::text[], $28::text[])
+                       $13::text[], $14::bigint[], $15::text[], $27::text[])
        WITH ORDINALITY AS i(game_id, game, ruleset_id, ruleset_hash, seed, seed_commitment,
                             players, created_by, league_id, tournament_id, request_id, digest,
                             status, count, last_hash, played_key, n)),
@@ -77,17 +77,13 @@ written AS (
   JOIN g ON g.create_request_id = i.request_id AND g.game_id = i.game_id
         AND g.create_digest = i.digest),
 ins AS (
-  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json,
-                      recorded_by, prev_hash, hash)
-  SELECT w.game_id, e.seq, e.event_id, e.type,
+  INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, hash)
+  SELECT w.game_id, e.seq, NULLIF(e.event_id, ''), e.type,
          substring($21::bytea FROM e.poff FOR e.plen),
          CASE WHEN e.jlen < 0 THEN NULL
               ELSE convert_from(substring($24::bytea FROM e.joff FOR e.jlen), 'UTF8')::json END,
-         w.created_by,
-         CASE WHEN e.seq = 1 THEN $27::text
-              ELSE convert_from(substring($20::bytea FROM ((e.k - 2) * 64 + 1)::int FOR 64),
-                                'UTF8') END,
-         convert_from(substring($20::bytea FROM ((e.k - 1) * 64 + 1)::int FOR 64), 'UTF8')
+         decode(convert_from(substring($20::bytea FROM ((e.k - 1) * 64 + 1)::int FOR 64), 'UTF8'),
+                'hex')
   FROM unnest($16::int[], $17::bigint[], $18::text[], $19::text[], $22::int[], $23::int[],
               $25::int[], $26::int[])
        WITH ORDINALITY AS e(gi, seq, event_id, type, poff, plen, joff, jlen, k)
@@ -99,9 +95,9 @@ head AS (
   RETURNING last_position - (SELECT count(*) FROM ins) AS base),
 req AS (
   INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence,
-                               first_position, last_position, last_hash)
+                               first_position, last_position, last_hash, recorded_by)
   SELECT o.request_id, o.game_id, o.digest, 1, o.count, head.base + o.before + 1,
-         head.base + o.before + o.count, o.last_hash
+         head.base + o.before + o.count, o.last_hash, o.created_by
   FROM head,
        (SELECT w.*, (sum(w.count) OVER (ORDER BY w.n) - w.count)::bigint AS before
         FROM written w WHERE w.count > 0) o
@@ -262,15 +258,18 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
       const NewEvent& event = one.request->events[i];
       a.event_games.push_back(static_cast<int64_t>(n) + 1);
       a.sequences.push_back(static_cast<int64_t>(i) + 1);
-      a.event_ids.push_back(event.event_id);
+      a.event_ids.push_back(event.event_id == DerivedEventId(game.game_id, static_cast<int64_t>(i) + 1)
+                                ? std::string()
+                                : event.event_id);
       a.types.push_back(event.type);
       a.hashes += one.hashes[i];
       a.payload_offsets.push_back(static_cast<int64_t>(a.payloads.size()) + 1);
       a.payload_lengths.push_back(static_cast<int64_t>(event.payload.size()));
       a.payloads += event.payload;
       a.json_offsets.push_back(static_cast<int64_t>(a.jsons.size()) + 1);
-      a.json_lengths.push_back(event.json.empty() ? -1 : static_cast<int64_t>(event.json.size()));
-      a.jsons += event.json;
+      const bool json = options_.keep_json_copies && !event.json.empty();
+      a.json_lengths.push_back(json ? static_cast<int64_t>(event.json.size()) : -1);
+      if (json) a.jsons += event.json;
     }
   }
   // One statement in autocommit: one round trip, one transaction.
@@ -284,7 +283,7 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
       TextArray(a.event_ids), TextArray(a.types), pqxx::binarystring(a.hashes),
       pqxx::binarystring(a.payloads), IntArray(a.payload_offsets), IntArray(a.payload_lengths),
       pqxx::binarystring(a.jsons), IntArray(a.json_offsets), IntArray(a.json_lengths),
-      GenesisHash(), TextArray(a.played_keys));
+      TextArray(a.played_keys));
   std::vector<PreparedCreate*> unwritten;
   for (PreparedCreate* one : group) {
     bool found = false;

@@ -52,6 +52,10 @@ struct PostgresOptions {
   // its own). See postgres_append.cc.
   int max_appends_per_commit = 64;
   int append_writers = 2;
+  // Keep the readable JSON copy of events that come with one (the
+  // payload_json column, for auditors in SQL). Off: the payload bytes are
+  // the only copy (docs/event-store.md, "What each stored byte is for").
+  bool keep_json_copies = false;
 };
 
 // The event store and its result index (result_index.h: the table
@@ -160,7 +164,7 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   bool Judge(pqxx::transaction_base& txn, PreparedAppend& one, const pqxx::row* head);
   // The append_games statement for `accepted`; its row holds the position
   // before the first event.
-  static pqxx::row WriteAccepted(pqxx::transaction_base& txn, const std::vector<PreparedAppend*>& accepted);
+  pqxx::row WriteAccepted(pqxx::transaction_base& txn, const std::vector<PreparedAppend*>& accepted);
   // The answer recorded for `one`'s request id (`row` from column `first`,
   // the digest just before it), or InvalidArgument if the id was used for
   // another request.

@@ -46,16 +46,19 @@ using internal::UnescapeInto;
 // tournament, as ReadResults and ReadTournamentResults select them.
 constexpr char kResultColumns[] =
     "x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
-    "e.payload_json::text, e.recorded_by, "
-    "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash, "
-    "x.kind, x.league_id, x.tournament_id ";
+    "e.payload_json::text, r.recorded_by, "
+    "(extract(epoch FROM r.recorded_at) * 1000000)::bigint, " ARBITER_PREV_HASH_OF_E
+    ", encode(e.hash, 'hex'), x.kind, x.league_id, x.tournament_id ";
 
-// The events of the game_results rows `x` selected: one primary-key look-up
+// The events of the game_results rows `x` selected, and the batches that
+// wrote them (a result event is its batch's last): one primary-key look-up
 // each. The LATERAL ... LIMIT 1 keeps the planner from hashing the whole
 // events table for every page.
 constexpr char kTheirEvents[] =
     "CROSS JOIN LATERAL (SELECT * FROM events WHERE events.game_id = x.game_id "
     "AND events.sequence = x.sequence LIMIT 1) e "
+    "CROSS JOIN LATERAL (SELECT recorded_by, recorded_at FROM append_requests "
+    "WHERE append_requests.last_position = x.position LIMIT 1) r "
     "ORDER BY x.position";
 
 std::vector<ResultEvent> ResultsFromRows(const pqxx::result& rows) {

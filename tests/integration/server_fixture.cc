@@ -256,7 +256,8 @@ void ServerTest::RecomputeChain(pqxx::work& txn, const std::string& game_id) {
   std::string prev = store::GenesisHash();
   int64_t last = 0;
   for (const pqxx::row& row : txn.exec_params(
-           "SELECT sequence, event_id, type, payload FROM events WHERE game_id = $1 "
+           "SELECT sequence, coalesce(event_id, arbiter_derived_event_id(game_id, sequence)), "
+           "type, payload FROM events WHERE game_id = $1 "
            "ORDER BY sequence",
            game_id)) {
     const int64_t sequence = row[0].as<int64_t>();
@@ -264,8 +265,8 @@ void ServerTest::RecomputeChain(pqxx::work& txn, const std::string& game_id) {
     const std::string hash = store::EventHash(prev, sequence, game_id, row[1].as<std::string>(),
                                               row[2].as<std::string>(), payload);
     txn.exec_params0(
-        "UPDATE events SET prev_hash = $1, hash = $2 WHERE game_id = $3 AND sequence = $4", prev,
-        hash, game_id, sequence);
+        "UPDATE events SET hash = decode($1, 'hex') WHERE game_id = $2 AND sequence = $3", hash,
+        game_id, sequence);
     prev = hash;
     last = sequence;
   }

@@ -2,6 +2,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "services/store/event_hash.h"
 #include "services/store/internal/store_rules.h"
 #include "services/store/pg/arrays.h"
 
@@ -64,13 +65,18 @@ StoredEvent EventFromRow(const pqxx::row& row) {
   event.position = row[0].as<int64_t>();
   event.game_id = row[1].as<std::string>();
   event.sequence = row[2].as<int64_t>();
-  event.event_id = row[3].as<std::string>();
+  event.event_id =
+      row[3].is_null() ? DerivedEventId(event.game_id, event.sequence) : row[3].as<std::string>();
   event.type = row[4].as<std::string>();
   event.payload = pqxx::binarystring(row[5]).str();
   event.json = OptionalText(row[6]);
   event.recorded_by = row[7].as<std::string>();
   event.recorded_at = MicrosToTime(row[8]);
-  event.prev_hash = row[9].as<std::string>();
+  if (!row[9].is_null()) {
+    event.prev_hash = row[9].as<std::string>();
+  } else if (event.sequence == 1) {
+    event.prev_hash = GenesisHash();
+  }
   event.hash = row[10].as<std::string>();
   return event;
 }

@@ -23,18 +23,26 @@ inline constexpr char kGameColumns[] =
     "created_by, (extract(epoch FROM created_at) * 1000000)::bigint, league_id, tournament_id, "
     "last_sequence, last_hash";
 
-// An event's columns with its store-wide position, from events `e` joined
-// with the append_requests row `r` of the batch that wrote it.
 // kGameColumns of the row `g` a statement inserted.
 inline constexpr char kGameColumnsOfG[] =
     "g.game_id, g.game, g.ruleset_id, g.ruleset_hash, g.seed::text, g.seed_commitment, g.players, "
     "g.status, g.created_by, (extract(epoch FROM g.created_at) * 1000000)::bigint, g.league_id, "
     "g.tournament_id, g.last_sequence, g.last_hash";
 
+// The hash of the event before events `e` (NULL for a game's first event):
+// it is not stored (migration 0022), the previous event holds it.
+#define ARBITER_PREV_HASH_OF_E                                                    \
+  "CASE WHEN e.sequence > 1 THEN (SELECT encode(p.hash, 'hex') FROM events p "   \
+  "WHERE p.game_id = e.game_id AND p.sequence = e.sequence - 1) END"
+
+// An event's columns with its store-wide position, from events `e` joined
+// with the append_requests row `r` of the batch that wrote it (which holds
+// who recorded it and when). EventFromRow reads them.
 inline constexpr char kEventColumns[] =
     "r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, e.event_id, "
-    "e.type, e.payload, e.payload_json::text, e.recorded_by, "
-    "(extract(epoch FROM e.recorded_at) * 1000000)::bigint, e.prev_hash, e.hash";
+    "e.type, e.payload, e.payload_json::text, r.recorded_by, "
+    "(extract(epoch FROM r.recorded_at) * 1000000)::bigint, " ARBITER_PREV_HASH_OF_E
+    ", encode(e.hash, 'hex')";
 
 inline constexpr char kEventsWithBatch[] =
     " FROM events e JOIN append_requests r ON r.game_id = e.game_id "
@@ -44,7 +52,10 @@ inline constexpr char kEventsWithBatch[] =
 // A row of kGameColumns as a record; DataLoss if it holds what the store
 // never writes.
 absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row);
-// A row of kEventColumns as an event.
+// A row of kEventColumns as an event: a NULL event id is the derived one
+// (event_hash.h), a NULL previous hash at sequence 1 the genesis hash (and
+// left empty elsewhere, where the previous event is missing, for the chain
+// check to report).
 StoredEvent EventFromRow(const pqxx::row& row);
 // The answer to an append from five columns of `row` starting at `first`
 // (first and last sequence, first and last position, last hash).

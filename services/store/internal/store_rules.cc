@@ -148,6 +148,24 @@ AppendRequest FirstBatch(const CreateGameRequest& request) {
   return batch;
 }
 
+namespace {
+
+// An id of a derived id's form must be the derived id of its own event: the
+// PostgreSQL store keeps derived ids as NULL, so another event holding one
+// would escape the store's uniqueness check.
+absl::Status CheckDerivedForm(const std::string& where, const std::string& game_id,
+                              int64_t sequence, const std::string& event_id) {
+  if (!HasDerivedEventIdForm(event_id)) return absl::OkStatus();
+  const std::string derived = DerivedEventId(game_id, sequence);
+  if (event_id == derived) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      where, ".event_id \"", event_id, "\" has the form of a derived event id (32 hex digits, '-', "
+      "a sequence) but is not that of event ", sequence, " of game \"", game_id, "\" (\"", derived,
+      "\"); send that id, or an id of another form"));
+}
+
+}  // namespace
+
 absl::Status ValidateAppend(const AppendRequest& request) {
   return ValidateBatch(request.request_id, request.game_id, request.recorded_by,
                        request.expected_sequence, request.events);
@@ -177,6 +195,11 @@ absl::Status ValidateBatch(const std::string& request_id, const std::string& gam
       return status;
     }
     if (absl::Status status = CheckId(where + ".type", event.type); !status.ok()) return status;
+    if (absl::Status status = CheckDerivedForm(where, game_id, expected_sequence + 1 +
+                                                                static_cast<int64_t>(i), event.event_id);
+        !status.ok()) {
+      return status;
+    }
     if (IsStatusEventType(event.type) && i + 1 != events.size()) {
       return absl::InvalidArgumentError(absl::StrCat(
           where, ".type is \"", event.type, "\", which ends the game; it must be the batch's last event"));

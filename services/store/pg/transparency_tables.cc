@@ -120,7 +120,7 @@ std::vector<GameEventLeaf> TransparencyBuildStep::GameEventsAfter(int64_t after,
   // hashes the whole events table on every step (seen, with a step's cost
   // growing with the store).
   pqxx::result rows = txn_.exec_params(
-      "SELECT r.first_position + (e.sequence - r.first_sequence), e.hash "
+      "SELECT r.first_position + (e.sequence - r.first_sequence), encode(e.hash, 'hex') "
       "FROM (SELECT game_id, first_sequence, last_sequence, first_position, last_position "
       "      FROM append_requests WHERE last_position > $1 ORDER BY last_position LIMIT $2) r "
       "CROSS JOIN LATERAL (SELECT sequence, hash FROM events "

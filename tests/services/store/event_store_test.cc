@@ -84,6 +84,30 @@ TYPED_TEST(EventStoreTest, EventsComeBackExactlyAsWritten) {
   EXPECT_EQ(game->status, GameStatus::kActive);
 }
 
+// The service's event ids are derived from the game and the sequence (the
+// PostgreSQL store keeps them as NULL): an id of that form is accepted only
+// as its own event's, so that no other event can hold it.
+TYPED_TEST(EventStoreTest, AnIdOfTheDerivedFormIsAcceptedOnlyAsItsOwnEvents) {
+  this->CreateGame("g1");
+  std::vector<NewEvent> events = Events("e", 2);
+  events[0].event_id = DerivedEventId("g1", 1);
+  events[1].event_id = DerivedEventId("g1", 2);
+  ASSERT_TRUE(this->store().Append(Append("g1", 0, "r1", events)).ok());
+  std::vector<NewEvent> more = Events("more", 1);
+  more[0].event_id = DerivedEventId("other", 3);
+  absl::Status status = this->store().Append(Append("g1", 2, "r2", more)).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(),
+            absl::StrCat("events[0].event_id \"", DerivedEventId("other", 3),
+                         "\" has the form of a derived event id (32 hex digits, '-', a sequence) "
+                         "but is not that of event 3 of game \"g1\" (\"",
+                         DerivedEventId("g1", 3), "\"); send that id, or an id of another form"));
+  const std::vector<StoredEvent> stored = this->ReadGame("g1");
+  ASSERT_EQ(stored.size(), 2u);
+  EXPECT_EQ(stored[1].event_id, DerivedEventId("g1", 2));
+  EXPECT_TRUE(this->store().VerifyGame("g1").ok());
+}
+
 TYPED_TEST(EventStoreTest, ReadsAGameFromASequenceOnward) {
   this->CreateGame("g1");
   this->AppendOk(Append("g1", 0, "r1", Events("e", 6)));

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <map>
 #include <pqxx/pqxx>
+
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -54,6 +56,13 @@ class PostgresStoreTest : public ::testing::Test {
     pqxx::connection conn(conninfo_);
     pqxx::read_transaction txn(conn);
     return txn.exec1("SELECT count(*) FROM events")[0].as<int64_t>();
+  }
+
+  // The stored hash (hex) of event `sequence` of game g1.
+  std::optional<std::string> ReadStoredHash(int64_t sequence) {
+    absl::StatusOr<std::vector<StoredEvent>> read = store_->ReadGameEvents("g1", sequence - 1, 1);
+    if (!read.ok() || read->empty()) return std::nullopt;
+    return read->front().hash;
   }
 
   std::string conninfo_;
@@ -203,18 +212,58 @@ TEST_F(PostgresStoreTest, TransactionsAreReadCommittedWhateverTheDatabasesDefaul
 
 TEST_F(PostgresStoreTest, ABrokenLinkIsFoundByVerification) {
   CreateGame("g1");
-  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 4))).ok());
+  const std::vector<NewEvent> events = Events("e", 4);
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", events)).ok());
   // An intruder with the superuser password disables the triggers and
-  // points event 2 at another predecessor.
+  // replaces event 2 by another with a hash of its own that is right for
+  // its contents: event 3's hash, over event 2's, no longer holds. (The
+  // previous hash is not stored since migration 0022: the link is the
+  // previous event's hash itself.)
+  const std::string prev = *ReadStoredHash(1);
+  const std::string forged = EventHash(prev, 2, "g1", "e-1", "action", "forged");
   pqxx::connection conn(conninfo_);
   pqxx::work edit(conn);
   edit.exec("SET session_replication_role = replica");
-  edit.exec("UPDATE events SET prev_hash = repeat('1', 64) WHERE sequence = 2");
+  edit.exec_params("UPDATE events SET payload = 'forged'::bytea, hash = decode($1, 'hex') "
+                   "WHERE sequence = 2",
+                   forged);
   edit.commit();
   absl::Status status = store_->VerifyGame("g1").status();
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
-  EXPECT_EQ(status.message(), "event 2 (\"e-1\") of game \"g1\": its prev_hash does not match "
-                              "the hash of the event before");
+  EXPECT_EQ(status.message(),
+            "event 3 (\"e-2\") of game \"g1\": its stored hash does not match its contents");
+}
+
+// A missing event leaves its successor without a link.
+TEST_F(PostgresStoreTest, ADeletedEventLeavesItsSuccessorUnlinked) {
+  CreateGame("g1");
+  ASSERT_TRUE(store_->Append(Append("g1", 0, "r1", Events("e", 4))).ok());
+  pqxx::connection conn(conninfo_);
+  pqxx::work edit(conn);
+  edit.exec("SET session_replication_role = replica");
+  edit.exec("DELETE FROM events WHERE sequence = 2");
+  edit.commit();
+  absl::Status status = store_->VerifyGame("g1").status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+}
+
+// Without keep_json_copies the payload bytes are the only copy: nothing
+// else of the event is lost.
+TEST_F(PostgresStoreTest, WithoutKeepJsonCopiesThePayloadIsTheOnlyCopy) {
+  std::string conninfo;
+  std::unique_ptr<PostgresEventStore> lean = testing::FreshPostgresStore(&conninfo, false);
+  ASSERT_TRUE(lean->CreateGame(testing::CreateRequest("g1")).ok());
+  const std::vector<NewEvent> events = Events("e", 2);
+  ASSERT_TRUE(lean->Append(Append("g1", 0, "r1", events)).ok());
+  absl::StatusOr<std::vector<StoredEvent>> read = lean->ReadGameEvents("g1", 0, 10);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->size(), 2u);
+  EXPECT_EQ((*read)[0].json, "");
+  EXPECT_EQ((*read)[1].payload, events[1].payload);
+  pqxx::connection conn(conninfo);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT count(*) FROM events WHERE payload_json IS NOT NULL")[0].as<int>(), 0);
+  EXPECT_TRUE(lean->VerifyGame("g1").ok());
 }
 
 TEST_F(PostgresStoreTest, AnEditedJsonCopyIsNotAChainError) {
@@ -560,6 +609,7 @@ std::unique_ptr<PostgresEventStore> MigrateAndOpen(const std::string& conninfo) 
   EXPECT_TRUE(ApplyMigrations(conninfo).ok());
   PostgresOptions options;
   options.conninfo = conninfo;
+  options.keep_json_copies = true;
   absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
   EXPECT_TRUE(store.ok()) << store.status();
   return store.ok() ? *std::move(store) : nullptr;
@@ -681,23 +731,37 @@ TEST(MigrationTo0018, ResultsStoredBeforeGetTheirCopiesFromTheEvents) {
     return event;
   };
   {
-    PostgresOptions options;
-    options.conninfo = conninfo;
-    absl::StatusOr<std::unique_ptr<PostgresEventStore>> old = PostgresEventStore::Open(options);
-    ASSERT_TRUE(old.ok()) << old.status();
-    // The game row as the schema of migration 17 holds it (today's
-    // CreateGame writes columns added since).
+    // The game row, its events and their batch as the schema of migration
+    // 17 holds them.
     const GameRecord game = CreateRequest("before").game;
-    pqxx::connection conn(conninfo);
-    pqxx::nontransaction(conn).exec_params(
-        "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
-        "league_id, create_request_id, create_digest, status) "
-        "VALUES ($1, $2, $3, $4, $5, $6::text[], $7, 'north', 'create-before', 'd', 'active')",
-        game.game_id, game.game, game.ruleset_id, game.ruleset_hash, *game.seed,
-        "{ana,ben,cy}", game.created_by);
     std::vector<NewEvent> events = Events("before", 2);
     events.push_back(finished("before-end"));
-    ASSERT_TRUE((*old)->Append(Append("before", 0, "play-before", events)).ok());
+    const std::vector<std::string> hashes =
+        internal::ChainHashes("before", GenesisHash(), 1, events);
+    pqxx::connection conn(conninfo);
+    pqxx::work txn(conn);
+    txn.exec_params(
+        "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
+        "league_id, create_request_id, create_digest, status, last_sequence, last_hash) "
+        "VALUES ($1, $2, $3, $4, $5, $6::text[], $7, 'north', 'create-before', 'd', 'active', "
+        "3, $8)",
+        game.game_id, game.game, game.ruleset_id, game.ruleset_hash, *game.seed,
+        "{ana,ben,cy}", game.created_by, hashes.back());
+    for (size_t i = 0; i < events.size(); ++i) {
+      txn.exec_params(
+          "INSERT INTO events (game_id, sequence, event_id, type, payload, recorded_by, "
+          "prev_hash, hash) VALUES ('before', $1, $2, $3, $4, 'referee', $5, $6)",
+          static_cast<int64_t>(i) + 1, events[i].event_id, events[i].type,
+          pqxx::binarystring(events[i].payload), i == 0 ? GenesisHash() : hashes[i - 1],
+          hashes[i]);
+    }
+    txn.exec_params(
+        "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, "
+        "last_sequence, first_position, last_position, last_hash) "
+        "VALUES ('play-before', 'before', repeat('d', 64), 1, 3, 1, 3, $1)",
+        hashes.back());
+    txn.exec("UPDATE store_head SET last_position = 3");
+    txn.commit();
   }
   std::unique_ptr<PostgresEventStore> store = MigrateAndOpen(conninfo);
   ASSERT_NE(store, nullptr);

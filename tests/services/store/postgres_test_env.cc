@@ -85,9 +85,11 @@ std::string FreshDatabase(int up_to) {
   return Cluster().ConninfoFor(name);
 }
 
-std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo) {
+std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo,
+                                                       bool keep_json_copies) {
   PostgresOptions options;
   options.conninfo = FreshDatabase();
+  options.keep_json_copies = keep_json_copies;
   if (conninfo != nullptr) *conninfo = options.conninfo;
   absl::StatusOr<std::unique_ptr<PostgresEventStore>> store = PostgresEventStore::Open(options);
   EXPECT_TRUE(store.ok()) << store.status();

@@ -25,8 +25,11 @@ EmbeddedPostgres& Cluster();
 // `up_to` (all by default) and returns its superuser connection string.
 std::string FreshDatabase(int up_to = std::numeric_limits<int>::max());
 
-// A PostgresEventStore on a fresh database, working as arbiter_service.
-std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo = nullptr);
+// A PostgresEventStore on a fresh database, working as arbiter_service. It
+// keeps JSON copies unless told not to, so that the behavioural tests see
+// every field of an event come back.
+std::unique_ptr<PostgresEventStore> FreshPostgresStore(std::string* conninfo = nullptr,
+                                                       bool keep_json_copies = true);
 
 }  // namespace arbiter::store::testing
 

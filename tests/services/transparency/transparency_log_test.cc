@@ -8,12 +8,15 @@
 #include <pqxx/pqxx>
 
 #include <atomic>
+#include <map>
 #include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "engine/merkle/compact_range.h"
 #include "engine/merkle/merkle.h"
+#include "services/store/event_hash.h"
+#include "services/store/internal/store_rules.h"
 #include "services/store/migrations.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/transparency/checkpoint.h"
@@ -314,12 +317,170 @@ TEST(TransparencyTilesMigrationTest, SubtreesStoredBeforeTilesMoveIntoTiles) {
   pqxx::connection conn(conninfo);
   pqxx::work txn(conn);
   for (const pqxx::row& row :
-       txn.exec("SELECT hash FROM events WHERE game_id = 'after' ORDER BY sequence")) {
+       txn.exec("SELECT encode(hash, 'hex') FROM events WHERE game_id = 'after' ORDER BY sequence")) {
     leaves.push_back(*EventLeafHash(row[0].as<std::string>()));
   }
   ASSERT_EQ(leaves.size(), 320u);
   EXPECT_EQ(*log.RootAt(320), engine::merkle::RootOf(leaves));
   EXPECT_EQ(*log.RootAt(300), engine::merkle::RootOf(absl::MakeConstSpan(leaves).subspan(0, 300)));
+}
+
+// Migration 0022 (lean event rows). Events stored under migration 0021, as
+// the store wrote them then: each game's batches interleaved, derived and
+// writer-chosen event ids, JSON copies and none, a finished game.
+struct OldBatch {
+  std::string game;
+  int64_t first_sequence;
+  std::vector<store::NewEvent> events;
+  std::string recorded_by;
+};
+
+std::vector<OldBatch> OldBatches() {
+  auto derived = [](const std::string& game, int64_t first, int count) {
+    std::vector<store::NewEvent> events = Events(game, count);
+    for (int i = 0; i < count; ++i) {
+      events[i].event_id = store::DerivedEventId(game, first + i);
+      if (i % 2 == 1) events[i].json.clear();
+    }
+    return events;
+  };
+  std::vector<store::NewEvent> chosen = Events("chosen", 3);
+  chosen[2].type = store::kGameFinishedType;
+  chosen[2].json.clear();
+  return {OldBatch{"dealt", 1, derived("dealt", 1, 3), "referee"},
+          OldBatch{"chosen", 1, chosen, "organiser"},
+          OldBatch{"dealt", 4, derived("dealt", 4, 2), "ann"}};
+}
+
+// Writes `batches` into a database at migration 0021, with their chains;
+// answers each event's hash in position order.
+std::vector<std::string> WriteOldStore(const std::string& conninfo,
+                                       const std::vector<OldBatch>& batches) {
+  pqxx::connection conn(conninfo);
+  pqxx::work txn(conn);
+  std::map<std::string, std::pair<int64_t, std::string>> heads;  // game: sequence, hash
+  std::vector<std::string> in_order;
+  int64_t position = 0;
+  for (const OldBatch& batch : batches) {
+    if (!heads.count(batch.game)) {
+      txn.exec_params0(
+          "INSERT INTO games (game_id, game, ruleset_id, ruleset_hash, seed, players, created_by, "
+          "create_request_id, create_digest) VALUES ($1, 'atlantis', 'standard', repeat('a', 64), "
+          "7, '{ann,bob}', 'organiser', $2, repeat('d', 64))",
+          batch.game, "create-" + batch.game);
+      heads[batch.game] = {0, store::GenesisHash()};
+    }
+    auto& [sequence, prev] = heads[batch.game];
+    const std::vector<std::string> hashes =
+        store::internal::ChainHashes(batch.game, prev, sequence + 1, batch.events);
+    for (size_t i = 0; i < batch.events.size(); ++i) {
+      const store::NewEvent& event = batch.events[i];
+      txn.exec_params0(
+          "INSERT INTO events (game_id, sequence, event_id, type, payload, payload_json, "
+          "recorded_by, prev_hash, hash) VALUES ($1, $2, $3, $4, $5, NULLIF($6, '')::json, $7, "
+          "$8, $9)",
+          batch.game, sequence + 1 + static_cast<int64_t>(i), event.event_id, event.type,
+          pqxx::binarystring(event.payload), event.json, batch.recorded_by,
+          i == 0 ? prev : hashes[i - 1], hashes[i]);
+      in_order.push_back(hashes[i]);
+    }
+    const int64_t count = static_cast<int64_t>(batch.events.size());
+    txn.exec_params0(
+        "INSERT INTO append_requests (request_id, game_id, digest, first_sequence, last_sequence, "
+        "first_position, last_position, last_hash) VALUES ($1, $2, repeat('d', 64), $3, $4, $5, "
+        "$6, $7)",
+        absl::StrCat(batch.game, "-", batch.first_sequence), batch.game, sequence + 1,
+        sequence + count, position + 1, position + count, hashes.back());
+    txn.exec_params0("UPDATE games SET last_sequence = $1, last_hash = $2 WHERE game_id = $3",
+                     sequence + count, hashes.back(), batch.game);
+    sequence += count;
+    prev = hashes.back();
+    position += count;
+  }
+  txn.exec_params0("UPDATE store_head SET last_position = $1", position);
+  txn.commit();
+  return in_order;
+}
+
+// Every stored field of every event, as text, in position order: through
+// events_in_order before 0022, through events_readable after.
+std::vector<std::string> EveryField(const std::string& conninfo, const std::string& view) {
+  pqxx::connection conn(conninfo);
+  pqxx::read_transaction txn(conn);
+  std::vector<std::string> rows;
+  for (const pqxx::row& row : txn.exec(absl::StrCat(
+           "SELECT concat_ws('|', position, game_id, sequence, event_id, type, "
+           "encode(payload, 'hex'), payload_json::text, recorded_by, recorded_at, prev_hash, hash) "
+           "FROM ", view, " ORDER BY position"))) {
+    rows.push_back(row[0].as<std::string>());
+  }
+  return rows;
+}
+
+TEST(MigrationTo0022, EveryEventHashAndTheTransparencyRootStayTheSame) {
+  const std::string conninfo = store::testing::FreshDatabase(21);
+  const std::vector<std::string> hashes = WriteOldStore(conninfo, OldBatches());
+  const std::vector<std::string> before = EveryField(conninfo, "events_in_order");
+  ASSERT_EQ(before.size(), 8u);
+  std::vector<Hash> leaves;
+  for (const std::string& hash : hashes) leaves.push_back(*EventLeafHash(hash));
+
+  ASSERT_TRUE(store::ApplyMigrations(conninfo).ok());
+  // Every field reads the same, derived ones included.
+  EXPECT_EQ(EveryField(conninfo, "events_readable"), before);
+  store::PostgresOptions options;
+  options.conninfo = conninfo;
+  std::unique_ptr<store::PostgresEventStore> store = *store::PostgresEventStore::Open(options);
+  absl::StatusOr<std::vector<store::StoredEvent>> all = store->ReadAll(0, 100);
+  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_EQ(all->size(), 8u);
+  for (size_t i = 0; i < all->size(); ++i) EXPECT_EQ((*all)[i].hash, hashes[i]) << i;
+  EXPECT_EQ((*all)[4].event_id, "chosen-1");
+  EXPECT_EQ((*all)[4].recorded_by, "organiser");
+  EXPECT_EQ((*all)[6].event_id, store::DerivedEventId("dealt", 4));
+  EXPECT_EQ((*all)[6].prev_hash, hashes[2]);
+  for (const char* game : {"dealt", "chosen"}) EXPECT_TRUE(store->VerifyGame(game).ok()) << game;
+  // The finished game's result, recorded under 0021, reads the same event.
+  absl::StatusOr<std::vector<store::ResultEvent>> results = store->ReadResults(0, 0, "", 10);
+  ASSERT_TRUE(results.ok()) << results.status();
+  ASSERT_EQ(results->size(), 1u);
+  EXPECT_EQ((*results)[0].event.hash, hashes[5]);
+  EXPECT_EQ((*results)[0].event.recorded_by, "organiser");
+  // The log built from the rewritten rows has the leaves of the old ones.
+  TransparencyLog log(store->pool(), *NoteSigner::Generate("test.example/log"));
+  ASSERT_EQ(*log.CatchUp(), 8u);
+  EXPECT_EQ(*log.RootAt(8), engine::merkle::RootOf(leaves));
+  // New appends continue the chains.
+  std::vector<store::NewEvent> more = Events("more", 1);
+  more[0].event_id = store::DerivedEventId("dealt", 6);
+  absl::StatusOr<store::AppendResult> appended =
+      store->Append(Append("dealt", 5, "dealt-6", more));
+  ASSERT_TRUE(appended.ok()) << appended.status();
+  EXPECT_TRUE(store->VerifyGame("dealt").ok());
+}
+
+TEST(MigrationTo0022, AStoreWhoseLinksDisagreeIsNotRewritten) {
+  const std::string conninfo = store::testing::FreshDatabase(21);
+  WriteOldStore(conninfo, OldBatches());
+  {
+    pqxx::connection conn(conninfo);
+    pqxx::work txn(conn);
+    txn.exec0("SET session_replication_role = replica");
+    txn.exec0("UPDATE events SET prev_hash = repeat('1', 64) WHERE game_id = 'dealt' AND sequence = 4");
+    txn.commit();
+  }
+  const std::vector<std::string> before = EveryField(conninfo, "events_in_order");
+  absl::Status status = store::ApplyMigrations(conninfo);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("event 4 of game \"dealt\": its prev_hash is not the previous "
+                                  "event's hash"),
+            std::string::npos)
+      << status;
+  // Nothing changed: the old rows are all there, under the old schema.
+  EXPECT_EQ(EveryField(conninfo, "events_in_order"), before);
+  pqxx::connection conn(conninfo);
+  pqxx::read_transaction txn(conn);
+  EXPECT_EQ(txn.exec1("SELECT max(version) FROM schema_migrations")[0].as<int>(), 21);
 }
 
 }  // namespace
