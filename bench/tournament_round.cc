@@ -10,6 +10,7 @@
 // timed, then closing every table's deal, and the program stops (simulated
 // logs cannot follow a deal drawn at run time).
 #include <grpcpp/grpcpp.h>
+#include <pqxx/pqxx>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -54,6 +55,23 @@ std::unique_ptr<grpc::ClientContext> As(const std::string& token) {
 int Fail(const char* what, const grpc::Status& status) {
   std::fprintf(stderr, "%s: %s\n", what, status.error_message().c_str());
   return 1;
+}
+
+// Bytes per stored game event after the round: the events table with its
+// indexes, and every table of the database together (leagues, tournaments,
+// the transparency log and tokens included).
+void PrintStoredBytes(const std::string& conninfo) {
+  pqxx::connection conn(conninfo);
+  pqxx::nontransaction txn(conn);
+  txn.exec("CHECKPOINT");
+  const pqxx::row sizes = txn.exec1(
+      "SELECT (SELECT count(*) FROM events), pg_total_relation_size('events'), "
+      "(SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+      " JOIN pg_namespace n ON n.oid = c.relnamespace "
+      " WHERE n.nspname = 'public' AND c.relkind = 'r')");
+  const double events = sizes[0].as<double>();
+  std::printf("stored events %.0f: %.0f bytes each in events with its indexes, %.0f in all tables\n",
+              events, sizes[1].as<double>() / events, sizes[2].as<double>() / events);
 }
 
 }  // namespace
@@ -243,6 +261,7 @@ int main(int argc, char** argv) {
   std::printf("league projector catch-up           %8.3f s\n", league_s);
   std::printf("total                               %8.3f s\n",
               start_s + play_s + confirm_s + standings_s + league_s);
+  PrintStoredBytes((*pg)->conninfo());
   server->Shutdown(std::chrono::system_clock::now());
   return 0;
 }

@@ -92,19 +92,17 @@ store::GameRecord RecordFromChain(const store::GameRecord& row, const v1::GameCr
 
 absl::StatusOr<store::GameRecord> ChainedRecord(store::EventStore& store,
                                                 const std::string& game_id) {
-  ARBITER_ASSIGN_OR_RETURN(store::GameRecord row, store.GetGame(game_id));
-  ARBITER_ASSIGN_OR_RETURN(const std::vector<store::StoredEvent> first,
-                           store.ReadGameEvents(game_id, 0, 1));
-  if (first.empty()) return row;
-  ARBITER_ASSIGN_OR_RETURN(const v1::Event created, DecodeEvent(first.front()));
+  // The row, event 1 and the last event in one statement (one snapshot).
+  ARBITER_ASSIGN_OR_RETURN(const store::GameHead head, store.ReadGameHead(game_id, 1));
+  if (head.first_events.empty()) return head.row;
+  const store::StoredEvent& first = head.first_events.front();
+  ARBITER_ASSIGN_OR_RETURN(const v1::Event created, DecodeEvent(first));
   if (!created.has_game_created()) {
     return absl::DataLossError(
         absl::StrCat("event 1 of game \"", game_id, "\" is not the game's creation"));
   }
-  ARBITER_ASSIGN_OR_RETURN(const std::optional<store::StoredEvent> last,
-                           LastStoredEvent(store, row));
-  return RecordFromChain(row, created.game_created(), first.front(),
-                         last.has_value() ? *last : first.front());
+  return RecordFromChain(head.row, created.game_created(), first,
+                         head.last_event.has_value() ? *head.last_event : first);
 }
 
 absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventStore& store,

@@ -43,15 +43,22 @@ using pg::TextArray;
 // $2 request ids (one pair a batch). A row per batch whose game exists: its
 // index in the arrays (from 1), the game's status, last sequence, last hash,
 // then the recorded request's digest, first and last sequence, first and
-// last position and last hash (NULL if none).
+// last position and last hash (NULL if none). Each look-up is a primary-key
+// probe per batch, in a nested loop over the batches in game id order (the
+// LATERAL subqueries, kept from being flattened into a join by FOR UPDATE
+// and LIMIT), whatever the planner thinks of the tables' sizes: the locks
+// are taken in that order, and neither append_requests nor a games table
+// full of dead row versions (every append updates its game's row) is ever
+// scanned.
 constexpr char kLockGames[] = R"sql(
 SELECT i.n, g.status, g.last_sequence, g.last_hash, r.digest, r.first_sequence,
        r.last_sequence, r.first_position, r.last_position, r.last_hash
-FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS i(game_id, request_id, n)
-JOIN games g ON g.game_id = i.game_id
-LEFT JOIN append_requests r ON r.request_id = i.request_id
-ORDER BY g.game_id
-FOR UPDATE OF g
+FROM (SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(game_id, request_id, n)
+      ORDER BY u.game_id COLLATE "C") i
+CROSS JOIN LATERAL (SELECT status, last_sequence, last_hash FROM games
+                    WHERE games.game_id = i.game_id FOR UPDATE) g
+LEFT JOIN LATERAL (SELECT * FROM append_requests
+                   WHERE append_requests.request_id = i.request_id LIMIT 1) r ON true
 )sql";
 
 constexpr char kFindRequest[] =
@@ -64,8 +71,9 @@ constexpr char kFindRequest[] =
 // subquery over `ins`, which PostgreSQL evaluates before it updates, and so
 // before it locks, the row) to take all the positions at once, gives each
 // batch its share in input order in append_requests, and advances each
-// game. The lock on store_head lasts until commit, which orders commits by
-// position (docs/event-store.md), but covers no event insert.
+// game (found by its primary key: `= ANY`). The lock on store_head lasts
+// until commit, which orders commits by position (docs/event-store.md), but
+// covers no event insert.
 // Batches (one array element each): $1 game id, $2 expected sequence,
 // $3 number of events, $4 request id, $5 digest, $6 last hash,
 // $7 recorded_by. Events, of all batches in input order: $8 the batch's
@@ -107,7 +115,7 @@ req AS (
   RETURNING 1),
 game AS (
   UPDATE games g SET last_sequence = i.expected + i.count, last_hash = i.last_hash
-  FROM input i WHERE g.game_id = i.game_id
+  FROM input i WHERE g.game_id = i.game_id AND g.game_id = ANY($1::text[])
   RETURNING 1)
 SELECT base FROM head
 )sql";

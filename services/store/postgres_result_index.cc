@@ -44,11 +44,15 @@ using internal::UnescapeInto;
 
 // A result's event (the columns of kEventColumns), then its kind, league and
 // tournament, as ReadResults and ReadTournamentResults select them.
-constexpr char kResultColumns[] =
-    "x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
-    "e.payload_json::text, r.recorded_by, "
-    "(extract(epoch FROM r.recorded_at) * 1000000)::bigint, " ARBITER_PREV_HASH_OF_E
-    ", encode(e.hash, 'hex'), x.kind, x.league_id, x.tournament_id ";
+const std::string& ResultColumns() {
+  static const std::string* const kColumns = new std::string(absl::StrCat(
+      "x.position, e.game_id, e.sequence, e.event_id, e.type, e.payload, "
+      "e.payload_json::text, r.recorded_by, "
+      "(extract(epoch FROM r.recorded_at) * 1000000)::bigint, ",
+      internal::PrevHashWhere("true"), ", encode(e.hash, 'hex'), x.kind, x.league_id, "
+      "x.tournament_id "));
+  return *kColumns;
+}
 
 // The events of the game_results rows `x` selected, and the batches that
 // wrote them (a result event is its batch's last): one primary-key look-up
@@ -90,7 +94,7 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadResults(
     // look-up in events. A league's results come through
     // game_results_by_league.
     const std::string query = absl::StrCat(
-        "SELECT ", kResultColumns,
+        "SELECT ", ResultColumns(),
         "FROM (SELECT * FROM game_results "
         "WHERE position > $1::bigint AND ($2::bigint = 0 OR position <= $2::bigint) ",
         league_id.empty() ? "" : "AND league_id = $4::text ",
@@ -112,7 +116,7 @@ absl::StatusOr<std::vector<ResultEvent>> PostgresEventStore::ReadTournamentResul
     pqxx::read_transaction txn(lease.conn());
     // As ReadResults, through game_results_by_tournament (migration 0011).
     return ResultsFromRows(txn.exec_params(
-        absl::StrCat("SELECT ", kResultColumns,
+        absl::StrCat("SELECT ", ResultColumns(),
                      "FROM (SELECT * FROM game_results WHERE tournament_id = $1::text "
                      "AND position > $2::bigint ORDER BY position LIMIT $3) x ",
                      kTheirEvents),

@@ -92,6 +92,31 @@ AppendResult AnswerFromRow(const pqxx::row& row, int first) {
   return result;
 }
 
+std::string PrevHashWhere(const std::string& lookup) {
+  return absl::StrCat("CASE WHEN e.sequence > 1 AND (", lookup,
+                      ") THEN (SELECT encode(p.hash, 'hex') FROM events p "
+                      "WHERE p.game_id = e.game_id AND p.sequence = e.sequence - 1) END");
+}
+
+std::string EventColumns(const std::string& lookup) {
+  return absl::StrCat(
+      "r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, e.event_id, "
+      "e.type, e.payload, e.payload_json::text, r.recorded_by, "
+      "(extract(epoch FROM r.recorded_at) * 1000000)::bigint, ",
+      PrevHashWhere(lookup), ", encode(e.hash, 'hex')");
+}
+
+void FillPrevHashes(std::vector<StoredEvent>& events) {
+  for (std::size_t i = 1; i < events.size(); ++i) {
+    StoredEvent& event = events[i];
+    const StoredEvent& before = events[i - 1];
+    if (event.prev_hash.empty() && before.game_id == event.game_id &&
+        before.sequence + 1 == event.sequence) {
+      event.prev_hash = before.hash;
+    }
+  }
+}
+
 std::optional<std::string> NullIfEmpty(const std::string& text) {
   if (text.empty()) return std::nullopt;
   return text;
@@ -104,7 +129,7 @@ std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
   ids.reserve(events.size());
   for (const NewEvent& event : events) ids.push_back(event.event_id);
   pqxx::result taken = txn.exec_params(
-      absl::StrCat("SELECT ", kEventColumns, kEventsWithBatch,
+      absl::StrCat("SELECT ", EventColumns("true"), kEventsWithBatch,
                    "WHERE e.event_id = ANY($1::text[]) ORDER BY 1 LIMIT 1"),
       TextArray(ids));
   if (taken.empty()) return std::nullopt;

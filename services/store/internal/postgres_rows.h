@@ -29,20 +29,18 @@ inline constexpr char kGameColumnsOfG[] =
     "g.status, g.created_by, (extract(epoch FROM g.created_at) * 1000000)::bigint, g.league_id, "
     "g.tournament_id, g.last_sequence, g.last_hash";
 
-// The hash of the event before events `e` (NULL for a game's first event):
-// it is not stored (migration 0022), the previous event holds it.
-#define ARBITER_PREV_HASH_OF_E                                                    \
-  "CASE WHEN e.sequence > 1 THEN (SELECT encode(p.hash, 'hex') FROM events p "   \
-  "WHERE p.game_id = e.game_id AND p.sequence = e.sequence - 1) END"
+// The hash (hex) of the event before events `e` where the SQL condition
+// `lookup` holds (a primary-key probe), NULL elsewhere and for a game's
+// first event. It is not stored (migration 0022): the previous event holds
+// it, and a read of consecutive events takes it from the one before
+// (FillPrevHashes), so that only the first of a run needs the probe.
+std::string PrevHashWhere(const std::string& lookup);
 
 // An event's columns with its store-wide position, from events `e` joined
 // with the append_requests row `r` of the batch that wrote it (which holds
-// who recorded it and when). EventFromRow reads them.
-inline constexpr char kEventColumns[] =
-    "r.first_position + (e.sequence - r.first_sequence), e.game_id, e.sequence, e.event_id, "
-    "e.type, e.payload, e.payload_json::text, r.recorded_by, "
-    "(extract(epoch FROM r.recorded_at) * 1000000)::bigint, " ARBITER_PREV_HASH_OF_E
-    ", encode(e.hash, 'hex')";
+// who recorded it and when), the previous hash as PrevHashWhere(lookup).
+// EventFromRow reads them.
+std::string EventColumns(const std::string& lookup);
 
 inline constexpr char kEventsWithBatch[] =
     " FROM events e JOIN append_requests r ON r.game_id = e.game_id "
@@ -52,14 +50,19 @@ inline constexpr char kEventsWithBatch[] =
 // A row of kGameColumns as a record; DataLoss if it holds what the store
 // never writes.
 absl::StatusOr<GameRecord> GameFromRow(const pqxx::row& row);
-// A row of kEventColumns as an event: a NULL event id is the derived one
+// A row of EventColumns as an event: a NULL event id is the derived one
 // (event_hash.h), a NULL previous hash at sequence 1 the genesis hash (and
-// left empty elsewhere, where the previous event is missing, for the chain
-// check to report).
+// left empty elsewhere, for FillPrevHashes).
 StoredEvent EventFromRow(const pqxx::row& row);
 // The answer to an append from five columns of `row` starting at `first`
 // (first and last sequence, first and last position, last hash).
 AppendResult AnswerFromRow(const pqxx::row& row, int first);
+
+// Gives each event without a previous hash the hash of the event just
+// before it in `events`, when that is its game's previous event. One whose
+// previous event was not read (or is missing from the store) keeps an empty
+// one, which VerifyGame reports as a broken link.
+void FillPrevHashes(std::vector<StoredEvent>& events);
 
 // NULL for an empty text.
 std::optional<std::string> NullIfEmpty(const std::string& text);
