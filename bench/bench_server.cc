@@ -27,7 +27,14 @@ BenchServer& SharedBenchServer(const std::string& program) {
 std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
   spdlog::set_level(spdlog::level::warn);
   auto out = std::make_unique<BenchServer>();
-  absl::StatusOr<std::unique_ptr<store::EmbeddedPostgres>> pg = store::EmbeddedPostgres::Start({});
+  // BENCH_PG_CONFIG adds postgresql.conf lines, e.g.
+  // "log_min_duration_statement = 0" to see where the time goes.
+  store::EmbeddedPostgresOptions pg_options;
+  if (const char* extra = std::getenv("BENCH_PG_CONFIG"); extra != nullptr) {
+    pg_options.extra_config = extra;
+  }
+  absl::StatusOr<std::unique_ptr<store::EmbeddedPostgres>> pg =
+      store::EmbeddedPostgres::Start(pg_options);
   if (!pg.ok()) BenchFail(program, std::string(pg.status().message()));
   out->pg = *std::move(pg);
   if (absl::Status s = store::ApplyMigrations(out->pg->conninfo()); !s.ok()) {
