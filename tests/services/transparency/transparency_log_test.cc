@@ -426,8 +426,16 @@ TEST(MigrationTo0022, EveryEventHashAndTheTransparencyRootStayTheSame) {
   for (const std::string& hash : hashes) leaves.push_back(*EventLeafHash(hash));
 
   ASSERT_TRUE(store::ApplyMigrations(conninfo).ok());
-  // Every field reads the same, derived ones included.
+  // Every field reads the same, derived ones included; only the writer-chosen
+  // ids are still stored (SQL's derivation is the C++ one).
   EXPECT_EQ(EveryField(conninfo, "events_readable"), before);
+  {
+    pqxx::connection conn(conninfo);
+    pqxx::read_transaction txn(conn);
+    EXPECT_EQ(txn.exec1("SELECT string_agg(event_id, ',' ORDER BY event_id) FROM events")[0]
+                  .as<std::string>(),
+              "chosen-0,chosen-1,chosen-2");
+  }
   store::PostgresOptions options;
   options.conninfo = conninfo;
   std::unique_ptr<store::PostgresEventStore> store = *store::PostgresEventStore::Open(options);
