@@ -73,6 +73,21 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
   return out;
 }
 
+void CreateLiveGame(BenchServer& server, const std::string& program, const log::GameLog& log,
+                    const std::string& game_id) {
+  v1::CreateGameRequest create;
+  create.set_request_id(game_id);
+  create.set_game_id(game_id);
+  create.mutable_game()->set_game_type(log.header.game());
+  create.mutable_game()->set_ruleset_id(log.header.ruleset_id());
+  create.mutable_game()->set_ruleset_hash(log.header.ruleset_hash());
+  *create.mutable_game()->mutable_players() = log.header.players();
+  create.mutable_game()->set_seed(log.header.seed());
+  v1::Game game;
+  grpc::Status status = server.games->CreateGame(BenchContext(server.token).get(), create, &game);
+  if (!status.ok()) BenchFail(program, status.error_message());
+}
+
 std::unique_ptr<grpc::ClientContext> BenchContext(const std::string& token) {
   auto context = std::make_unique<grpc::ClientContext>();
   context->AddMetadata("authorization", absl::StrCat("Bearer ", token));

@@ -12,6 +12,7 @@
 
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
+#include "services/log/log_file.h"
 #include "services/store/postgres_token_store.h"
 #include "services/server/server.h"
 #include "services/store/token_store.h"
@@ -40,6 +41,11 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program);
 // The program's one server, started on first use and kept to the end (the
 // benchmarks of a program share it).
 BenchServer& SharedBenchServer(const std::string& program);
+
+// Creates a live game `game_id` (request id the same) for `log`'s header,
+// seeded as the log, as the admin; the program ends if it cannot.
+void CreateLiveGame(BenchServer& server, const std::string& program, const log::GameLog& log,
+                    const std::string& game_id);
 
 // A context carrying `token`, with a deadline of ten minutes.
 std::unique_ptr<grpc::ClientContext> BenchContext(const std::string& token);

@@ -44,33 +44,19 @@ void Fail(const std::string& what) { arbiter::bench::BenchFail(kProgram, what); 
 World& TheWorld() { return arbiter::bench::SharedBenchServer(kProgram); }
 
 // A game to play: its simulated log, not yet created.
-struct Script {
-  arbiter::log::GameLog log;
-};
-
-Script Simulate(World& w, uint64_t seed) {
+arbiter::log::GameLog Simulate(World& w, uint64_t seed) {
   arbiter::replay::SimulationRequest request{"atlantis", 3, seed, "", {}};
   absl::StatusOr<arbiter::log::GameLog> log =
       arbiter::replay::SimulateGame(request, *w.registry);
   if (!log.ok()) Fail(absl::StrCat("simulate: ", log.status().ToString()));
-  return Script{*std::move(log)};
+  return *std::move(log);
 }
 
 // Creates a live game for `script`; answers its id.
-std::string Create(World& w, const Script& script) {
+std::string Create(World& w, const arbiter::log::GameLog& script) {
   static std::atomic<int64_t> created{0};  // ids are unique per run
   const std::string id = absl::StrCat("live", ++created);
-  v1::CreateGameRequest create;
-  create.set_request_id(id);
-  create.set_game_id(id);
-  create.mutable_game()->set_game_type(script.log.header.game());
-  create.mutable_game()->set_ruleset_id(script.log.header.ruleset_id());
-  create.mutable_game()->set_ruleset_hash(script.log.header.ruleset_hash());
-  *create.mutable_game()->mutable_players() = script.log.header.players();
-  create.mutable_game()->set_seed(script.log.header.seed());
-  v1::Game game;
-  grpc::Status status = w.games->CreateGame(BenchContext(w.token).get(), create, &game);
-  if (!status.ok()) Fail(status.error_message());
+  arbiter::bench::CreateLiveGame(w, kProgram, script, id);
   return id;
 }
 
@@ -82,7 +68,7 @@ double Percentile(std::vector<double>& values, double q) {
 void BM_LiveMoves(benchmark::State& state) {
   World& w = TheWorld();
   constexpr int kScripts = 8;  // games simulated per thread before the timing
-  std::vector<Script> scripts;
+  std::vector<arbiter::log::GameLog> scripts;
   for (int s = 0; s < kScripts; ++s) {
     scripts.push_back(Simulate(w, 1000 * static_cast<uint64_t>(state.thread_index()) + s));
   }
@@ -92,7 +78,7 @@ void BM_LiveMoves(benchmark::State& state) {
   int64_t last_event = 1;
   std::vector<double> ms;
   for (auto _ : state) {
-    if (move == scripts[script].log.actions.size()) {
+    if (move == scripts[script].actions.size()) {
       script = (script + 1) % scripts.size();
       game = Create(w, scripts[script]);
       move = 0;
@@ -102,7 +88,7 @@ void BM_LiveMoves(benchmark::State& state) {
     append.set_game("games/" + game);
     append.set_expected_last_event(last_event);
     append.set_request_id(absl::StrCat(game, "-", move));
-    *append.add_actions() = scripts[script].log.actions[move];
+    *append.add_actions() = scripts[script].actions[move];
     v1::AppendActionsResponse response;
     const auto sent = std::chrono::steady_clock::now();
     grpc::Status status = w.games->AppendActions(BenchContext(w.token).get(), append, &response);

@@ -54,17 +54,7 @@ std::pair<std::string, std::vector<v1::Action>> NewGame(World& w, uint64_t seed)
   if (!log.ok()) Fail("simulate");
   static int created = 0;  // ids are unique per run
   const std::string id = absl::StrCat("w", ++created);
-  v1::CreateGameRequest create;
-  create.set_request_id(id);
-  create.set_game_id(id);
-  v1::Game game;
-  create.mutable_game()->set_game_type(log->header.game());
-  create.mutable_game()->set_ruleset_id(log->header.ruleset_id());
-  create.mutable_game()->set_ruleset_hash(log->header.ruleset_hash());
-  *create.mutable_game()->mutable_players() = log->header.players();
-  create.mutable_game()->set_seed(log->header.seed());
-  grpc::Status status = w.games->CreateGame(BenchContext(w.token).get(), create, &game);
-  if (!status.ok()) Fail(status.error_message());
+  arbiter::bench::CreateLiveGame(w, kProgram, *log, id);
   return {id, log->actions};
 }
 

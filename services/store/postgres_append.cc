@@ -124,10 +124,7 @@ SELECT base FROM head
 struct AppendArrays {
   std::vector<std::string> game_ids, request_ids, digests, last_hashes, recorders;
   std::vector<int64_t> expected, counts;
-  std::vector<int64_t> event_batches, sequences, payload_offsets, payload_lengths, json_offsets,
-      json_lengths;
-  std::vector<std::string> event_ids, types;
-  std::string hashes, payloads, jsons;
+  internal::EventRows events;
 };
 
 }  // namespace
@@ -140,7 +137,6 @@ struct PostgresEventStore::PreparedAppend {
   absl::StatusOr<AppendResult> result = absl::UnknownError("the append was not written");
   // Set once the group accepts it: the game's head and the batch's chain.
   int64_t current = 0;
-  std::string prev_start;
   std::vector<std::string> hashes;
 
   void Answer(absl::StatusOr<AppendResult> answer) {
@@ -178,26 +174,21 @@ absl::StatusOr<AppendResult> PostgresEventStore::Append(const AppendRequest& req
 std::vector<absl::StatusOr<AppendResult>> PostgresEventStore::AppendMany(
     const std::vector<AppendRequest>& requests) {
   std::vector<PreparedAppend> prepared(requests.size());
-  std::vector<PreparedAppend*> group;
-  std::size_t bytes = 0;
+  std::vector<PreparedAppend*> valid;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     PreparedAppend& one = prepared[i];
     one.request = &requests[i];
-    if (absl::Status valid = internal::ValidateAppend(requests[i]); !valid.ok()) {
-      one.Answer(valid);
+    if (absl::Status status = internal::ValidateAppend(requests[i]); !status.ok()) {
+      one.Answer(status);
       continue;
     }
     one.digest = internal::AppendDigest(requests[i]);
-    if (!group.empty() && (static_cast<int>(group.size()) >= options_.max_appends_per_commit ||
-                           bytes + one.Bytes() > kMaxGroupBytes)) {
-      WriteAppendGroup(group);
-      group.clear();
-      bytes = 0;
-    }
-    group.push_back(&one);
-    bytes += one.Bytes();
+    valid.push_back(&one);
   }
-  if (!group.empty()) WriteAppendGroup(group);
+  internal::WriteInGroups(valid, options_.max_appends_per_commit, kMaxGroupBytes,
+                          [this](const std::vector<PreparedAppend*>& group) {
+                            WriteAppendGroup(group);
+                          });
   std::vector<absl::StatusOr<AppendResult>> results;
   results.reserve(prepared.size());
   for (PreparedAppend& one : prepared) results.push_back(std::move(one.result));
@@ -360,8 +351,8 @@ bool PostgresEventStore::Judge(pqxx::transaction_base& txn, PreparedAppend& one,
     return false;
   }
   one.current = current;
-  one.prev_start = current == 0 ? GenesisHash() : game[3].as<std::string>();
-  one.hashes = internal::ChainHashes(request.game_id, one.prev_start, current + 1, request.events);
+  const std::string prev = current == 0 ? GenesisHash() : game[3].as<std::string>();
+  one.hashes = internal::ChainHashes(request.game_id, prev, current + 1, request.events);
   return true;
 }
 
@@ -379,32 +370,19 @@ pqxx::row PostgresEventStore::WriteAccepted(pqxx::transaction_base& txn,
     a.last_hashes.push_back(one.hashes.back());
     a.recorders.push_back(request.recorded_by);
     for (std::size_t i = 0; i < request.events.size(); ++i) {
-      const NewEvent& event = request.events[i];
-      a.event_batches.push_back(static_cast<int64_t>(n) + 1);
-      const int64_t sequence = one.current + static_cast<int64_t>(i) + 1;
-      a.sequences.push_back(sequence);
-      a.event_ids.push_back(event.event_id == DerivedEventId(request.game_id, sequence)
-                                ? std::string()
-                                : event.event_id);
-      a.types.push_back(event.type);
-      a.hashes += one.hashes[i];
-      a.payload_offsets.push_back(static_cast<int64_t>(a.payloads.size()) + 1);
-      a.payload_lengths.push_back(static_cast<int64_t>(event.payload.size()));
-      a.payloads += event.payload;
-      a.json_offsets.push_back(static_cast<int64_t>(a.jsons.size()) + 1);
-      const bool json = options_.keep_json_copies && !event.json.empty();
-      a.json_lengths.push_back(json ? static_cast<int64_t>(event.json.size()) : -1);
-      if (json) a.jsons += event.json;
+      a.events.Add(static_cast<int64_t>(n) + 1, request.game_id,
+                   one.current + static_cast<int64_t>(i) + 1, request.events[i], one.hashes[i],
+                   options_.keep_json_copies);
     }
   }
+  const internal::EventRows& e = a.events;
   return txn.exec_prepared1(
       "append_games", TextArray(a.game_ids), IntArray(a.expected), IntArray(a.counts),
       TextArray(a.request_ids), TextArray(a.digests), TextArray(a.last_hashes),
-      TextArray(a.recorders), IntArray(a.event_batches), IntArray(a.sequences),
-      TextArray(a.event_ids), TextArray(a.types), pqxx::binarystring(a.hashes),
-      pqxx::binarystring(a.payloads),
-      IntArray(a.payload_offsets), IntArray(a.payload_lengths), pqxx::binarystring(a.jsons),
-      IntArray(a.json_offsets), IntArray(a.json_lengths));
+      TextArray(a.recorders), IntArray(e.batches), IntArray(e.sequences), TextArray(e.ids),
+      TextArray(e.types), pqxx::binarystring(e.hashes), pqxx::binarystring(e.payloads),
+      IntArray(e.payload_offsets), IntArray(e.payload_lengths), pqxx::binarystring(e.jsons),
+      IntArray(e.json_offsets), IntArray(e.json_lengths));
 }
 
 }  // namespace arbiter::store

@@ -118,10 +118,7 @@ struct GroupArrays {
       players, creators, leagues, tournaments, request_ids, digests, statuses, last_hashes,
       played_keys;
   std::vector<int64_t> counts;
-  std::vector<int64_t> event_games, sequences, payload_offsets, payload_lengths, json_offsets,
-      json_lengths;
-  std::vector<std::string> event_ids, types;
-  std::string hashes, payloads, jsons;
+  internal::EventRows events;
 };
 
 }  // namespace
@@ -177,21 +174,12 @@ std::vector<absl::StatusOr<GameRecord>> PostgresEventStore::CreateGames(
   std::vector<PreparedCreate> prepared;
   prepared.reserve(requests.size());
   for (const CreateGameRequest& request : requests) prepared.push_back(Prepare(request));
-  // In groups within the same limits as the group commit's.
-  std::vector<PreparedCreate*> group;
-  std::size_t bytes = 0;
+  std::vector<PreparedCreate*> valid;
   for (PreparedCreate& one : prepared) {
-    if (!one.valid) continue;
-    if (!group.empty() && (static_cast<int>(group.size()) >= options_.max_games_per_commit ||
-                           bytes + one.Bytes() > kMaxGroupBytes)) {
-      WriteGroup(group);
-      group.clear();
-      bytes = 0;
-    }
-    group.push_back(&one);
-    bytes += one.Bytes();
+    if (one.valid) valid.push_back(&one);
   }
-  if (!group.empty()) WriteGroup(group);
+  internal::WriteInGroups(valid, options_.max_games_per_commit, kMaxGroupBytes,
+                          [this](const std::vector<PreparedCreate*>& group) { WriteGroup(group); });
   std::vector<absl::StatusOr<GameRecord>> results;
   results.reserve(prepared.size());
   for (PreparedCreate& one : prepared) results.push_back(std::move(one.result));
@@ -255,23 +243,11 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
     a.last_hashes.push_back(one.hashes.empty() ? "" : one.hashes.back());
     a.played_keys.push_back(one.request->played_key);
     for (size_t i = 0; i < one.request->events.size(); ++i) {
-      const NewEvent& event = one.request->events[i];
-      a.event_games.push_back(static_cast<int64_t>(n) + 1);
-      a.sequences.push_back(static_cast<int64_t>(i) + 1);
-      a.event_ids.push_back(event.event_id == DerivedEventId(game.game_id, static_cast<int64_t>(i) + 1)
-                                ? std::string()
-                                : event.event_id);
-      a.types.push_back(event.type);
-      a.hashes += one.hashes[i];
-      a.payload_offsets.push_back(static_cast<int64_t>(a.payloads.size()) + 1);
-      a.payload_lengths.push_back(static_cast<int64_t>(event.payload.size()));
-      a.payloads += event.payload;
-      a.json_offsets.push_back(static_cast<int64_t>(a.jsons.size()) + 1);
-      const bool json = options_.keep_json_copies && !event.json.empty();
-      a.json_lengths.push_back(json ? static_cast<int64_t>(event.json.size()) : -1);
-      if (json) a.jsons += event.json;
+      a.events.Add(static_cast<int64_t>(n) + 1, game.game_id, static_cast<int64_t>(i) + 1,
+                   one.request->events[i], one.hashes[i], options_.keep_json_copies);
     }
   }
+  const internal::EventRows& e = a.events;
   // One statement in autocommit: one round trip, one transaction.
   pqxx::nontransaction txn(lease.conn());
   const pqxx::result created = txn.exec_prepared(
@@ -279,11 +255,10 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
       TextArray(a.ruleset_hashes), TextArray(a.seeds), TextArray(a.commitments),
       TextArray(a.players), TextArray(a.creators), TextArray(a.leagues), TextArray(a.tournaments),
       TextArray(a.request_ids), TextArray(a.digests), TextArray(a.statuses), IntArray(a.counts),
-      TextArray(a.last_hashes), IntArray(a.event_games), IntArray(a.sequences),
-      TextArray(a.event_ids), TextArray(a.types), pqxx::binarystring(a.hashes),
-      pqxx::binarystring(a.payloads), IntArray(a.payload_offsets), IntArray(a.payload_lengths),
-      pqxx::binarystring(a.jsons), IntArray(a.json_offsets), IntArray(a.json_lengths),
-      TextArray(a.played_keys));
+      TextArray(a.last_hashes), IntArray(e.batches), IntArray(e.sequences), TextArray(e.ids),
+      TextArray(e.types), pqxx::binarystring(e.hashes), pqxx::binarystring(e.payloads),
+      IntArray(e.payload_offsets), IntArray(e.payload_lengths), pqxx::binarystring(e.jsons),
+      IntArray(e.json_offsets), IntArray(e.json_lengths), TextArray(a.played_keys));
   std::vector<PreparedCreate*> unwritten;
   for (PreparedCreate* one : group) {
     bool found = false;

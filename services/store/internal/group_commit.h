@@ -103,6 +103,29 @@ class GroupCommit {
   int writing_ ABSL_GUARDED_BY(mu_) = 0;
 };
 
+// What GroupCommit does for concurrent callers, for one caller's list:
+// hands `items` to `write` in order, in groups of at most `max_items` items
+// and about `max_bytes` (a group's first item may exceed it), each item's
+// size being its Bytes().
+template <typename Item, typename WriteGroup>
+void WriteInGroups(const std::vector<Item*>& items, int max_items, std::size_t max_bytes,
+                   WriteGroup&& write) {
+  std::vector<Item*> group;
+  std::size_t bytes = 0;
+  for (Item* item : items) {
+    const std::size_t size = item->Bytes();
+    if (!group.empty() &&
+        (static_cast<int>(group.size()) >= max_items || bytes + size > max_bytes)) {
+      write(group);
+      group.clear();
+      bytes = 0;
+    }
+    group.push_back(item);
+    bytes += size;
+  }
+  if (!group.empty()) write(group);
+}
+
 }  // namespace arbiter::store::internal
 
 #endif  // ARBITER_SERVICES_STORE_INTERNAL_GROUP_COMMIT_H_

@@ -122,6 +122,23 @@ std::optional<std::string> NullIfEmpty(const std::string& text) {
   return text;
 }
 
+void EventRows::Add(int64_t batch, const std::string& game_id, int64_t sequence,
+                    const NewEvent& event, const std::string& hash, bool keep_json) {
+  batches.push_back(batch);
+  sequences.push_back(sequence);
+  ids.push_back(event.event_id == DerivedEventId(game_id, sequence) ? std::string()
+                                                                     : event.event_id);
+  types.push_back(event.type);
+  hashes += hash;
+  payload_offsets.push_back(static_cast<int64_t>(payloads.size()) + 1);
+  payload_lengths.push_back(static_cast<int64_t>(event.payload.size()));
+  payloads += event.payload;
+  json_offsets.push_back(static_cast<int64_t>(jsons.size()) + 1);
+  const bool json = keep_json && !event.json.empty();
+  json_lengths.push_back(json ? static_cast<int64_t>(event.json.size()) : -1);
+  if (json) jsons += event.json;
+}
+
 std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
                                          const std::vector<NewEvent>& events) {
   pqxx::read_transaction txn(conn);

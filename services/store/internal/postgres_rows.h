@@ -67,6 +67,27 @@ void FillPrevHashes(std::vector<StoredEvent>& events);
 // NULL for an empty text.
 std::optional<std::string> NullIfEmpty(const std::string& text);
 
+// The events of several batches as the array parameters of the statements
+// that write them (create_games, append_games): each event's batch (its
+// index in the statement, from 1) and sequence, its id ('' for the derived
+// id, stored as NULL), its type, its hash (64 hex digits each,
+// concatenated), and payloads and kept JSON copies as one blob each with
+// 1-based offsets and lengths (-1: no copy). Fewer and simpler parameters
+// than one array per column: PostgreSQL parses them faster. (Blobs are
+// bytea because substring of bytea is constant-time; of UTF-8 text it walks
+// the string from its start.)
+struct EventRows {
+  std::vector<int64_t> batches, sequences, payload_offsets, payload_lengths, json_offsets,
+      json_lengths;
+  std::vector<std::string> ids, types;
+  std::string hashes, payloads, jsons;
+
+  // Adds `event` with its `hash`, event `sequence` of `game_id`, in the
+  // statement's batch `batch`; its JSON copy only if `keep_json`.
+  void Add(int64_t batch, const std::string& game_id, int64_t sequence, const NewEvent& event,
+           const std::string& hash, bool keep_json);
+};
+
 // After a unique violation while writing `events`: the error naming the
 // first of them whose id is already stored, if any.
 std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
