@@ -107,4 +107,14 @@ BENCHMARK(BM_LiveMoves)->Threads(1)->Threads(8)->Threads(64)->UseRealTime()->Min
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  // Started here, on the main thread: the embedded PostgreSQL stops when the
+  // thread that started it ends (PR_SET_PDEATHSIG), and the benchmark's
+  // worker threads end after each run.
+  TheWorld();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
