@@ -136,8 +136,14 @@ absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
                                      caller.principal, "\") only"));
 }
 
+bool ScoresTable(const Caller& caller, const store::GameRecord& game) {
+  return caller.role == store::Role::kOrganiser && game.status == store::GameStatus::kActive &&
+         game.seed.has_value() && !game.creator_token_id.empty() &&
+         game.creator_token_id == caller.token_id;
+}
+
 std::optional<engine::Viewer> ViewerOf(const Caller& caller, const store::GameRecord& game) {
-  if (SeesSeed(caller, game)) return engine::Viewer::Everyone();
+  if (SeesSeed(caller, game) || ScoresTable(caller, game)) return engine::Viewer::Everyone();
   if (PlaysIn(caller, game)) return engine::Viewer::ForSeat(SeatOf(caller, game) - 1);
   if (Spectates(game)) return engine::Viewer::Spectator();
   return std::nullopt;
@@ -152,7 +158,8 @@ absl::Status RequireSeesHand(const Caller& caller, const store::GameRecord& game
           : absl::StrCat("seat ", seat + 1);
   return Denied(caller, absl::StrCat("list the moves of ", whose, " in game \"", game.game_id,
                                      "\" while it is live (they show its hand; a player lists "
-                                     "its own, admins and auditors any)"));
+                                     "its own, admins and auditors any, an organiser those of "
+                                     "the seeded games its token created)"));
 }
 
 absl::Status RequireReadState(const Caller& caller, const store::GameRecord& game) {

@@ -73,8 +73,14 @@ absl::Status RequirePlayerWrite(const Caller& caller, const std::string& game_id
 // (`action_player` is the action's player id). OK for other roles.
 absl::Status RequireOwnSeat(const Caller& caller, const store::GameRecord& game,
                             const std::string& action_player, int index);
+// True if the caller is the organiser whose token created `game`, a live
+// game with a seed given at creation (not sealed, not dealt): it chose the
+// seed and can derive every card from it, so it sees the whole position and
+// every seat's moves, as the scorer recording a table played on cardboard
+// (docs/chance.md, "Tables played on cardboard").
+bool ScoresTable(const Caller& caller, const store::GameRecord& game);
 // What the caller may see of `game`'s positions, which are derived from
-// the seed (hidden cards): all of them when SeesSeed, its own seat's view
+// the seed (hidden cards): all of them when SeesSeed or ScoresTable, its own seat's view
 // when it plays in the game (PlaysIn), the spectator's view (no hidden
 // card) when Spectates, nothing (nullopt) otherwise.
 std::optional<engine::Viewer> ViewerOf(const Caller& caller, const store::GameRecord& game);

@@ -84,6 +84,7 @@ store::GameRecord RecordFromChain(const store::GameRecord& row, const v1::GameCr
   out.league_id = created.league();
   out.tournament_id = created.tournament();
   out.spectators = created.spectators();
+  out.creator_token_id = created.creator_token_id();
   out.status = StatusOfLastEvent(last.type);
   out.last_sequence = last.sequence;
   out.last_hash = last.hash;

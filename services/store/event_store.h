@@ -96,6 +96,10 @@ struct GameRecord {
   // GameCreated.spectators, set by games::RecordFromChain for the
   // permission checks (the public may follow the live game as a spectator).
   bool spectators = false;
+  // Not a column either: event 1's GameCreated.creator_token_id, set by
+  // games::RecordFromChain (an organiser scores the seeded games its own
+  // token created, access::ScoresTable).
+  std::string creator_token_id;
 };
 
 // An event as a writer hands it in.
