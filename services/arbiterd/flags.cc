@@ -31,6 +31,14 @@ void AddBackgroundAndWebFlags(CLI::App& app, Flags& flags) {
   app.add_option("--http-threads", flags.web.threads, "Threads serving web requests")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  app.add_option("--http-live-feeds", flags.web.live_feeds,
+                 "Live feeds of games the website keeps open at once (each holds a thread)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 10000));
+  app.add_option("--http-live-feeds-per-address", flags.web.live_feeds_per_address,
+                 "Live feeds one client address may keep open")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000));
   app.add_option("--http-rate", flags.web.rate,
                  "Web requests per second per client address, on average (0: no limit)")
       ->capture_default_str()

@@ -85,6 +85,7 @@ const char* StatusWord(int http_status) {
   switch (http_status) {
     case 400: return "BAD_REQUEST";
     case 401: return "UNAUTHENTICATED";
+    case 403: return "PERMISSION_DENIED";
     case 404: return "NOT_FOUND";
     case 409: return "CONFLICT";
     case 429: return "TOO_MANY_REQUESTS";
@@ -110,6 +111,8 @@ const std::vector<ApiRoute>& ApiRoutes() {
        {{"name", "games/{1}"}}, {"event"}},
       {absl::StrCat("/api/games/", IdGroup(), "/verify"), "/arbiter.v1.ArbiterService/VerifyGame",
        {{"name", "games/{1}"}}, {}},
+      {absl::StrCat("/api/games/", IdGroup(), "/legal-actions"),
+       "/arbiter.v1.ArbiterService/ListLegalActions", {{"game", "games/{1}"}}, {"player"}},
       {absl::StrCat("/api/games/", IdGroup(), "/events/", kNumber, "/inclusion"),
        "/arbiter.v1.TransparencyService/GetInclusionProof",
        {{"name", "games/{1}/events/{2}"}}, {"tree_size"}},
@@ -175,23 +178,23 @@ std::string ErrorJson(int http_status, const std::string& message) {
                       StatusWord(http_status), "\",\"message\":\"", escaped, "\"}}");
 }
 
+const std::vector<ApiRoute>& WriteRoutes() {
+  static const auto* routes = new std::vector<ApiRoute>{
+      {absl::StrCat("/api/games/", IdGroup(), "/actions"),
+       "/arbiter.v1.ArbiterService/AppendActions", {{"game", "games/{1}"}}, {}},
+      {absl::StrCat("/api/games/", IdGroup(), "/seat-value"),
+       "/arbiter.v1.ArbiterService/AddSeatValue", {{"game", "games/{1}"}}, {}},
+  };
+  return *routes;
+}
+
 JsonAnswer ApiCaller::Call(const ApiRoute& route, const std::vector<std::string>& captures,
                            const std::multimap<std::string, std::string>& query,
                            const std::string& token) const {
   const pb::MethodDescriptor* method = FindMethod(route.rpc);
   if (method == nullptr) return {500, ErrorJson(500, "internal error")};
-  pb::MessageFactory* factory = pb::MessageFactory::generated_factory();
-  std::unique_ptr<pb::Message> request(factory->GetPrototype(method->input_type())->New());
-  std::unique_ptr<pb::Message> response(factory->GetPrototype(method->output_type())->New());
-  for (const auto& [field, pattern] : route.path_fields) {
-    std::string value = pattern;
-    for (std::size_t i = 1; i < captures.size(); ++i) {
-      value = absl::StrReplaceAll(value, {{absl::StrCat("{", i, "}"), captures[i]}});
-    }
-    if (absl::Status s = SetField(*request, field, value); !s.ok()) {
-      return {500, ErrorJson(500, "internal error")};
-    }
-  }
+  std::unique_ptr<pb::Message> request(
+      pb::MessageFactory::generated_factory()->GetPrototype(method->input_type())->New());
   for (const auto& [name, value] : query) {
     if (std::find(route.query_fields.begin(), route.query_fields.end(), name) ==
         route.query_fields.end()) {
@@ -205,23 +208,53 @@ JsonAnswer ApiCaller::Call(const ApiRoute& route, const std::vector<std::string>
       return {http, ErrorJson(http, http == 400 ? std::string(s.message()) : "internal error")};
     }
   }
+  return Invoke(route, *method, captures, *request, token, false);
+}
+
+JsonAnswer ApiCaller::Write(const ApiRoute& route, const std::vector<std::string>& captures,
+                            const std::string& body, const std::string& token) const {
+  const pb::MethodDescriptor* method = FindMethod(route.rpc);
+  if (method == nullptr) return {500, ErrorJson(500, "internal error")};
+  std::unique_ptr<pb::Message> request(
+      pb::MessageFactory::generated_factory()->GetPrototype(method->input_type())->New());
+  const auto parsed = pb::util::JsonStringToMessage(body, request.get());
+  if (!parsed.ok()) {
+    const std::string why(parsed.message());
+    return {400, ErrorJson(400, absl::StrCat("the request body is not a ",
+                                             method->input_type()->name(), " in JSON: ",
+                                             why.substr(0, 300)))};
+  }
+  for (const auto& [field, pattern] : route.path_fields) {
+    const pb::FieldDescriptor* given = request->GetDescriptor()->FindFieldByName(field);
+    if (given != nullptr && request->GetReflection()->HasField(*request, given)) {
+      return {400, ErrorJson(400, absl::StrCat("the request body sets \"", given->json_name(),
+                                               "\", which the address gives: leave it out"))};
+    }
+  }
+  return Invoke(route, *method, captures, *request, token, true);
+}
+
+JsonAnswer ApiCaller::Invoke(const ApiRoute& route, const pb::MethodDescriptor& method,
+                             const std::vector<std::string>& captures, pb::Message& request,
+                             const std::string& token, bool write) const {
+  for (const auto& [field, pattern] : route.path_fields) {
+    std::string value = pattern;
+    for (std::size_t i = 1; i < captures.size(); ++i) {
+      value = absl::StrReplaceAll(value, {{absl::StrCat("{", i, "}"), captures[i]}});
+    }
+    if (absl::Status s = SetField(request, field, value); !s.ok()) {
+      return {500, ErrorJson(500, "internal error")};
+    }
+  }
+  std::unique_ptr<pb::Message> response(
+      pb::MessageFactory::generated_factory()->GetPrototype(method.output_type())->New());
   grpc::ClientContext context;
   context.AddMetadata("authorization", token.empty() ? authorization_ : "Bearer " + token);
   context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(30));
   const grpc::internal::RpcMethod rpc(route.rpc.c_str(), grpc::internal::RpcMethod::NORMAL_RPC);
   grpc::Status status = grpc::internal::BlockingUnaryCall<pb::Message, pb::Message>(
-      channel_.get(), rpc, &context, *request, response.get());
-  if (!status.ok()) {
-    if (!token.empty() && status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
-      return {401, ErrorJson(401, "the sign-in token is not accepted: unknown, expired or revoked")};
-    }
-    const int http = HttpStatusFor(status.error_code());
-    // 404s say the same whether the thing is missing or private.
-    std::string message = http == 404   ? "not found"
-                          : http == 500 ? "internal error"
-                                        : status.error_message();
-    return {http, ErrorJson(http, message)};
-  }
+      channel_.get(), rpc, &context, request, response.get());
+  if (!status.ok()) return ErrorAnswer(status, !token.empty(), write);
   std::string json;
   pb::util::JsonPrintOptions options;
   options.preserve_proto_field_names = false;
@@ -229,6 +262,24 @@ JsonAnswer ApiCaller::Call(const ApiRoute& route, const std::vector<std::string>
     return {500, ErrorJson(500, "internal error")};
   }
   return {200, std::move(json)};
+}
+
+JsonAnswer ErrorAnswer(const grpc::Status& status, bool signed_in, bool write) {
+  if (signed_in && status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+    return {401, ErrorJson(401, "the sign-in token is not accepted: unknown, expired or revoked")};
+  }
+  // A write refused to a caller who may read the game says why (another
+  // seat's move, a role that writes nothing); a game the caller may not
+  // see is NOT_FOUND there, and reads answer 404 alike for both.
+  if (write && status.error_code() == grpc::StatusCode::PERMISSION_DENIED) {
+    return {403, ErrorJson(403, status.error_message())};
+  }
+  const int http = HttpStatusFor(status.error_code());
+  // 404s say the same whether the thing is missing or private.
+  std::string message = http == 404   ? "not found"
+                        : http == 500 ? "internal error"
+                                      : status.error_message();
+  return {http, ErrorJson(http, message)};
 }
 
 }  // namespace arbiter::web

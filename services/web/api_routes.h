@@ -1,12 +1,17 @@
-// The JSON endpoints under /api/: each one a read-only RPC of the gRPC API,
-// called in-process with the web's public-role token, its answer written in
-// protobuf's JSON mapping. So the JSON is the gRPC answer, byte for byte the
+// The JSON endpoints under /api/: each one an RPC of the gRPC API, called
+// in-process with the web's public-role token or the signed-in visitor's,
+// its answer written in protobuf's JSON mapping. Reads take GET and their
+// query; the few writes (a player's move) take POST and the request message
+// in JSON. So the JSON is the gRPC answer, byte for byte the
 // message a gRPC client would get, and the public role's access rules apply
 // unchanged. Thread-safe (grpc channels are).
 #ifndef ARBITER_SERVICES_WEB_API_ROUTES_H_
 #define ARBITER_SERVICES_WEB_API_ROUTES_H_
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
 #include <grpcpp/channel.h>
+#include <grpcpp/support/status.h>
 
 #include <map>
 #include <memory>
@@ -29,8 +34,11 @@ struct ApiRoute {
   std::vector<std::string> query_fields;
 };
 
-// Every route /api/ serves.
+// Every read route /api/ serves (GET).
 const std::vector<ApiRoute>& ApiRoutes();
+// Every write route (POST, the request message in JSON, a signed-in visitor
+// only): a move of a live game.
+const std::vector<ApiRoute>& WriteRoutes();
 
 // An HTTP answer.
 struct JsonAnswer {
@@ -53,10 +61,27 @@ class ApiCaller {
                   const std::multimap<std::string, std::string>& query,
                   const std::string& token = "") const;
 
+  // Calls the write `route.rpc` as `token`'s holder (never the public
+  // role) with the request in `body` (protobuf's JSON mapping; a field the
+  // path gives is refused there). As Call, except that PERMISSION_DENIED is
+  // 403 with the API's reason (a move for another seat), since only a
+  // caller who may read the game gets it.
+  JsonAnswer Write(const ApiRoute& route, const std::vector<std::string>& captures,
+                   const std::string& body, const std::string& token) const;
+
  private:
+  JsonAnswer Invoke(const ApiRoute& route, const google::protobuf::MethodDescriptor& method,
+                    const std::vector<std::string>& captures, google::protobuf::Message& request,
+                    const std::string& token, bool write) const;
+
   std::shared_ptr<grpc::Channel> channel_;
   std::string authorization_;
 };
+
+// The answer for a failed call: 401 for a signed-in token the server does
+// not accept, 403 with the reason for a refused write, otherwise
+// HttpStatusFor with the API's message (404s all say "not found").
+JsonAnswer ErrorAnswer(const grpc::Status& status, bool signed_in, bool write);
 
 // The HTTP status for a gRPC status code.
 int HttpStatusFor(int grpc_code);

@@ -15,8 +15,10 @@
 #include "services/access/token_format.h"
 #include "services/common/resource_names.h"
 #include "services/web/api_routes.h"
+#include "services/web/live_feeds.h"
 #include "services/web/rate_limiter.h"
 #include "services/web/static_files.h"
+#include "services/web/write_guard.h"
 
 namespace arbiter::web {
 namespace {
@@ -81,6 +83,13 @@ absl::StatusOr<std::string> SignInToken(const httplib::Request& req) {
   return found;
 }
 
+bool IsWritePath(const std::string& path) {
+  for (const ApiRoute& route : WriteRoutes()) {
+    if (std::regex_match(path, std::regex(route.pattern))) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& options,
@@ -100,8 +109,13 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   std::unique_ptr<WebServer> server(new WebServer());
   server->http_ = std::make_unique<httplib::Server>();
   server->limiter_ = std::make_unique<RateLimiter>(options.rate, options.burst);
-  server->api_ = std::make_unique<ApiCaller>(std::move(channel), public_token);
-  const int threads = std::max(1, options.threads);
+  server->api_ = std::make_unique<ApiCaller>(channel, public_token);
+  server->live_ = std::make_unique<LiveFeeds>(
+      std::move(channel), public_token,
+      LiveFeedLimits{std::max(0, options.live_feeds), std::max(1, options.live_feeds_per_address),
+                     absl::Milliseconds(std::max(100, options.live_feed_hold_ms))});
+  // Each live feed holds a thread while it is open; the pages keep theirs.
+  const int threads = std::max(1, options.threads) + std::max(0, options.live_feeds);
   server->http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server->max_body_bytes_ = options.max_body_bytes;
   server->http_->set_payload_max_length(static_cast<std::size_t>(options.max_body_bytes));
@@ -133,6 +147,7 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
 WebServer::~WebServer() { Stop(); }
 
 void WebServer::Stop() {
+  if (live_ != nullptr) live_->CloseAll();
   if (http_ != nullptr) http_->stop();
   if (thread_.joinable()) thread_.join();
 }
@@ -141,6 +156,8 @@ void WebServer::Route() {
   GuardEveryRequest();
   RoutePages();
   RouteStaticFiles();
+  RouteWrites();
+  RouteLiveFeed();
   RouteApi();
 }
 
@@ -152,8 +169,8 @@ bool WebServer::Refused(const httplib::Request& req, httplib::Response& res) {
     SetError(res, 429, "Too many requests");
     return true;
   }
-  // A body is never read (only GET and HEAD are served): one announced
-  // larger than the gRPC side takes for a read is refused as such.
+  // A body larger than the gRPC side takes for a small request is refused
+  // before it is read.
   if (uint64_t length = 0;
       absl::SimpleAtoi(req.get_header_value("Content-Length"), &length) &&
       length > static_cast<uint64_t>(max_body_bytes_)) {
@@ -165,8 +182,9 @@ bool WebServer::Refused(const httplib::Request& req, httplib::Response& res) {
     SetError(res, 414, "URI too long");
     return true;
   }
-  if (req.method != "GET" && req.method != "HEAD") {
-    res.set_header("Allow", "GET, HEAD");
+  const bool write_route = IsWritePath(req.path);
+  if (write_route ? req.method != "POST" : req.method != "GET" && req.method != "HEAD") {
+    res.set_header("Allow", write_route ? "POST" : "GET, HEAD");
     res.set_header("Connection", "close");  // its body, if any, is not read
     SetError(res, 405, "Method not allowed");
     return true;
@@ -237,6 +255,10 @@ void WebServer::RoutePages() {
   const std::vector<std::pair<std::string, PageSpec>> pages = {
       {"/", {"index.html", nullptr, {}, {}}},
       {absl::StrCat("/games/", id), {"game.html", "/api/games/", {"event"}, {"event"}}},
+      // Served for any id, so that a sign-in link (/play/ID#token=...) can
+      // sign in before the page asks for a live game; it shows nothing the
+      // API does not give the visitor.
+      {absl::StrCat("/play/", id), {"play.html", nullptr, {}, {}}},
       {absl::StrCat("/leagues/", id), {"league.html", "/api/leagues/", {"page", "player"}, {"page"}}},
       {"/tournaments", {"tournaments.html", nullptr, {"league"}, {}}},
       {absl::StrCat("/tournaments/", id), {"tournament.html", "/api/tournaments/", {}, {}}},
@@ -260,6 +282,73 @@ void WebServer::RouteStaticFiles() {
                res.set_content(std::string(file->content), std::string(ContentTypeOf(file->name)));
                res.set_header("Cache-Control", "max-age=300");
              });
+}
+
+void WebServer::RouteWrites() {
+  for (const ApiRoute& route : WriteRoutes()) {
+    http_->Post(route.pattern, [this, &route](const httplib::Request& req, httplib::Response& res) {
+      res.set_header("Cache-Control", "no-store");
+      absl::StatusOr<std::string> token = SignInToken(req);
+      if (!token.ok()) {
+        res.status = 400;
+        res.set_content(ErrorJson(400, std::string(token.status().message())), kJson);
+        return;
+      }
+      const WriteRefusal refusal = CheckWrite({!token->empty(), req.get_header_value("Host"),
+                                               req.get_header_value("Origin"),
+                                               req.get_header_value("Sec-Fetch-Site"),
+                                               req.get_header_value("Content-Type")});
+      if (refusal.status != 0) {
+        res.status = refusal.status;
+        res.set_content(ErrorJson(refusal.status, refusal.message), kJson);
+        return;
+      }
+      JsonAnswer answer =
+          api_->Write(route, {req.matches.begin(), req.matches.end()}, req.body, *token);
+      res.status = answer.status;
+      res.set_content(std::move(answer.body), kJson);
+    });
+  }
+}
+
+void WebServer::RouteLiveFeed() {
+  const std::string pattern = absl::StrCat("/api/games/(", common::kAnyIdPattern, ")/watch");
+  http_->Get(pattern, [this](const httplib::Request& req, httplib::Response& res) {
+    auto refuse = [&res](int status, const std::string& message) {
+      res.set_header("Cache-Control", "no-store");
+      res.status = status;
+      res.set_content(ErrorJson(status, message), kJson);
+    };
+    absl::StatusOr<std::string> token = SignInToken(req);
+    if (!token.ok()) return refuse(400, std::string(token.status().message()));
+    int64_t from_event = 0;
+    for (const auto& [name, value] : req.params) {
+      if (name != "from_event" || req.params.count(name) > 1 ||
+          !absl::SimpleAtoi(value, &from_event) || from_event < 0) {
+        return refuse(400, "the live feed takes one query parameter, from_event: the number of "
+                           "the last event the page has (0 for the whole game)");
+      }
+    }
+    // EventSource asks again after a lost feed with the last id it got.
+    if (const std::string last = req.get_header_value("Last-Event-ID"); !last.empty()) {
+      if (!absl::SimpleAtoi(last, &from_event) || from_event < 0) {
+        return refuse(400, "Last-Event-ID must be an event number");
+      }
+    }
+    // Who may not read the game gets the same 404 as for an unknown one.
+    const std::string game_id = req.matches[1].str();
+    for (const ApiRoute& route : ApiRoutes()) {
+      if (route.rpc != "/arbiter.v1.ArbiterService/GetGame") continue;
+      JsonAnswer game = api_->Call(route, {"", game_id}, {}, *token);
+      if (game.status != 200) {
+        res.set_header("Cache-Control", "no-store");
+        res.status = game.status;
+        res.set_content(std::move(game.body), kJson);
+        return;
+      }
+    }
+    live_->Serve(game_id, from_event, *token, req.remote_addr, res);
+  });
 }
 
 void WebServer::RouteApi() {

@@ -1,13 +1,16 @@
-// WebServer: the read-only website arbiterd serves on its HTTP port
-// (docs/web.md). Pages are static files compiled into the binary whose
-// scripts read the JSON endpoints of api_routes.h; those call the gRPC
-// services in-process with a public-role token, so the site shows exactly
-// what the public role may read. A visitor who signs in (an auditor, say)
+// WebServer: the website arbiterd serves on its HTTP port (docs/web.md).
+// Pages are static files compiled into the binary whose scripts read the
+// JSON endpoints of api_routes.h; those call the gRPC services in-process
+// with a public-role token, so the site shows exactly what the public role
+// may read. A visitor who signs in (an auditor, a player with a seat token)
 // holds one of their own tokens in the cookie kSignInCookie; pages and
 // endpoints then call with that token, and its role's rules apply instead
-// (a token the server does not accept is 401).
+// (a token the server does not accept is 401). The table page (/play/ID)
+// writes a signed-in player's moves (POST, write_guard.h) and follows the
+// game through a live feed (live_feeds.h).
 //
-// Limits: requests are GET or HEAD (405 otherwise), their bodies at most
+// Limits: requests are GET or HEAD, or POST to a write route (405
+// otherwise), their bodies at most
 // `max_body_bytes` (413), their targets at most kMaxTargetBytes
 // (414), and each client address gets a token bucket of `rate` requests per
 // second with `burst` at once (429 with Retry-After beyond). Every answer
@@ -47,10 +50,18 @@ struct WebOptions {
   // Largest request body (arbiterd passes the gRPC server's limit for small
   // requests, services/server/request_limits.h).
   int64_t max_body_bytes = 64 << 10;
+  // Live feeds open at once (each holds a serving thread of its own, beside
+  // `threads`), and from one client address.
+  int live_feeds = 128;
+  int live_feeds_per_address = 16;
+  // How long one feed stays open before the browser is made to ask again
+  // (so a page that went away holds its thread at most this long).
+  int live_feed_hold_ms = 25'000;
 };
 
 class RateLimiter;
 class ApiCaller;
+class LiveFeeds;
 
 class WebServer {
  public:
@@ -87,6 +98,8 @@ class WebServer {
   void RoutePages();
   void RouteStaticFiles();
   void RouteApi();
+  void RouteWrites();
+  void RouteLiveFeed();
   void ServePage(const PageSpec& spec, const httplib::Request& req, httplib::Response& res);
   // True if the API answers `api_path` for `token`; otherwise the page's
   // error is set on `res`.
@@ -95,6 +108,7 @@ class WebServer {
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<RateLimiter> limiter_;
   std::unique_ptr<ApiCaller> api_;
+  std::unique_ptr<LiveFeeds> live_;
   std::thread thread_;
   int port_ = 0;
   int64_t max_body_bytes_ = 0;

@@ -10,58 +10,14 @@
 //        --npm-prefix DIR --out DIR
 'use strict';
 
-const {execFileSync, spawn} = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const assert = require('assert/strict');
+const {args, work, data, log, startDaemon, cli, offline, until, getJson, launch, openPage, ready, ttfp,
+       text, shot, run} = require('./harness.js');
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-const puppeteer = require(path.join(args['npm-prefix'], 'node_modules', 'puppeteer-core'));
 const SCRIPT_NAME = '<script>alert(1)</script>';
 const BIG_PLAYERS = 100000;
-
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arbiter-web-'));
-fs.chmodSync(work, 0o755);  // as root the embedded PostgreSQL runs as "postgres"
-const data = path.join(work, 'data');
-let daemon = null;
-
-function log(...parts) { console.log(...parts); }
-
-async function startDaemon() {
-  daemon = spawn(args.arbiterd, ['--data-dir', data, '--listen', '127.0.0.1:0',
-                                 '--http-listen', '127.0.0.1:0', '--http-rate', '0',
-                                 '--checkpoint-interval', '0.3'],
-                 {stdio: ['ignore', 'pipe', fs.openSync(path.join(work, 'arbiterd.log'), 'w')]});
-  let banner = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('arbiterd did not start: ' + banner)), 120000);
-    daemon.stdout.on('data', chunk => {
-      banner += chunk;
-      const grpc = /listening on (\S+)/.exec(banner);
-      const site = /The website is at (\S+)/.exec(banner);
-      if (grpc && site) { clearTimeout(timer); resolve({grpc: grpc[1], site: site[1].replace(/\/$/, '')}); }
-    });
-    daemon.on('exit', code => reject(new Error('arbiterd exited with ' + code + ': ' + banner)));
-  });
-}
-
-let grpcAddress = '';
-// The `arbiter` client; returns stdout. `expect` lists acceptable exit codes.
-function cli(cliArgs, expect = [0]) {
-  try {
-    return execFileSync(args.arbiter, [...cliArgs, '--server', grpcAddress, '--token-file',
-                                       path.join(data, 'admin.token')], {encoding: 'utf8'});
-  } catch (error) {
-    if (expect.includes(error.status)) return error.stdout;
-    throw new Error(`arbiter ${cliArgs.join(' ')}: exit ${error.status}: ${error.stderr}`);
-  }
-}
-
-function offline(cliArgs) {
-  return execFileSync(args.arbiter, cliArgs, {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
-}
 
 // A simulated game's log file, optionally with the first player renamed.
 function simulate(game, players, seed, firstName, options = []) {
@@ -76,31 +32,6 @@ function simulate(game, players, seed, firstName, options = []) {
     fs.writeFileSync(file, lines.join('\n'));
   }
   return file;
-}
-
-async function until(what, check, seconds = 60) {
-  for (let i = 0; i < seconds * 10; i++) {
-    if (await check()) return;
-    await new Promise(r => setTimeout(r, 100));
-  }
-  throw new Error('timed out waiting for ' + what);
-}
-
-// A GET, tried once more if the connection fails: the server closes an idle
-// kept-alive connection after 5 s, and a request sent on it just then fails
-// with "fetch failed" (browsers retry idempotent requests the same way).
-async function get(url) {
-  try {
-    return await fetch(url);
-  } catch (error) {
-    return fetch(url);
-  }
-}
-
-async function getJson(site, p) {
-  const response = await get(site + p);
-  assert.equal(response.status, 200, p);
-  return response.json();
 }
 
 function psql(sql) {
@@ -199,14 +130,11 @@ const text = (page, selector) => page.$eval(selector, e => e.textContent);
 const shot = (page, name) => page.screenshot({path: path.join(args.out, name), fullPage: true});
 
 async function main() {
-  fs.mkdirSync(args.out, {recursive: true});
-  const {grpc, site} = await startDaemon();
-  grpcAddress = grpc;
+  const {site} = await startDaemon();
   log('site', site);
   const facts = await setUp(site);
   log(`long game: ${facts.longEvents} events`);
-  const browser = await puppeteer.launch({executablePath: args.chromium || '/usr/bin/chromium',
-                                          headless: true, args: ['--no-sandbox', '--disable-gpu']});
+  const browser = await launch();
   const errors = [];
   try {
     // Home: the leagues, the tournament and the finished games (ListGames
@@ -441,10 +369,4 @@ async function main() {
   }
 }
 
-main().then(() => { log('all pages passed'); }, error => {
-  console.error(error);
-  process.exitCode = 1;
-}).finally(() => {
-  if (daemon && daemon.exitCode === null) daemon.kill('SIGTERM');
-  daemon && daemon.on('exit', () => fs.rmSync(work, {recursive: true, force: true}));
-});
+run(main, 'all pages passed');

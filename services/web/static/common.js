@@ -147,4 +147,16 @@ function signInControl() {
   header.append(' ', box);
 }
 
+// A sign-in link carries the token after '#token=' (/play/GAME#token=...,
+// /tournaments/T#token=...): it is kept in the sign-in cookie and taken out
+// of the address before the page loads anything. The part after '#' is
+// never sent to a server, so the token reaches no log and no other site.
+function signInFromLink() {
+  const match = /^#token=(arb_[0-9a-f]{32}_[0-9a-f]{64})$/.exec(location.hash);
+  if (!match) return;
+  setTokenCookie(match[1], 12 * 3600);
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+signInFromLink();
 document.addEventListener('DOMContentLoaded', signInControl);

@@ -95,7 +95,10 @@ function roundView(round) {
       el('tbody', {}, (round.tables || []).map(table => el('tr', {},
         el('td', {class: 'num'}, String(table.number)),
         el('td', {}, el('a', {href: '/games/' + encodeURIComponent(idOf(table.game))}, idOf(table.game))),
-        el('td', {}, tableStatusText(table)),
+        el('td', {}, tableStatusText(table),
+          table.status === 'TABLE_STATUS_PENDING' && !table.gameOver && table.game
+            ? [' · ', el('a', {href: '/play/' + encodeURIComponent(idOf(table.game)), class: 'play-link'}, 'table page')]
+            : null),
         el('td', {}, el('ul', {class: 'plain'}, (table.players || []).map((player, i) => el('li', {},
           playerText(player, (table.displayNames || [])[i]), ': ', seatResultText(table, i),
           table.gamePoints && table.gamePoints[i] !== undefined ? `, ${table.gamePoints[i]} game points` : '',
