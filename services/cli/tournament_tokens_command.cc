@@ -1,9 +1,11 @@
 // `arbiter tournament tokens T --out DIR`: one player token per registered
 // player of tournament T, bound to the tournament (so it plays at every
 // table that player sits at, in every round), each written to DIR/<id>.token
-// for the organiser to hand out. A player whose file exists keeps it: the
-// command can be run again after late registrations, and never mints a
-// second token for a file it already wrote.
+// for the organiser to hand out, and with --site URL also DIR/<id>.link,
+// the player's sign-in link to the tournament's page (URL/tournaments/T
+// #token=...), where each of their tables links to its table page. A player
+// whose file exists keeps it: the command can be run again after late
+// registrations, and never mints a second token for a file it already wrote.
 #include <grpcpp/grpcpp.h>
 
 #include <filesystem>
@@ -24,6 +26,7 @@ struct TokensOpts {
   ClientOptions client;
   std::string tournament;
   std::string out_dir;
+  std::string site;  // "http://host:8080": also write sign-in links
 };
 
 // Writes `secret` to `path`, readable by its owner only; false on failure.
@@ -44,7 +47,7 @@ bool WriteSecret(const std::filesystem::path& path, const std::string& secret) {
 
 // Mints `player`'s token; the exit code of a failure (reported), or 0.
 int MintInto(Client& client, const std::string& tournament, const std::string& player,
-             const std::filesystem::path& file) {
+             const std::filesystem::path& file, const std::string& site) {
   v1::CreateTokenRequest request;
   request.set_role(v1::ROLE_PLAYER);
   request.set_principal(player);
@@ -59,11 +62,23 @@ int MintInto(Client& client, const std::string& tournament, const std::string& p
               << ") and run again with a writable --out\n";
     return kExitFailure;
   }
-  std::cout << player << ": " << file.string() << "\n";
+  std::cout << player << ": " << file.string();
+  if (!site.empty()) {
+    std::filesystem::path link = file;
+    link.replace_extension(".link");
+    if (!WriteSecret(link, absl::StrCat(site, "/tournaments/", tournament, "#token=", response.token()))) {
+      std::cerr << "\narbiter: cannot write " << link.string() << "; the token is in " << file.string()
+                << "\n";
+      return kExitFailure;
+    }
+    std::cout << ", " << link.string();
+  }
+  std::cout << "\n";
   return kExitOk;
 }
 
-int RunTokens(const TokensOpts& opts) {
+int RunTokens(TokensOpts opts) {
+  while (absl::EndsWith(opts.site, "/")) opts.site.pop_back();
   auto client = Connect(opts.client);
   if (!client.ok()) return ReportError(client.status());
   const std::string id = absl::StartsWith(opts.tournament, "tournaments/")
@@ -87,7 +102,7 @@ int RunTokens(const TokensOpts& opts) {
       ++kept;
       continue;
     }
-    if (const int code = MintInto(*client, id, player, file); code != kExitOk) return code;
+    if (const int code = MintInto(*client, id, player, file, opts.site); code != kExitOk) return code;
   }
   if (kept > 0) {
     std::cout << kept << " player(s) already had a token file in " << opts.out_dir
@@ -96,6 +111,10 @@ int RunTokens(const TokensOpts& opts) {
   }
   std::cout << "each file plays its player's seat at every table of " << id
             << " (arbiter moves GAME --token-file FILE)\n";
+  if (!opts.site.empty()) {
+    std::cout << "each .link signs its player in on the tournament's page, which links every table in "
+                 "play to its table page; hand it over as privately as the token\n";
+  }
   return kExitOk;
 }
 
@@ -109,6 +128,14 @@ void AddTournamentTokensCommand(CLI::App& group, int& exit_code) {
   cmd->add_option("--out", opts->out_dir, "Directory for the <player>.token files (readable by "
                                           "you only)")
       ->required();
+  cmd->add_option("--site", opts->site,
+                  "The website's address (http://host:8080): also write <player>.link, a sign-in link "
+                  "to the tournament's page")
+      ->check([](const std::string& url) {
+        return absl::StartsWith(url, "http://") || absl::StartsWith(url, "https://")
+                   ? std::string()
+                   : std::string("--site must start with http:// or https://");
+      });
   AddClientOptions(*cmd, opts->client);
   cmd->callback([opts, &exit_code] { exit_code = RunTokens(*opts); });
 }
