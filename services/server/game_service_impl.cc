@@ -217,8 +217,22 @@ grpc::Status ArbiterServiceImpl::GetGame(grpc::ServerContext* context,
                  }
                  ARBITER_ASSIGN_OR_RETURN(v1::Game game, ReadGame(store_, caller, *game_id));
                  *response = std::move(game);
+                 AddPlayersToAct(caller, *game_id, *response, CancelOf(context));
                  return absl::OkStatus();
                });
+}
+
+void ArbiterServiceImpl::AddPlayersToAct(const access::Caller& caller, const std::string& game_id,
+                                         v1::Game& game, const games::CancelCheck& cancel) {
+  // A sealed game's seed is nobody's yet; a dealt game's once its deal closed.
+  const bool seed_known = game.deal() ? game.deal_closed() : game.seed_commitment().empty();
+  if (game.status() != v1::GAME_STATUS_ACTIVE || !seed_known) return;
+  absl::StatusOr<games::JudgementCache::Judgement> judged =
+      CurrentJudgement(caller, game_id, true, cancel);
+  if (!judged.ok() || judged->referee == nullptr) return;  // a sealed game: nobody knows yet
+  for (engine::Seat seat : judged->referee->state().SeatsToAct()) {
+    game.add_players_to_act(judged->referee->PlayerAt(seat));
+  }
 }
 
 grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,

@@ -113,6 +113,11 @@ class ArbiterServiceImpl final
       const access::Caller& caller, const std::string& game_id, bool with_referee,
       const games::CancelCheck& cancel);
 
+  // Game.players_to_act of a live game whose position the server can
+  // compute; nothing (and no error) otherwise.
+  void AddPlayersToAct(const access::Caller& caller, const std::string& game_id, v1::Game& game,
+                       const games::CancelCheck& cancel);
+
   games::JudgementCache judgements_;
   games::GameFeeds feeds_;  // WatchGame's
   store::ListenerFanOut listeners_{{&judgements_, &feeds_}};

@@ -446,10 +446,15 @@ async function liveTournament(browser, errors) {
     const context = await browser.createBrowserContext();
     const page = await context.newPage();
     await page.setViewport({width: 1200, height: 900});
-    watchPage(page, `live/${player}`, errors, (url, status) => url.includes('/watch?') && status === 0);
+    // Another table's game is not the player's to read: 404 for its line.
+    watchPage(page, `live/${player}`, errors, (url, status) =>
+      (url.includes('/watch?') && status === 0) || (url.includes('/api/games/') && status === 404));
     await page.goto(fs.readFileSync(path.join(dir, `${player}.link`), 'utf8').trim());
     await ready(page);
     assert.ok(!page.url().includes('#token'), 'the sign-in link leaves the address');
+    await page.waitForSelector('body[data-tables]');
+    const line = await page.$eval(`span.in-play[data-game="${game}"]`, e => e.textContent);
+    assert.match(line, /^ · \d+ events, to act: \w+$/, `${player} sees its table in play`);
     await Promise.all([page.waitForNavigation(), page.click(`a.play-link[href="/play/${game}"]`)]);
     await ready(page);
     assert.match(await text(page, '#who'), new RegExp(`you play ${player}`));

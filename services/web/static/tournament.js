@@ -50,6 +50,7 @@ async function loadTournament() {
       disputesSection(disputes));
     performance.mark('useful');
     document.body.dataset.ready = '1';
+    if (signedIn()) showTablesInPlay().then(() => { document.body.dataset.tables = '1'; });
   } catch (error) {
     showError(main, error);
     document.body.dataset.ready = 'error';
@@ -97,12 +98,28 @@ function roundView(round) {
         el('td', {}, el('a', {href: '/games/' + encodeURIComponent(idOf(table.game))}, idOf(table.game))),
         el('td', {}, tableStatusText(table),
           table.status === 'TABLE_STATUS_PENDING' && !table.gameOver && table.game
-            ? [' · ', el('a', {href: '/play/' + encodeURIComponent(idOf(table.game)), class: 'play-link'}, 'table page')]
+            ? [el('span', {class: 'in-play', 'data-game': idOf(table.game)}),
+               ' · ', el('a', {href: '/play/' + encodeURIComponent(idOf(table.game)), class: 'play-link'}, 'table page')]
             : null),
         el('td', {}, el('ul', {class: 'plain'}, (table.players || []).map((player, i) => el('li', {},
           playerText(player, (table.displayNames || [])[i]), ': ', seatResultText(table, i),
           table.gamePoints && table.gamePoints[i] !== undefined ? `, ${table.gamePoints[i]} game points` : '',
           table.points && table.points[i] !== undefined ? `, ${table.points[i]} points` : ''))))))))));
+}
+
+// Each table in play: its events so far and who is to act, for a signed-in
+// visitor who may read the game (the organiser, an auditor, the table's
+// players); the others see its status and the link only.
+async function showTablesInPlay() {
+  await Promise.all([...document.querySelectorAll('span.in-play')].map(async span => {
+    try {
+      const game = await api('/api/games/' + encodeURIComponent(span.dataset.game));
+      const toAct = game.playersToAct || [];
+      span.textContent = ` · ${game.lastEvent} events` + (toAct.length ? `, to act: ${toAct.join(', ')}` : '');
+    } catch (error) {
+      span.textContent = '';
+    }
+  }));
 }
 
 function disputesSection(disputes) {

@@ -303,6 +303,28 @@ TEST_F(WebPlayTest, TheTablePageIsServedForAnyIdAndTheLegalMovesAreTheApis) {
   EXPECT_EQ(public_moves->status, 404);
 }
 
+// GetGame says who is to act in a live game whose position the server can
+// compute (the tournament page shows it for each table in play), and
+// nothing in a sealed one.
+TEST_F(WebPlayTest, GetGameSaysWhoIsToActWhenTheServerKnows) {
+  v1::GetGameRequest request;
+  request.set_name("games/t1");
+  v1::Game game;
+  ASSERT_TRUE(stub_->GetGame(As(TokenOf(1)).get(), request, &game).ok());
+  ASSERT_EQ(game.players_to_act_size(), 1);
+  EXPECT_EQ(game.players_to_act(0), log_.actions[0].player());
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "t1", 1, {log_.actions[0]}, "first", &appended).ok());
+  ASSERT_TRUE(stub_->GetGame(As(TokenOf(1)).get(), request, &game).ok());
+  ASSERT_EQ(game.players_to_act_size(), 1);
+  EXPECT_EQ(game.players_to_act(0), log_.actions[1].player());
+  v1::Game sealed;
+  ASSERT_TRUE(Create(admin_, log_, "sealed", &sealed, std::string(64, 'b')).ok());
+  request.set_name("games/sealed");
+  ASSERT_TRUE(stub_->GetGame(As(admin_).get(), request, &game).ok());
+  EXPECT_EQ(game.players_to_act_size(), 0);
+}
+
 // Scorer mode: the organiser whose token created a seeded table (it chose
 // the seed) sees the whole position and lists every seat's moves; another
 // organiser, and the creator of a dealt game, do not.
