@@ -88,8 +88,11 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller
 // A violation's detail may describe hidden cards ("the top card of the deck
 // is ..."): a caller who may not see the seed (docs/service.md, "Who sees the
 // seed") gets the rule id and the event, and the detail once the game ends.
+// The action's words tell nothing hidden, but a voided game's positions are
+// not shown (access::ViewerOf), so neither are the words drawn from them.
 void WithholdHiddenDetail(const access::Caller& caller, const store::GameRecord& record, v1::Adjudication& adjudication) {
   if (!adjudication.has_violation() || access::SeesSeed(caller, record)) return;
+  if (record.status == store::GameStatus::kVoided) adjudication.mutable_violation()->clear_action_text();
   adjudication.mutable_violation()->set_detail(
       record.status == store::GameStatus::kVoided
           ? "withheld: the game was voided before its cards were revealed, and the detail may "
