@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "services/games/chained_game.h"
 #include "services/games/dealt_game.h"
+#include "services/games/event_words.h"
 #include "services/games/game_events.h"
 #include "services/server/rpc_common.h"
 #include "services/games/game_loader.h"
@@ -293,7 +294,9 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                  if (static_cast<int>(events->size()) > size) {
                    response->set_next_page_token(absl::StrCat((*events)[size - 1].sequence));
                  }
-                 return absl::OkStatus();
+                 // One replay of the game for the page's words (event_words.h).
+                 return games::AddEventTexts(store_, registry_, *game_id, *response->mutable_events(),
+                                             access::ViewerOf(caller, record).has_value(), CancelOf(context));
                });
 }
 
@@ -468,7 +471,7 @@ absl::StatusOr<WatchRequest> ArbiterServiceImpl::CheckWatch(grpc::CallbackServer
                                    " is past its end (give the last event received, or 0)"));
   }
   return WatchRequest{*game_id, request.from_event(), access::SeesSeed(caller, record),
-                      caller.principal};
+                      access::ViewerOf(caller, record).has_value(), caller.principal};
 }
 
 grpc::ServerWriteReactor<v1::GameUpdate>* ArbiterServiceImpl::WatchGame(
