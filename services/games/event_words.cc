@@ -2,19 +2,16 @@
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "engine/core/players.h"
 #include "services/games/game_stream.h"
 
 namespace arbiter::games {
 namespace {
-
-std::string Who(const v1::Player& player) {
-  return player.name().empty() || player.name() == player.id() ? player.id()
-                                                               : absl::StrCat(player.name(), " (", player.id(), ")");
-}
 
 // The replay's errors that leave the actions without words rather than fail
 // the read: a game the server cannot replay (yet) or a damaged one, which
@@ -28,10 +25,16 @@ bool LeavesNoWords(const absl::Status& status) {
 std::string EventSentence(const v1::Event& event) {
   switch (event.body_case()) {
     case v1::Event::kGameCreated: {
-      std::vector<std::string> players;
-      for (const v1::Player& player : event.game_created().header().players()) players.push_back(Who(player));
+      // The players named as the engine names them in a label.
+      std::vector<engine::PlayerName> names;
+      for (const v1::Player& player : event.game_created().header().players()) {
+        names.push_back({player.id(), player.name()});
+      }
+      const engine::Players players(std::move(names));
+      std::vector<std::string> who;
+      for (int seat = 0; seat < event.game_created().header().players_size(); ++seat) who.push_back(players.Who(seat));
       return absl::StrCat("the game of ", event.game_created().header().game(), " is created for ",
-                          absl::StrJoin(players, ", "));
+                          absl::StrJoin(who, ", "));
     }
     case v1::Event::kSeedRevealed:
       return "the seed is revealed";
