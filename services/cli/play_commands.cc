@@ -112,7 +112,9 @@ struct WatchOpts {
 void PrintUpdate(const v1::GameUpdate& update) {
   const v1::Event& event = update.event();
   std::cout << "event " << event.event() << ": ";
-  if (event.has_action()) {
+  if (event.has_action() && !event.text().empty()) {
+    std::cout << event.text();  // the server's words (a sealed game's actions have none)
+  } else if (event.has_action()) {
     std::cout << event.action().player() << " " << log::ToJsonLine(event.action());
   } else if (event.has_game_created()) {
     std::cout << "game created (" << event.game_created().header().game() << ", "

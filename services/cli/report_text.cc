@@ -39,6 +39,7 @@ std::string FormatReport(const v1::ReplayReport& report, const v1::LogHeader& he
     const v1::RuleViolation& v = report.violation();
     absl::StrAppend(&out, "  line ", v.event(), " (", NameOf(header, v.player()), ") breaks rule ", v.rule(),
                     ": ", v.detail(), "\n");
+    if (!v.action_text().empty()) absl::StrAppend(&out, "    the action: ", v.action_text(), "\n");
   }
   if (report.standings_size() == 0) return out;
   if (report.cooperative()) {

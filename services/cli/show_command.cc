@@ -1,5 +1,7 @@
-// `arbiter show FILE --at N`: the position after line N, for people.
+// `arbiter show FILE --at N`: line N's action in words and the position after
+// it, for people.
 #include <iostream>
+#include <string>
 
 #include "absl/strings/str_cat.h"
 #include "services/cli/commands.h"
@@ -23,10 +25,20 @@ int RunShow(const ShowOpts& opts, const GlobalOptions& global) {
     return ReportError(absl::OutOfRangeError(
         absl::StrCat("--at ", opts.at, " is outside the log, which has lines 1-", last_line)));
   }
-  auto referee = replay::Replay(*log, *registry, {.stop_after_line = opts.at});
+  // The position before line --at, so that its action is said in words as
+  // it applies there (engine State::Label), then the action itself.
+  auto referee = replay::Replay(*log, *registry, {.stop_after_line = opts.at - 1});
   if (!referee.ok()) return ReportError(referee.status());
+  if (!referee->violation().has_value() && opts.at > 1) {
+    const v1::Action& action = log->actions[static_cast<std::size_t>(opts.at - 2)];
+    const std::string words = referee->Label(action);
+    auto judged = referee->Apply(action, opts.at);
+    if (!judged.ok()) return ReportError(judged.status());
+    if (!judged->has_value()) std::cout << "line " << opts.at << ": " << words << "\n";
+  }
   if (const auto& violation = referee->violation()) {
-    std::cout << "line " << violation->event << " (" << violation->player << ") breaks rule "
+    std::cout << "line " << violation->event << ": " << violation->action_text << "\n"
+              << "line " << violation->event << " (" << violation->player << ") breaks rule "
               << violation->violation.rule << ": " << violation->violation.detail << "\n"
               << "position after line " << violation->event - 1 << ":\n";
   } else {

@@ -119,7 +119,12 @@ v1::GameFinished FinishedBody(const v1::GameCreated& created, const v1::Adjudica
   v1::GameFinished finished;
   finished.set_verdict(judged.verdict());
   finished.set_actions(judged.actions());
-  if (judged.has_violation()) *finished.mutable_violation() = judged.violation();
+  if (judged.has_violation()) {
+    *finished.mutable_violation() = judged.violation();
+    // The words are the engine's, computed when read: the stored body keeps
+    // the violation as it has always been encoded.
+    finished.mutable_violation()->clear_action_text();
+  }
   if (judged.has_standings()) *finished.mutable_standings() = judged.standings();
   finished.set_game_type(created.header().game());
   finished.set_league(created.league());

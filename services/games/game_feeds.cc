@@ -7,6 +7,7 @@
 #include "absl/time/time.h"
 #include "engine/core/status_macros.h"
 #include "services/games/dealt_game.h"
+#include "services/games/event_words.h"
 #include "services/games/game_events.h"
 #include "services/replay/referee.h"
 
@@ -81,10 +82,13 @@ v1::GameUpdate UpdateFor(store::EventStore& store, const std::string& game_id, v
   } else if (event.has_seat_value() || event.has_deal_closed()) {
     FollowDeal(store, game_id, event, feed, registry);
   } else if (event.has_action() && referee.has_value()) {
+    // The words from the position before the action, with the same replay.
+    if (!referee->violation().has_value()) event.set_text(referee->Label(event.action()));
     absl::StatusOr<std::optional<engine::Violation>> applied =
         referee->Apply(event.action(), event.event());
     if (!applied.ok()) referee.reset();
   }
+  if (!event.has_action()) event.set_text(EventSentence(event));
   update.set_game_over(event.has_game_finished() || event.has_game_voided());
   update.set_seed_sealed(feed.sealed);
   const bool playing = referee.has_value() && !update.game_over() &&

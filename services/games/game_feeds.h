@@ -2,8 +2,9 @@
 // store's follower rather than by one query per watcher.
 //
 // A feed is kept per watched game: every event of the game from event 1,
-// decoded, each with the seats to act after it (from a referee that follows
-// the feed). It is built when the first watcher of the game arrives and
+// decoded, each with the seats to act after it and an action with its words
+// from the position before it (from a referee that follows the feed;
+// event_words.h). It is built when the first watcher of the game arrives and
 // dropped with its last watcher. When the follower reports that a watched
 // game received events, the feeds' thread reads them once (one query per
 // game, however many watch it), appends them and wakes the game's watchers;

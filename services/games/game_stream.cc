@@ -238,7 +238,8 @@ absl::StatusOr<OpenedGame> OpenGame(store::EventStore& store, const std::string&
 absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
                                             const engine::RulesetRegistry& registry,
                                             const OpenedGame& game, int64_t until,
-                                            const CancelCheck& cancel) {
+                                            const CancelCheck& cancel,
+                                            const BeforeAction& before_action) {
   const std::string& game_id = game.row.game_id;
   if (!game.last.has_value()) {
     return absl::FailedPreconditionError(absl::StrCat(
@@ -268,6 +269,7 @@ absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
     ARBITER_ASSIGN_OR_RETURN(const v1::Event event, decoder.Decode(*stored));
     if (!event.has_action()) continue;
     if (event.event() % kCancelEvery == 0) ARBITER_RETURN_IF_ERROR(cancel());
+    if (before_action) before_action(event, referee);
     ARBITER_ASSIGN_OR_RETURN(const bool stopped, ApplyStored(referee, game_id, event));
     if (stopped) break;
   }

@@ -21,6 +21,7 @@
 #define ARBITER_SERVICES_GAMES_GAME_STREAM_H_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,11 @@ struct OpenedGame {
 absl::StatusOr<OpenedGame> OpenGame(store::EventStore& store, const std::string& game_id,
                                     int batch = kStreamBatch);
 
+// Called by JudgeStored with each action event and the referee in the
+// position before it, just before the referee judges it (the words of
+// ListEvents, event_words.h).
+using BeforeAction = std::function<void(const v1::Event& event, const replay::Referee& referee)>;
+
 // Streams the game's events through event `until` (0: all) into the
 // referee, stopping at the first illegal action or at `until`, as
 // game_loader.h's Judge does for a loaded game. Errors: FailedPrecondition if
@@ -74,7 +80,8 @@ absl::StatusOr<OpenedGame> OpenGame(store::EventStore& store, const std::string&
 absl::StatusOr<replay::Referee> JudgeStored(store::EventStore& store,
                                             const engine::RulesetRegistry& registry,
                                             const OpenedGame& game, int64_t until,
-                                            const CancelCheck& cancel);
+                                            const CancelCheck& cancel,
+                                            const BeforeAction& before_action = nullptr);
 
 // VerifyGame's check of an opened game, streamed: the hash chain, that the
 // row's last_sequence and last_hash match it, that every event decodes

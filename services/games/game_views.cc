@@ -34,6 +34,7 @@ v1::Adjudication ToAdjudication(const std::string& game_id, const replay::Refere
     v->set_rule(violation->violation.rule);
     v->set_detail(violation->violation.detail);
     v->set_player(violation->player);
+    v->set_action_text(violation->action_text);
   }
   if (std::optional<v1::Standings> standings = referee.Standings()) {
     *out.mutable_standings() = *std::move(standings);

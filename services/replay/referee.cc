@@ -126,6 +126,12 @@ engine::Seat Referee::SeatOf(const std::string& player_id) const {
   return -1;
 }
 
+std::string Referee::Label(const v1::Action& action) const {
+  const engine::Seat seat = SeatOf(action.player());
+  if (seat < 0 || action.game_case() != game_->action_case()) return "";
+  return state_->Label(seat, action);
+}
+
 const std::string& Referee::PlayerAt(engine::Seat seat) const { return header_.players(seat).id(); }
 
 absl::StatusOr<std::optional<engine::Violation>> Referee::Apply(const v1::Action& action, int64_t line) {
@@ -151,7 +157,7 @@ absl::StatusOr<std::optional<engine::Violation>> Referee::Apply(const v1::Action
   }
   std::optional<engine::Violation> violation = state_->Apply(seat, action);
   if (violation.has_value()) {
-    violation_ = EventViolation{line, action.player(), *violation};
+    violation_ = EventViolation{line, action.player(), *violation, state_->Label(seat, action)};
     return violation;
   }
   ++actions_applied_;

@@ -38,6 +38,9 @@ struct EventViolation {
   int64_t event = 0;  // 1-based line of the action in the log (header = 1)
   std::string player;
   engine::Violation violation;
+  // The offending action in words (Referee::Label in the position before
+  // it, which the violation leaves unchanged).
+  std::string action_text;
 };
 
 class Referee {
@@ -59,6 +62,12 @@ class Referee {
   // it is malformed; otherwise the violation, if any (which ends the game as
   // illegal), or nullopt. FailedPrecondition once the verdict is "illegal".
   absl::StatusOr<std::optional<engine::Violation>> Apply(const v1::Action& action, int64_t line);
+
+  // `action` in words as it applies to the position now (engine
+  // State::Label, the same for every viewer: it tells nothing hidden), for a
+  // stored action before it is applied. Empty for an action the referee
+  // would refuse as malformed (unknown player, another game's action).
+  std::string Label(const v1::Action& action) const;
 
   // Seat of a player id, or -1.
   engine::Seat SeatOf(const std::string& player_id) const;

@@ -28,6 +28,7 @@ v1::ReplayReport MakeReport(const Referee& referee) {
     out->set_rule(violation->violation.rule);
     out->set_detail(violation->violation.detail);
     out->set_player(violation->player);
+    out->set_action_text(violation->action_text);
   }
   if (std::optional<v1::Standings> standings = referee.Standings()) {
     *report.mutable_standings() = standings->players();

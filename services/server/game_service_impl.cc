@@ -16,6 +16,7 @@
 #include "absl/time/clock.h"
 #include "services/games/chained_game.h"
 #include "services/games/dealt_game.h"
+#include "services/games/event_words.h"
 #include "services/games/game_events.h"
 #include "services/server/rpc_common.h"
 #include "services/games/game_loader.h"
@@ -88,8 +89,11 @@ absl::StatusOr<v1::Game> ReadGame(store::EventStore& store, const access::Caller
 // A violation's detail may describe hidden cards ("the top card of the deck
 // is ..."): a caller who may not see the seed (docs/service.md, "Who sees the
 // seed") gets the rule id and the event, and the detail once the game ends.
+// The action's words tell nothing hidden, but a voided game's positions are
+// not shown (access::ViewerOf), so neither are the words drawn from them.
 void WithholdHiddenDetail(const access::Caller& caller, const store::GameRecord& record, v1::Adjudication& adjudication) {
   if (!adjudication.has_violation() || access::SeesSeed(caller, record)) return;
+  if (record.status == store::GameStatus::kVoided) adjudication.mutable_violation()->clear_action_text();
   adjudication.mutable_violation()->set_detail(
       record.status == store::GameStatus::kVoided
           ? "withheld: the game was voided before its cards were revealed, and the detail may "
@@ -304,7 +308,9 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                  if (static_cast<int>(events->size()) > size) {
                    response->set_next_page_token(absl::StrCat((*events)[size - 1].sequence));
                  }
-                 return absl::OkStatus();
+                 // One replay of the game for the page's words (event_words.h).
+                 return games::AddEventTexts(store_, registry_, *game_id, *response->mutable_events(),
+                                             access::ViewerOf(caller, record).has_value(), CancelOf(context));
                });
 }
 
@@ -479,7 +485,7 @@ absl::StatusOr<WatchRequest> ArbiterServiceImpl::CheckWatch(grpc::CallbackServer
                                    " is past its end (give the last event received, or 0)"));
   }
   return WatchRequest{*game_id, request.from_event(), access::SeesSeed(caller, record),
-                      caller.principal};
+                      access::ViewerOf(caller, record).has_value(), caller.principal};
 }
 
 grpc::ServerWriteReactor<v1::GameUpdate>* ArbiterServiceImpl::WatchGame(

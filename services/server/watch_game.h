@@ -33,6 +33,9 @@ struct WatchRequest {
   std::string game_id;
   int64_t from_event = 0;
   bool sees_seed = false;  // access::SeesSeed of the caller
+  // access::ViewerOf of the caller is not nullopt: the actions' words
+  // (Event.text, services/games/event_words.h) are sent.
+  bool sees_positions = false;
   std::string principal;
 };
 

@@ -11,6 +11,7 @@
 #include <pqxx/pqxx>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -145,6 +146,13 @@ TEST_F(CliClientTest, AdjudicateGivesTheVerdictAsTheExitCode) {
   EXPECT_EQ(illegal.exit_code, 4) << illegal.err;
   EXPECT_THAT(illegal.out, HasSubstr("\"rule\":\"not_your_turn\""));
   EXPECT_THAT(illegal.out, HasSubstr("\"event\":\"4\""));
+  // The report for people quotes the offending action in words.
+  const std::vector<std::string> words = ActionWords(WithActionOutOfTurn(Simulated(16, 2), 2));
+  ASSERT_EQ(words.size(), 3u);
+  const CliRun said = Arbiter("adjudicate adj-illegal");
+  EXPECT_EQ(said.exit_code, 4) << said.err;
+  EXPECT_THAT(said.out, HasSubstr("breaks rule not_your_turn: "));
+  EXPECT_THAT(said.out, HasSubstr("\n    the action: " + words.back() + "\n"));
 
   const CliRun unknown = Arbiter("adjudicate nobody");
   EXPECT_EQ(unknown.exit_code, 2);
@@ -452,8 +460,9 @@ TEST_F(CliClientTest, ADealtGameIsCreatedGivenItsValuesAndThenPlayed) {
   EXPECT_THAT(replayed.out, HasSubstr("legal"));
 }
 
-// arbiter watch prints one line per event, who acts next, and stops at the
-// end of the game; a start past the end is refused with the count.
+// arbiter watch prints one line per event (an action in words), who acts
+// next, and stops at the end of the game; a start past the end is refused
+// with the count.
 TEST_F(CliClientTest, WatchPrintsEachEventToTheEndOfTheGame) {
   const log::GameLog log = Simulated(20, 2);
   v1::Game game;
@@ -463,8 +472,9 @@ TEST_F(CliClientTest, WatchPrintsEachEventToTheEndOfTheGame) {
   const int64_t last = Get("watched").last_event();
   const CliRun tail = Arbiter(absl::StrCat("watch watched --from ", last - 2));
   EXPECT_EQ(tail.exit_code, 0) << tail.err;
-  EXPECT_THAT(tail.out, StartsWith(absl::StrCat("event ", last - 1, ": ",
-                                                log.actions.back().player(), " {")));
+  // The last action in words, as the engine says it before it.
+  EXPECT_THAT(tail.out, StartsWith(absl::StrCat("event ", last - 1, ": ", ActionWords(log).back(), "\n")));
+  EXPECT_THAT(tail.out, Not(HasSubstr("{")));
   EXPECT_THAT(tail.out, HasSubstr(absl::StrCat("\nevent ", last, ": game_finished; the game is over\n")));
   const CliRun whole = Arbiter("watch watched");
   EXPECT_EQ(whole.exit_code, 0) << whole.err;

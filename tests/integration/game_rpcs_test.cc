@@ -64,6 +64,22 @@ TEST_F(ServerTest, SubmitGameKeepsAnIllegalLogAsEvidenceAndNamesTheRule) {
   ASSERT_TRUE(stub_->AdjudicateGame(As(admin_).get(), adjudicate, &adjudication).ok());
   EXPECT_EQ(adjudication.violation().rule(), engine::kRuleNotYourTurn);
   EXPECT_EQ(adjudication.violation().event(), 6);
+  // The offending action in words, from the position before it; the same
+  // words in the submitter's answer and for its event in ListEvents, and no
+  // words for the lines after it (no position follows a violation).
+  const std::string words = "Player 1 (p1) moves figure 1 with RING, paying 2 cards (AMPHORA, STATUE)";
+  EXPECT_EQ(adjudication.violation().action_text(), words);
+  EXPECT_EQ(response.adjudication().violation().action_text(), words);
+  v1::ListEventsRequest list;
+  list.set_parent("games/illegal-1");
+  v1::ListEventsResponse events;
+  ASSERT_TRUE(stub_->ListEvents(As(admin_).get(), list, &events).ok());
+  ASSERT_GT(events.events_size(), 7);
+  EXPECT_EQ(events.events(4).text(), "Player 1 (p1) moves figure 2 from Atlantis to 4 with HELMET");
+  EXPECT_EQ(events.events(5).text(), words);
+  EXPECT_TRUE(events.events(6).has_action());
+  EXPECT_EQ(events.events(6).text(), "");
+  EXPECT_EQ(events.events(events.events_size() - 1).text(), "the game is finished: a rule was broken");
 }
 
 TEST_F(ServerTest, SubmitGameRetriedWithTheSameRequestIdStoresOnce) {
@@ -412,6 +428,17 @@ TEST_F(ServerTest, ReadersListEventsStatesAndGames) {
     EXPECT_EQ(events[i + 1].action().SerializeAsString(), log.actions[i].SerializeAsString());
     EXPECT_EQ(events[i + 1].prev_hash(), events[i].hash());
   }
+  // Each action in words from the position before it, page by page; the
+  // other events in a sentence.
+  const std::vector<std::string> words = ActionWords(log);
+  for (std::size_t i = 0; i < log.actions.size(); ++i) {
+    EXPECT_EQ(events[i + 1].text(), words[i]) << "event " << i + 2;
+    EXPECT_EQ(events[i + 1].text().find('{'), std::string::npos) << events[i + 1].text();
+  }
+  EXPECT_EQ(events[1].text(), "Player 1 (p1) moves figure 1 from Atlantis to 1 with HELMET");
+  EXPECT_EQ(events[5].text(), "Player 2 (p2) buys cards with the OLIVE 2 tile");
+  EXPECT_EQ(events[0].text(), "the game of atlantis is created for Player 1 (p1), Player 2 (p2), Player 3 (p3)");
+  EXPECT_EQ(events.back().text(), "the game is finished");
 
   // The state after event 1 is the opening position; after the last, the end.
   v1::GetGameStateRequest state_request;

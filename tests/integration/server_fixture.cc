@@ -1,6 +1,7 @@
 #include "tests/integration/server_fixture.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <pqxx/pqxx>
 
@@ -10,6 +11,7 @@
 #include "google/rpc/status.pb.h"
 #include "services/access/token_format.h"
 #include "services/store/postgres_token_store.h"
+#include "services/replay/referee.h"
 #include "services/replay/simulate.h"
 #include "services/access/permissions.h"
 #include "services/store/event_hash.h"
@@ -87,6 +89,20 @@ log::GameLog ServerTest::Simulated(uint64_t seed, int players, const std::string
   absl::StatusOr<log::GameLog> log = replay::SimulateGame(request, Registry());
   EXPECT_TRUE(log.ok()) << log.status();
   return *std::move(log);
+}
+
+std::vector<std::string> ServerTest::ActionWords(const log::GameLog& log) {
+  std::vector<std::string> words;
+  absl::StatusOr<replay::Referee> referee = replay::Referee::Start(log.header, Registry());
+  EXPECT_TRUE(referee.ok()) << referee.status();
+  if (!referee.ok()) return words;
+  for (std::size_t i = 0; i < log.actions.size(); ++i) {
+    words.push_back(referee->Label(log.actions[i]));
+    absl::StatusOr<std::optional<engine::Violation>> judged = referee->Apply(log.actions[i], log::LineOfAction(i));
+    EXPECT_TRUE(judged.ok()) << judged.status();
+    if (!judged.ok() || judged->has_value()) break;
+  }
+  return words;
 }
 
 log::GameLog ServerTest::WithActionOutOfTurn(log::GameLog log, std::size_t index) {

@@ -53,6 +53,10 @@ class ServerTest : public ::testing::Test {
   // A complete, legal simulated game (atlantis unless named).
   static log::GameLog Simulated(uint64_t seed, int players = 3,
                                 const std::string& game = "atlantis");
+  // Each action of a log in words (Referee::Label in the position before
+  // it), through the first that breaks a rule: what Event.text and a
+  // violation's action_text must say of it.
+  static std::vector<std::string> ActionWords(const log::GameLog& log);
   // The same log with action `index` given to a player whose turn it is not.
   static log::GameLog WithActionOutOfTurn(log::GameLog log, std::size_t index);
 

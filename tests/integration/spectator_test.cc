@@ -126,6 +126,11 @@ TEST_P(SpectatorTest, ThePublicFollowsALiveGameOnlyWhenAllowedAndSeesNoHandNorSe
     ASSERT_TRUE(stub_->ListEvents(As(token).get(), list, &events).ok());
     ASSERT_EQ(events.events_size(), static_cast<int>(moves) + 1);
     EXPECT_EQ(events.events(0).game_created().header().seed(), 0u);
+    // Each action in words, the same words the admin gets (they tell no hand).
+    const std::vector<std::string> words = ActionWords(log);
+    for (int i = 1; i < events.events_size(); ++i) {
+      EXPECT_EQ(events.events(i).text(), words.at(static_cast<std::size_t>(i - 1))) << "event " << i + 1;
+    }
     status = StateAs(token, "open", &state);
     ASSERT_TRUE(status.ok()) << status.error_message();
     v1::GameState everything;

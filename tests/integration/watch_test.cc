@@ -84,7 +84,8 @@ class EverySeatWatchesTest : public WatchTest,
 // Every seat and the admin watch from the start while the seats play; each
 // stream carries every event once, in order, ends with the one that
 // finished the game, names who acts next (the player of the next action is
-// among them), and gives the seed to the admin only.
+// among them), gives the seed to the admin only, and says each action in
+// the same words to every seat (State::Label before it: no hand in them).
 TEST_P(EverySeatWatchesTest, EachSeatSeesEveryEventOnceWithWhoActsNextAndNeverTheSeed) {
   const log::GameLog log = Simulated(21, GetParam().players, GetParam().type);
   v1::Game game;
@@ -103,6 +104,17 @@ TEST_P(EverySeatWatchesTest, EachSeatSeesEveryEventOnceWithWhoActsNextAndNeverTh
   ASSERT_TRUE(all.status.ok()) << all.status.error_message();
   ExpectEventsInOrder(all.updates, 1, last);
   EXPECT_NE(all.updates[0].event().game_created().header().seed(), 0u);
+  const std::vector<std::string> words = ActionWords(log);
+  std::size_t action = 0;
+  for (const v1::GameUpdate& update : all.updates) {
+    if (!update.event().has_action()) {
+      EXPECT_FALSE(update.event().text().empty()) << update.event().type();
+      continue;
+    }
+    ASSERT_LT(action, words.size());
+    EXPECT_EQ(update.event().text(), words[action++]) << "event " << update.event().event();
+  }
+  EXPECT_EQ(action, log.actions.size());
   for (std::unique_ptr<Watcher>& seat : seats) {
     const Watched mine = seat->Join();
     ASSERT_TRUE(mine.status.ok()) << mine.status.error_message();
@@ -113,6 +125,7 @@ TEST_P(EverySeatWatchesTest, EachSeatSeesEveryEventOnceWithWhoActsNextAndNeverTh
     for (std::size_t i = 0; i + 1 < mine.updates.size(); ++i) {
       EXPECT_FALSE(mine.updates[i].game_over()) << "event " << i + 1;
       EXPECT_EQ(mine.updates[i].event().hash(), all.updates[i].event().hash());
+      EXPECT_EQ(mine.updates[i].event().text(), all.updates[i].event().text());
       const v1::Event& next = mine.updates[i + 1].event();
       if (!next.has_action()) continue;
       const auto& to_act = mine.updates[i].players_to_act();

@@ -265,6 +265,10 @@ async function main() {
     await expectAt(middle);
     await page.click('#event-7 button');
     await expectAt(7);
+    // The event list says each action in the server's words (Event.text), never as JSON.
+    const eventList = await text(page, '#events');
+    assert.doesNotMatch(eventList, /[{}]/, 'an event is listed as JSON');
+    assert.match(eventList, /\b\d+\. \S.* places an Atlantean on /);
     await page.$eval('#jump', input => { input.value = '42'; input.dispatchEvent(new Event('change')); });
     await expectAt(42);
     await page.waitForFunction(() => /Hash chain intact/.test(document.getElementById('chain').textContent));
@@ -290,6 +294,10 @@ async function main() {
     assert.match(await text(page, '#violation'), new RegExp(illegal.violation.rule));
     await page.waitForSelector(`#state[data-event="${illegal.violation.event}"] .violation`);
     assert.equal(await page.$eval(`#event-${illegal.violation.event}`, li => li.className.includes('illegal')), true);
+    // The illegal action in the words of the verdict (RuleViolation.action_text).
+    assert.equal(await text(page, `#event-${illegal.violation.event}`),
+                 `${illegal.violation.event}. Player 2 (p2) moves figure 1 with STATUE, AMPHORA, paying the OLIVE 1 tile ✗`);
+    assert.equal(illegal.violation.actionText, 'Player 2 (p2) moves figure 1 with STATUE, AMPHORA, paying the OLIVE 1 tile');
     await shot(page, 'illegal-game.png');
 
     // The script-named player's game: text, and no dialog.

@@ -144,11 +144,11 @@ function eventText(event) {
   }
   if (event.dealerRevealed) return 'the dealer’s secret is revealed: anyone can re-derive the deal';
   if (event.action) {
-    const body = Object.assign({}, event.action);
-    const player = body.player;
-    delete body.player;
-    const text = JSON.stringify(body);
-    return `${player}: ${text.length > 120 ? text.slice(0, 117) + '…' : text}`;
+    // The server's words for the action (Event.text, State::Label in the
+    // position before it); none when it cannot replay the game (a sealed
+    // seed) or may not show its positions to this visitor.
+    if (event.text) return event.text;
+    return `${playerName(event.action.player)}: an action`;
   }
   return String(event.type || '').replace(/_/g, ' ');
 }

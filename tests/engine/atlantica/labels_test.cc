@@ -1,11 +1,17 @@
-// Atlantica: a turn in words (docs/atlantica.md, "Actions in words"), and what
-// a seat and a spectator are shown of the hands ("What is hidden from whom").
+// Atlantica: a turn in words (docs/atlantica.md, "Actions in words"), that no
+// label tells a hidden diver, and what a seat and a spectator are shown of the
+// hands ("What is hidden from whom").
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "engine/atlantica/rules.h"
 #include "tests/engine/atlantica/position_builder.h"
 
 namespace arbiter::engine::atlantica::testing {
@@ -42,6 +48,70 @@ TEST(AtlanticaLabels, TheListIsGroupedByThePlacesOfTheTurnAndEmptyForTheOtherSea
   }
   EXPECT_EQ(groups, (std::vector<std::string>{"draw breath", "diving boat"}));
   EXPECT_TRUE(game->LegalActionsFor(1).empty());
+}
+
+// How many times each diver colour is named in `text`, as a word.
+std::map<std::string, int> ColourWords(const std::string& text) {
+  std::set<std::string> colours;
+  for (int colour = 0; colour < kColours; ++colour) colours.insert(ColourName(colour));
+  std::map<std::string, int> words;
+  for (absl::string_view word : absl::StrSplit(text, absl::ByAnyChar(" ,;:()"), absl::SkipEmpty())) {
+    if (colours.count(std::string(word)) > 0) ++words[std::string(word)];
+  }
+  return words;
+}
+
+// The divers a turn lays face up, jokers included, by colour name.
+std::map<std::string, int> DiversLaid(const v1::Action& action) {
+  std::map<std::string, int> laid;
+  for (const PlaceAction& place : action.atlantica().turn().actions()) {
+    for (int colour : place.divers()) ++laid[ColourName(ColourIndex(static_cast<Colour>(colour)))];
+    for (int colour : place.joker()) ++laid[ColourName(ColourIndex(static_cast<Colour>(colour)))];
+  }
+  return laid;
+}
+
+// Labels go to every seat and to spectators (ListEvents, WatchGame), so a
+// label names no diver but those the turn lays face up, and it is the same
+// in a position that differs only in what no other seat has seen: the other
+// hand, the diver draw pile (what a pub action or a breath draws) and the
+// face-down treasure and research decks.
+TEST(AtlanticaLabels, NoLabelTellsAHandOrTheDiversDrawn) {
+  auto seen = Position(2)
+                  .Treasures({"gold", "amphorae", "ceramics", "", "", ""})
+                  .Research({"R1", "R2", "", ""})
+                  .Ships(0, {3, 2})
+                  .Hand(0, {G, P, W, B, R, R})
+                  .Hand(1, {Y, Y, B})
+                  .DrawPile({W, W, G, P, Y})
+                  .TreasureStack({"gold", "gold"})
+                  .ResearchDeck({"R6", "R6"})
+                  .Build();
+  auto other = Position(2)
+                   .Treasures({"gold", "amphorae", "ceramics", "", "", ""})
+                   .Research({"R1", "R2", "", ""})
+                   .Ships(0, {3, 2})
+                   .Hand(0, {G, P, W, B, R, R})
+                   .Hand(1, {R, P, G})
+                   .DrawPile({Y, B, R, R, W})
+                   .TreasureStack({"ceramics", "amphorae"})
+                   .ResearchDeck({"R1", "R2"})
+                   .Build();
+  NameAnnAndBob(*seen);
+  NameAnnAndBob(*other);
+  std::vector<v1::Action> actions = {DrawBreath()};
+  for (const LabelledMove& move : seen->LegalActionsFor(0)) actions.push_back(move.action);
+  ASSERT_GE(actions.size(), 20u);
+  for (const v1::Action& action : actions) {
+    const std::string label = seen->Label(0, action);
+    EXPECT_EQ(label, other->Label(0, action)) << action.ShortDebugString();
+    const std::map<std::string, int> laid = DiversLaid(action);
+    for (const auto& [colour, count] : ColourWords(label)) {
+      const auto carried = laid.find(colour);
+      EXPECT_LE(count, carried == laid.end() ? 0 : carried->second)
+          << "\"" << label << "\" names " << colour << " more often than " << action.ShortDebugString() << " lays it";
+    }
+  }
 }
 
 TEST(AtlanticaVisibility, ASeatSeesItsOwnDiversAndOnlyTheNumberOfAnothers) {

@@ -1,12 +1,14 @@
 // Atlantis: the legal moves of a seat in words (docs/atlantis.md, "Actions in
-// words"), and what a seat and a spectator are shown of the hands ("What is
-// hidden from whom").
+// words"), that no label tells a hidden card, and what a seat and a spectator
+// are shown of the hands ("What is hidden from whom").
 #include <gtest/gtest.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/atlantis/rules.h"
 #include "tests/engine/atlantis/position_builder.h"
 
 namespace arbiter::engine::atlantis {
@@ -67,6 +69,57 @@ TEST(AtlantisLabels, TheListIsGroupedBuyBridgeThenEachFigure) {
   EXPECT_EQ(listed[6],
             "[move figure 2] Ann (ann) moves figure 2 from 1 to the Mainland with FLAG, paying the CROWN 7 tile");
   for (std::size_t i = 6; i < listed.size(); ++i) EXPECT_EQ(listed[i].rfind("[move figure 2] ", 0), 0u) << listed[i];
+}
+
+// How many times each item's name appears in `text`.
+std::map<std::string, int> ItemWords(const std::string& text) {
+  std::map<std::string, int> words;
+  for (int item = 0; item < kItems; ++item) {
+    const std::string name = ItemName(item);
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + name.size())) {
+      ++words[name];
+    }
+  }
+  return words;
+}
+
+// The items an action lays on the table: its cards, the cards and tiles it
+// pays, the tile it buys with.
+std::map<std::string, int> ItemsShown(const v1::Action& action) {
+  std::map<std::string, int> items;
+  const v1::AtlantisAction& a = action.atlantis();
+  for (int card : a.move().cards()) ++items[ItemName(ItemIndex(card))];
+  for (int card : a.move().toll().cards()) ++items[ItemName(ItemIndex(card))];
+  for (const v1::AtlantisTile& tile : a.move().toll().tiles()) ++items[ItemName(ItemIndex(tile.item()))];
+  if (a.has_buy()) ++items[ItemName(ItemIndex(a.buy().tile().item()))];
+  return items;
+}
+
+// Labels go to every seat and to spectators (ListEvents, WatchGame), so a
+// label names no card but those the action lays on the table, and it is the
+// same in a position that differs only in what nobody but a hand's holder
+// has seen: the other seat's hand and the deck (the cards a Buy or a Pass
+// draws).
+TEST(AtlantisLabels, NoLabelTellsAHandOrTheCardsDrawn) {
+  auto seen = PositionBuilder(2).Path("F3 . O2 R4 A5").Figure(0, 2, 1).Hand(0, "OFA").Tiles(0, "C7")
+                  .Hand(1, "RRS").Deck("HHCCRS").Build();
+  auto other = PositionBuilder(2).Path("F3 . O2 R4 A5").Figure(0, 2, 1).Hand(0, "OFA").Tiles(0, "C7")
+                   .Hand(1, "CCH").Deck("SSAOFF").Build();
+  NameAnnAndBob(*seen);
+  NameAnnAndBob(*other);
+  std::vector<v1::Action> actions = {PassAction()};
+  for (const LabelledMove& move : seen->LegalActionsFor(0)) actions.push_back(move.action);
+  ASSERT_GE(actions.size(), 8u);
+  for (const v1::Action& action : actions) {
+    const std::string label = seen->Label(0, action);
+    EXPECT_EQ(label, other->Label(0, action)) << action.ShortDebugString();
+    const std::map<std::string, int> shown = ItemsShown(action);
+    for (const auto& [item, count] : ItemWords(label)) {
+      const auto carried = shown.find(item);
+      EXPECT_LE(count, carried == shown.end() ? 0 : carried->second)
+          << "\"" << label << "\" names " << item << " more often than " << action.ShortDebugString() << " shows it";
+    }
+  }
 }
 
 TEST(AtlantisVisibility, ASeatSeesItsOwnCardsAndOnlyTheNumberOfAnothers) {

@@ -3,6 +3,8 @@
 // the cards drawn at a library and waiting to be kept are this game's own.
 #include <gtest/gtest.h>
 
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,66 @@ TEST(AtlantisRisingVisibility, CardsDrawnAtALibraryAreShownOnlyToTheSeatThatDrew
     }
   }
   EXPECT_GE(decisions, 3) << "too few library decisions reached to test";
+}
+
+// Whether `action` shows library card `id` to the table (a Play or a
+// Discard of it): only then may its words name the card.
+bool ShowsCard(const v1::Action& action, const std::string& id) {
+  const v1::AtlantisRisingAction& a = action.atlantis_rising();
+  return (a.has_play() && a.play().card() == id) || (a.has_discard() && a.discard().card() == id);
+}
+
+// The labels of the legal actions of `seat`, as a set.
+std::set<std::string> LabelsOf(const State& state, Seat seat) {
+  std::set<std::string> labels;
+  for (const LabelledMove& move : state.LegalActionsFor(seat)) labels.insert(move.label);
+  return labels;
+}
+
+// Labels go to every seat and to spectators (ListEvents, WatchGame, the
+// verdict), so along random games no label of a legal action names a
+// library card unless the action shows it; and at a choice of cards to
+// keep, the labels are the same in a position that differs only in which
+// cards were drawn (what the drawing seat alone has seen).
+TEST(AtlantisRisingVisibility, NoLabelTellsACardThatOnlyItsHolderHasSeen) {
+  Table probe(2);
+  std::vector<std::string> ids;
+  for (const Rules::LibraryCard& card : probe.state().tables().rules().library_cards()) ids.push_back(card.id());
+  ASSERT_GE(ids.size(), 2u);
+  int decisions = 0;
+  int64_t labels = 0;
+  for (uint64_t seed = 1; seed <= 40 && decisions < 5; ++seed) {
+    Table table(3, seed);
+    Rng chooser(seed);
+    for (int step = 0; step < 20000 && !table.state().IsTerminal(); ++step) {
+      const AtlantisRisingState& state = table.state();
+      for (const Seat seat : state.SeatsToAct()) {
+        for (const LabelledMove& move : state.LegalActionsFor(seat)) {
+          ++labels;
+          for (const std::string& id : ids) {
+            ASSERT_TRUE(move.label.find(id) == std::string::npos || ShowsCard(move.action, id))
+                << "seed " << seed << ", step " << step << ": \"" << move.label << "\" names " << id
+                << ", which " << move.action.ShortDebugString() << " does not show";
+          }
+        }
+      }
+      if (state.position().pending.kind == Decision::kKeep && state.position().pending.drawn.size() >= 2) {
+        ++decisions;
+        const Seat drew = state.position().pending.seat;
+        std::unique_ptr<State> other_draw = state.Clone();
+        for (int& card : static_cast<AtlantisRisingState&>(*other_draw).MutablePositionForTest().pending.drawn) {
+          card = (card + 1) % static_cast<int>(ids.size());
+        }
+        EXPECT_EQ(LabelsOf(state, drew), LabelsOf(*other_draw, drew)) << "seed " << seed << ", step " << step;
+      }
+      const std::vector<Move> moves = state.LegalActions();
+      if (moves.empty()) break;
+      const Move& move = moves[chooser.Uniform(moves.size())];
+      table.Must(move.seat + 1, move.action);
+    }
+  }
+  EXPECT_GE(decisions, 3) << "too few library decisions reached to test";
+  EXPECT_GT(labels, 1000);
 }
 
 TEST(AtlantisRisingVisibility, ASeatSeesItsOwnLibraryCardsAndOnlyTheNumberOfAnothers) {

@@ -14,6 +14,7 @@
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 struct CommandResult {
   int exit_code = -1;
@@ -228,6 +229,35 @@ TEST_F(ArbiterCliTest, ShowPrintsThePositionAfterALine) {
   EXPECT_NE(start.output, later.output);
   EXPECT_EQ(Arbiter("show " + log + " --at 100000").exit_code, 2);
   EXPECT_EQ(Arbiter("show " + log + " --at 0").exit_code, 2);
+}
+
+// samples/illegal-atlantis.jsonl: p3 lays a bridge on line 4; p2 moves on
+// line 6 while it is p1's turn (not_your_turn).
+const std::string kIllegalSample = std::string(ARBITER_SAMPLES_DIR) + "/illegal-atlantis.jsonl";
+
+TEST_F(ArbiterCliTest, ShowSaysTheLinesActionInWords) {
+  const CommandResult bridge = Arbiter("show " + kIllegalSample + " --at 4");
+  EXPECT_EQ(bridge.exit_code, 0) << bridge.output;
+  EXPECT_THAT(bridge.output, HasSubstr("line 4: Player 3 (p3) lays the bridge at 15\nposition after line 4:\n"));
+  const CommandResult first = Arbiter("show " + kIllegalSample + " --at 2");
+  EXPECT_THAT(first.output, HasSubstr("line 2: Player 1 (p1) moves figure 1 from Atlantis to "));
+  EXPECT_THAT(first.output, HasSubstr(" with HELMET\n"));
+  // Line 1 is the header: no action, the starting position.
+  EXPECT_THAT(Arbiter("show " + kIllegalSample + " --at 1").output, StartsWith("position after line 1:\n"));
+}
+
+TEST_F(ArbiterCliTest, ShowAndReplayQuoteTheBrokenRulesActionInWords) {
+  const std::string words = "Player 2 (p2) moves figure 1 with STATUE, AMPHORA, paying the OLIVE 1 tile";
+  const CommandResult shown = Arbiter("show " + kIllegalSample + " --at 9");
+  EXPECT_EQ(shown.exit_code, 0) << shown.output;
+  EXPECT_THAT(shown.output, HasSubstr("line 6: " + words + "\nline 6 (p2) breaks rule not_your_turn: "));
+  EXPECT_THAT(shown.output, HasSubstr("position after line 5:\n"));
+  const CommandResult replayed = Arbiter("replay " + kIllegalSample);
+  EXPECT_EQ(replayed.exit_code, 4) << replayed.output;
+  EXPECT_THAT(replayed.output, HasSubstr("breaks rule not_your_turn: "));
+  EXPECT_THAT(replayed.output, HasSubstr("\n    the action: " + words + "\n"));
+  const CommandResult json = Arbiter("replay --json " + kIllegalSample);
+  EXPECT_THAT(json.output, HasSubstr(R"("actionText":")" + words + "\""));
 }
 
 TEST_F(ArbiterCliTest, RulesetsListsEveryGameWithItsHash) {

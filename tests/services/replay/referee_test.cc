@@ -143,6 +143,25 @@ TEST_F(RefereeTest, AnActionOutOfTurnIsIllegalAndStopsTheReplay) {
   const v1::ReplayReport report = MakeReport(*referee);
   EXPECT_EQ(report.verdict(), "illegal");
   EXPECT_EQ(report.violation().event(), 2);
+  // The offending action in words, as the engine says it before it.
+  auto fresh = Referee::Start(game_.header, registry_);
+  ASSERT_TRUE(fresh.ok()) << fresh.status();
+  EXPECT_THAT(referee->violation()->action_text, StartsWith("Player 2 (p2) "));
+  EXPECT_EQ(referee->violation()->action_text, fresh->state().Label(1, game_.actions[0]));
+  EXPECT_EQ(report.violation().action_text(), referee->violation()->action_text);
+}
+
+TEST_F(RefereeTest, AnActionIsSaidInWordsForThePositionBeforeItOrNotAtAllWhenMalformed) {
+  auto referee = Referee::Start(game_.header, registry_);
+  ASSERT_TRUE(referee.ok()) << referee.status();
+  EXPECT_EQ(referee->Label(game_.actions[0]), referee->state().Label(0, game_.actions[0]));
+  EXPECT_THAT(referee->Label(game_.actions[0]), StartsWith("Player 1 (p1) "));
+  v1::Action stranger = game_.actions[0];
+  stranger.set_player("zed");
+  EXPECT_EQ(referee->Label(stranger), "");
+  v1::Action other_game = game_.actions[0];
+  other_game.mutable_atlantica();
+  EXPECT_EQ(referee->Label(other_game), "");
 }
 
 TEST_F(RefereeTest, ALogThatStopsEarlyIsUnfinished) {
