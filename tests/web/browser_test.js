@@ -103,32 +103,6 @@ async function setUp(site) {
           voidedGame, reportedGame};
 }
 
-async function openPage(browser, url, errors) {
-  const page = await browser.newPage();
-  await page.setViewport({width: 1200, height: 900});
-  page.on('console', m => { if (m.type() === 'error') errors.push(`${url}: ${m.text()}`); });
-  page.on('pageerror', e => errors.push(`${url}: ${e.message}`));
-  page.on('dialog', d => { errors.push(`${url}: a dialog opened: ${d.message()}`); d.dismiss(); });
-  page.on('requestfailed', r => errors.push(`${url}: request failed ${r.url()}`));
-  page.on('response', r => { if (r.status() >= 400 && r.url() !== url) errors.push(`${url}: ${r.status()} from ${r.url()}`); });
-  const response = await page.goto(url);
-  return {page, response};
-}
-
-async function ready(page) {
-  await page.waitForSelector('body[data-ready]', {timeout: 60000});
-  assert.equal(await page.$eval('body', b => b.dataset.ready), '1', 'the page loaded its data');
-  const shown = await page.$eval('body', b => b.innerText);
-  assert.doesNotMatch(shown, /\bundefined\b|\bNaN\b|\[object Object\]/, `a value is missing on ${page.url()}`);
-}
-
-async function ttfp(page) {
-  return page.evaluate(() => performance.getEntriesByName('useful')[0].startTime);
-}
-
-const text = (page, selector) => page.$eval(selector, e => e.textContent);
-const shot = (page, name) => page.screenshot({path: path.join(args.out, name), fullPage: true});
-
 async function main() {
   const {site} = await startDaemon();
   log('site', site);
