@@ -17,6 +17,13 @@ class AtlantisRising final : public Game {
   std::string_view name() const override { return "atlantis-rising"; }
   std::string_view title() const override { return "Atlantis Rising (Elf Creek Games 2019)"; }
   bool cooperative() const override { return true; }
+  // A Keep names the library cards kept, which only their holder has seen
+  // (docs/atlantis-rising.md, "What is hidden from whom"); how many shows.
+  v1::Action OpenPart(const v1::Action& action) const override {
+    v1::Action open = action;
+    if (open.atlantis_rising().has_keep()) open.mutable_atlantis_rising()->mutable_keep()->clear_cards();
+    return open;
+  }
   v1::Action::GameCase action_case() const override { return v1::Action::kAtlantisRising; }
   v1::Ruleset::DataCase ruleset_case() const override { return v1::Ruleset::kAtlantisRising; }
   std::vector<std::string_view> BuiltinRulesets() const override { return {DefaultRulesetText()}; }

@@ -79,6 +79,13 @@ class Game {
   virtual absl::Status CheckShape(const v1::Action& action,
                                   const v1::Ruleset& ruleset) const = 0;
 
+  // The action as the other seats see it while the game is live: what it
+  // lays open on the table. Most actions are wholly open (the default: the
+  // action itself); an Atlantis Rising Keep names cards only its player
+  // sees. Readers who may not see the player's hand get this part only
+  // (services/games/game_events.h, HideHand).
+  virtual v1::Action OpenPart(const v1::Action& action) const { return action; }
+
   // Every option NewInitialState accepts with `ruleset` (some games take the
   // values from it), with its values; the first value of each is the default.
   // Empty for a game without options.

@@ -1,5 +1,9 @@
 #include "services/games/game_events.h"
 
+#include <google/protobuf/util/message_differencer.h>
+
+#include <algorithm>
+
 #include "services/common/resource_names.h"
 #include "services/common/proto_time.h"
 
@@ -183,6 +187,33 @@ absl::StatusOr<std::string> SeedCommitment(uint64_t seed, const std::string& non
         "nonce must be 32-128 lowercase hex digits (at least 128 random bits)");
   }
   return engine::Sha256Hex(absl::StrCat("arbiter-seed-v1:", seed, ":", nonce));
+}
+
+bool HandSight::Sees(const std::string& player) const {
+  return all || std::find(players.begin(), players.end(), player) != players.end();
+}
+
+HandSight HandSightOf(const std::optional<engine::Viewer>& viewer,
+                      const std::vector<std::string>& players) {
+  HandSight sight;
+  if (!viewer.has_value()) return sight;
+  sight.all = true;
+  for (std::size_t seat = 0; seat < players.size(); ++seat) {
+    if (viewer->SeesHandOf(static_cast<int>(seat))) {
+      sight.players.push_back(players[seat]);
+    } else {
+      sight.all = false;
+    }
+  }
+  return sight;
+}
+
+void HideHand(v1::Event& event, const engine::Game* game, const HandSight& sight) {
+  if (game == nullptr || !event.has_action() || sight.Sees(event.action().player())) return;
+  v1::Action open = game->OpenPart(event.action());
+  if (google::protobuf::util::MessageDifferencer::Equals(open, event.action())) return;
+  *event.mutable_action() = std::move(open);
+  event.clear_payload();
 }
 
 void HideSeed(v1::Event& event) {

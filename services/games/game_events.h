@@ -38,6 +38,8 @@
 #include "absl/status/statusor.h"
 #include "arbiter/v1/action.pb.h"
 #include "arbiter/v1/arbiter_service.pb.h"
+#include "engine/core/game.h"
+#include "engine/core/viewer.h"
 #include "services/store/event_store.h"
 
 namespace arbiter::games {
@@ -98,6 +100,24 @@ absl::StatusOr<v1::Event> DecodeEvent(const store::StoredEvent& stored);
 // event. Hashes and ids
 // stay, so the chain can be checked once the game is finished.
 void HideSeed(v1::Event& event);
+
+// The players whose hands a reader sees in a live game: every one of them
+// (admins, auditors, a game that is over), its own seat's (a player), none
+// (spectators and the rest).
+struct HandSight {
+  bool all = false;
+  std::vector<std::string> players;
+  bool Sees(const std::string& player) const;
+};
+HandSight HandSightOf(const std::optional<engine::Viewer>& viewer,
+                      const std::vector<std::string>& players);
+
+// Cuts an action event down to what its table saw (engine::Game::OpenPart)
+// for a reader who does not see its player's hand, and then drops the
+// stored bytes that encode the whole action (hashes and ids stay, so the
+// chain can be checked once the game is over). Other events are left as
+// they are; `game` may be null (an unknown game: nothing to cut).
+void HideHand(v1::Event& event, const engine::Game* game, const HandSight& sight);
 
 // The commitment to (seed, nonce). InvalidArgument if the nonce is not
 // 32-128 lowercase hex digits.

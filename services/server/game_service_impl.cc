@@ -298,11 +298,15 @@ grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                  }
                  ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, ReadableRecord(store_, caller, *game_id));
                  const bool sees_seed = access::SeesSeed(caller, record);
+                 const games::HandSight hands =
+                     games::HandSightOf(access::ViewerOf(caller, record), record.players);
+                 const engine::Game* const game = engine::FindGame(record.game);
                  auto events = store_.ReadGameEvents(*game_id, after, size + 1);
                  if (!events.ok()) return events.status();
                  for (int i = 0; i < static_cast<int>(events->size()) && i < size; ++i) {
                    ARBITER_ASSIGN_OR_RETURN(v1::Event event, games::DecodeEvent((*events)[i]));
                    if (!sees_seed) games::HideSeed(event);
+                   games::HideHand(event, game, hands);
                    *response->add_events() = std::move(event);
                  }
                  if (static_cast<int>(events->size()) > size) {
@@ -484,8 +488,10 @@ absl::StatusOr<WatchRequest> ArbiterServiceImpl::CheckWatch(grpc::CallbackServer
                                    " events; from_event ", request.from_event(),
                                    " is past its end (give the last event received, or 0)"));
   }
+  const std::optional<engine::Viewer> viewer = access::ViewerOf(caller, record);
   return WatchRequest{*game_id, request.from_event(), access::SeesSeed(caller, record),
-                      access::ViewerOf(caller, record).has_value(), caller.principal};
+                      viewer.has_value(), caller.principal, games::HandSightOf(viewer, record.players),
+                      engine::FindGame(record.game)};
 }
 
 grpc::ServerWriteReactor<v1::GameUpdate>* ArbiterServiceImpl::WatchGame(

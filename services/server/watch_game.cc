@@ -50,6 +50,7 @@ void WatchReactor::Wake() {
     if (next.update.has_value()) {
       out_ = *std::move(next.update);
       if (!request_.sees_seed) games::HideSeed(*out_.mutable_event());
+      games::HideHand(*out_.mutable_event(), request_.game, request_.hands);
       if (!request_.sees_positions && out_.event().has_action()) out_.mutable_event()->clear_text();
       cursor_ = out_.event().event();
       ++sent_;

@@ -24,6 +24,8 @@
 #include "absl/synchronization/mutex.h"
 #include "absl/time/time.h"
 #include "arbiter/v1/arbiter_service.pb.h"
+#include "engine/core/game.h"
+#include "services/games/game_events.h"
 #include "services/games/game_feeds.h"
 
 namespace arbiter::server {
@@ -37,6 +39,10 @@ struct WatchRequest {
   // (Event.text, services/games/event_words.h) are sent.
   bool sees_positions = false;
   std::string principal;
+  // Whose hands the caller sees, and the game whose actions HideHand cuts
+  // for the others.
+  games::HandSight hands;
+  const engine::Game* game = nullptr;
 };
 
 class WatchReactor final : public grpc::ServerWriteReactor<v1::GameUpdate>,

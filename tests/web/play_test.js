@@ -312,6 +312,18 @@ async function refusals(s, game) {
   log(`  refused on the page: "${illegal}" / "${foreign}"`);
 }
 
+// What a seat's page shows of the other seats' hands: their size only.
+async function checkDomHidesOtherHands(s) {
+  const rows = await s.page.$$eval('#holdings tbody tr', trs => trs.map(tr => [tr.cells[0].textContent, tr.cells[1].innerText]));
+  assert.equal(rows.length, 4);
+  for (const [who, holdings] of rows) {
+    const cards = /cards: (.*)/.exec(holdings)[1];
+    if (!who.trim().startsWith(s.seat)) assert.match(cards, /^\d+$/, `${s.seat}'s page shows ${who}'s hand: ${cards}`);
+  }
+  assert.doesNotMatch(await text(s.page, '#description'), new RegExp(`Seat \\d, (?!${s.seat}\\b)\\w+(?: \\(to act\\))?: cards [A-Z]`),
+                      'the position in words shows no other hand');
+}
+
 async function reloadKeepsPosition(s) {
   const position = await text(s.page, '#description');
   const events = await s.page.$$eval('#events li', l => l.length);
@@ -372,6 +384,7 @@ async function atlantis(browser, errors, figures) {
     if (move === 2) await refusals(mover, 'atl');
     if (move === 4) await crossSiteAttempt(mover, 'atl');
     if (move === 6) await reloadKeepsPosition(seats.find(s => s !== mover));
+    if (move === 8) for (const s of seats) await checkDomHidesOtherHands(s);
   });
   log(`  atlantis: ${latencies.length / seats.length} moves, ${tollsByCard} tolls paid card by card`);
   const hands = await handsByPlayer('atl');

@@ -325,6 +325,81 @@ TEST_F(WebPlayTest, GetGameSaysWhoIsToActWhenTheServerKnows) {
   EXPECT_EQ(game.players_to_act_size(), 0);
 }
 
+// An Atlantis Rising Keep names the library cards kept, which only their
+// holder has seen: while the game is live, ListEvents and WatchGame give the
+// others the Keep without its cards (and without the stored bytes that
+// encode them); the holder, the admin and, once the game is over,
+// everyone get all of it.
+TEST_F(WebPlayTest, TheCardsAKeepNamesReachOnlyTheirHolderWhileTheGameIsLive) {
+  log::GameLog rising;
+  int keep = -1;
+  for (uint64_t seed = 1; seed < 40 && keep < 0; ++seed) {
+    rising = Simulated(seed, 2, "atlantis-rising");
+    for (std::size_t i = 0; i < rising.actions.size(); ++i) {
+      if (rising.actions[i].atlantis_rising().has_keep() &&
+          rising.actions[i].atlantis_rising().keep().cards_size() > 0) {
+        keep = static_cast<int>(i);
+        break;
+      }
+    }
+  }
+  ASSERT_GE(keep, 0) << "no simulated game keeps a card";
+  web_.reset();
+  web::WebOptions options{"127.0.0.1:0", 4, 0, 100};
+  options.live_feed_hold_ms = 1500;
+  web_ = StartWeb(options);
+  ASSERT_NE(web_, nullptr);
+  v1::Game game;
+  ASSERT_TRUE(Create(admin_, rising, "rise", &game).ok());
+  std::vector<v1::Action> upto(rising.actions.begin(), rising.actions.begin() + keep + 1);
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "rise", 1, upto, "upto-keep", &appended).ok());
+  const std::string holder = rising.actions[static_cast<std::size_t>(keep)].player();
+  const std::string other = rising.header.players(0).id() == holder ? rising.header.players(1).id()
+                                                                    : rising.header.players(0).id();
+  const std::string holder_token = MintPlayer(admin_, holder, {"rise"});
+  const std::string other_token = MintPlayer(admin_, other, {"rise"});
+  const int64_t keep_event = keep + 2;
+  auto event_as = [&](const std::string& token) {
+    v1::ListEventsRequest request;
+    request.set_parent("games/rise");
+    request.set_page_size(1000);
+    v1::ListEventsResponse response;
+    EXPECT_TRUE(stub_->ListEvents(As(token).get(), request, &response).ok());
+    for (const v1::Event& e : response.events()) {
+      if (e.event() == keep_event) return e;
+    }
+    return v1::Event();
+  };
+  const v1::Event seen_by_other = event_as(other_token);
+  ASSERT_TRUE(seen_by_other.action().atlantis_rising().has_keep());
+  EXPECT_EQ(seen_by_other.action().atlantis_rising().keep().cards_size(), 0);
+  EXPECT_TRUE(seen_by_other.payload().empty()) << "the bytes would tell the cards";
+  EXPECT_FALSE(seen_by_other.hash().empty());
+  EXPECT_THAT(seen_by_other.text(), HasSubstr("keeps"));
+  for (const std::string& token : {holder_token, admin_}) {
+    const v1::Event full = event_as(token);
+    EXPECT_GT(full.action().atlantis_rising().keep().cards_size(), 0);
+    EXPECT_FALSE(full.payload().empty());
+  }
+  // The live feed cuts it alike.
+  const httplib::Headers other_cookie = {{"Cookie", absl::StrCat("arbiter_token=", other_token)}};
+  auto feed = Http().Get(absl::StrCat("/api/games/rise/watch?from_event=", keep_event - 1), other_cookie);
+  ASSERT_TRUE(feed);
+  auto messages = Messages(feed->body);
+  ASSERT_FALSE(messages.empty()) << feed->body;
+  EXPECT_EQ(messages.front().first, std::to_string(keep_event));
+  for (const v1::Action& a : upto) {
+    for (const std::string& card : a.atlantis_rising().keep().cards()) {
+      EXPECT_EQ(messages.front().second.find(absl::StrCat("\"", card, "\"")), std::string::npos) << card;
+    }
+  }
+  // Once the game is over, everyone sees the whole log.
+  std::vector<v1::Action> rest(rising.actions.begin() + keep + 1, rising.actions.end());
+  ASSERT_TRUE(Append(admin_, "rise", appended.last_event(), rest, "rest", &appended).ok());
+  EXPECT_GT(event_as(other_token).action().atlantis_rising().keep().cards_size(), 0);
+}
+
 // Scorer mode: the organiser whose token created a seeded table (it chose
 // the seed) sees the whole position and lists every seat's moves; another
 // organiser, and the creator of a dealt game, do not.
