@@ -188,7 +188,8 @@ TEST_F(PlayerTest, OnlyTheSeatItselfAndThoseWhoSeeEverythingListASeatsMoves) {
   EXPECT_EQ(status.error_message(),
             absl::StrCat("this player token may not list the moves of seat 1 (\"", ann,
                          "\") in game \"g1\" while it is live (they show its hand; a player "
-                         "lists its own, admins and auditors any)"));
+                         "lists its own, admins and auditors any, an organiser those of the "
+                         "seeded games its token created)"));
   const std::string organiser = MakeToken(store::Role::kOrganiser, "olga");
   EXPECT_EQ(stub_->ListLegalActions(As(organiser).get(), request, &response).error_code(),
             grpc::StatusCode::PERMISSION_DENIED);

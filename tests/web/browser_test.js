@@ -10,6 +10,7 @@
 //        --npm-prefix DIR --out DIR
 'use strict';
 
+const {execFileSync} = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const assert = require('assert/strict');
