@@ -119,6 +119,10 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
   server->http_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   server->max_body_bytes_ = options.max_body_bytes;
   server->http_->set_payload_max_length(static_cast<std::size_t>(options.max_body_bytes));
+  // Answers and live-feed messages are small writes: without TCP_NODELAY
+  // each can wait for the client's delayed acknowledgement of the one
+  // before (40 ms on Linux), several times per move.
+  server->http_->set_tcp_nodelay(true);
   server->http_->set_read_timeout(10, 0);
   server->http_->set_write_timeout(10, 0);
   server->Route();

@@ -106,13 +106,15 @@ async function pageToMove(seats) {
 }
 
 // Clicks one of the page's moves (a toll payable in cards half the time
-// there is one), paying card by card; resolves to the event it stored.
+// there is one), paying card by card; resolves to the last event before it
+// and the time of the click that sent it.
 async function playOneMove(s, rng, game) {
   const before = await lastEventOf(game);
   const labels = await s.page.$$eval('#moves button.move', bs => bs.map(b => b.textContent));
   const tolls = labels.map((l, i) => [l, i]).filter(([l]) => /paying .*card/.test(l)).map(([, i]) => i);
   const index = tolls.length && rng() < 0.5 ? tolls[Math.floor(rng() * tolls.length)] : Math.floor(rng() * labels.length);
   const buttons = await s.page.$$('#moves button.move');
+  let t0 = Date.now();  // the click that sends the move
   await buttons[index].click();
   let paidByCard = false;
   if (await s.page.$('#toll-cards')) {
@@ -121,9 +123,10 @@ async function playOneMove(s, rng, game) {
       const cards = await s.page.$$('#toll-cards button:not([disabled])');
       await cards[cards.length - 1].click();  // the last card of the hand: rarely the listed one
     }
+    t0 = Date.now();
     await s.page.click('#toll-confirm');
   }
-  return {before, paidByCard};
+  return {before, paidByCard, t0};
 }
 
 // Waits until every page has drawn event `event`; the milliseconds from `t0`.
@@ -153,8 +156,7 @@ async function playToEnd(seats, game, seed, visit = async () => {}) {
     await visit(move, mover);
     mover = await pageToMove(seats);
     if (!mover) continue;
-    const t0 = Date.now();
-    const {before, paidByCard} = await playOneMove(mover, rng, game);
+    const {before, paidByCard, t0} = await playOneMove(mover, rng, game);
     if (paidByCard) tollsByCard++;
     await until('the move stored', async () => (await lastEventOf(game)) > before, 30);
     const after = await lastEventOf(game);
@@ -500,11 +502,12 @@ async function liveTournament(browser, errors) {
 }
 
 // The load the figures are taken beside: 64 more games in play on the
-// server (bench/table_load, when it was built), each moving every 2 s.
-const LOAD_GAMES = 64;
+// server (bench/table_load, when it was built), each moving every 2 s;
+// ARBITER_PLAY_LOAD_GAMES=0 (or another number) for a side-by-side figure.
+const LOAD_GAMES = Number(process.env.ARBITER_PLAY_LOAD_GAMES || 64);
 function startLoad(grpc) {
   const program = path.join(path.dirname(args.arbiter), 'table_load');
-  if (!fs.existsSync(program)) return null;
+  if (!fs.existsSync(program) || LOAD_GAMES <= 0) return null;
   const load = spawn(program, ['--server', grpc, '--token-file', path.join(data, 'admin.token'),
                                '--games', String(LOAD_GAMES), '--move-every-ms', '2000'],
                      {stdio: ['ignore', 'pipe', 'inherit']});
@@ -529,7 +532,8 @@ async function main() {
     await risingByScorer(browser, errors);
     await liveTournament(browser, errors);
     const p50 = percentile(figures.latencies, 0.5), p99 = percentile(figures.latencies, 0.99);
-    const loaded = load ? `${LOAD_GAMES} other games in play` : 'no other load (bench/table_load not built)';
+    const loaded = load ? `${LOAD_GAMES} other games in play`
+                        : LOAD_GAMES > 0 ? 'no other load (bench/table_load not built)' : 'no other load';
     if (load) {
       load.kill('SIGTERM');
       const {code, output} = await load.done;
