@@ -132,6 +132,22 @@ async function ttfp(page) {
 const text = (page, selector) => page.$eval(selector, e => e.textContent);
 const shot = (page, name) => page.screenshot({path: path.join(args.out, name), fullPage: true});
 
+// Runs `body(browser, errors)` in a fresh headless Chromium, fails if the
+// pages recorded errors (printed), and closes the browser whatever happens.
+async function withBrowser(body) {
+  const browser = await launch();
+  const errors = [];
+  try {
+    await body(browser, errors);
+    assert.deepEqual(errors, []);
+  } catch (error) {
+    if (errors.length) console.error('browser errors:\n' + errors.join('\n'));
+    throw error;
+  } finally {
+    await browser.close();
+  }
+}
+
 // Runs `main`, then stops arbiterd and removes the work directory.
 function run(main, done) {
   fs.mkdirSync(args.out, {recursive: true});
@@ -144,5 +160,5 @@ function run(main, done) {
   });
 }
 
-module.exports = {args, work, data, log, startDaemon, cli, offline, until, get, getJson, launch, watchPage,
+module.exports = {args, work, data, log, startDaemon, cli, offline, until, get, getJson, launch, withBrowser, watchPage,
                   openPage, ready, ttfp, text, shot, run, grpc: () => grpcAddress};

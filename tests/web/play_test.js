@@ -25,7 +25,7 @@ const fs = require('fs');
 const http = require('http');
 const path = require('path');
 const assert = require('assert/strict');
-const {args, work, data, log, startDaemon, cli, offline, until, get, getJson, launch, watchPage, ready, ttfp,
+const {args, work, data, log, startDaemon, cli, offline, until, get, getJson, withBrowser, watchPage, ready, ttfp,
        text, shot, run} = require('./harness.js');
 
 const SCRIPT_NAME = '<script>alert(1)</script>';
@@ -523,10 +523,9 @@ async function main() {
   const load = startLoad(grpc);
   adminCookie = `arbiter_token=${fs.readFileSync(path.join(data, 'admin.token'), 'utf8').trim()}`;
   log('site', site);
-  const browser = await launch();
-  const errors = [];
   const figures = {latencies: [], ttfp: 0, tollsByCard: 0};
   try {
+    await withBrowser(async (browser, errors) => {
     await atlantis(browser, errors, figures);
     await atlantica(browser, errors, figures);
     await risingByScorer(browser, errors);
@@ -548,12 +547,8 @@ async function main() {
                      `move_to_drawn_p99_ms ${p99}\nmove_to_drawn_samples ${figures.latencies.length}\n` +
                      `beside ${loaded}\n`);
     assert.ok(figures.tollsByCard > 0, 'a toll was paid card by card');
-    assert.deepEqual(errors, []);
-  } catch (error) {
-    if (errors.length) console.error('browser errors:\n' + errors.join('\n'));
-    throw error;
+    });
   } finally {
-    await browser.close();
     if (load && load.exitCode === null) load.kill('SIGTERM');
   }
 }

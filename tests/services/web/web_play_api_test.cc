@@ -15,6 +15,7 @@
 #include "absl/strings/str_split.h"
 #include "services/web/web_server.h"
 #include "services/web/write_guard.h"
+#include "tests/services/web/web_test_server.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -40,19 +41,11 @@ class WebPlayTest : public ServerTest {
     ServerTest::TearDown();
   }
 
-  std::unique_ptr<web::WebServer> StartWeb(web::WebOptions options) {
-    auto token = server_->AddInProcessToken(store::Role::kPublic, "web");
-    EXPECT_TRUE(token.ok());
-    auto web = web::WebServer::Start(options, server_->InProcessChannel(), *token);
-    EXPECT_TRUE(web.ok()) << web.status();
-    return web.ok() ? *std::move(web) : nullptr;
+  std::unique_ptr<web::WebServer> StartWeb(const web::WebOptions& options) {
+    return StartWebFor(*server_, options);
   }
 
-  httplib::Client Http(int port = 0) {
-    httplib::Client client("127.0.0.1", port == 0 ? web_->port() : port);
-    client.set_read_timeout(30, 0);
-    return client;
-  }
+  httplib::Client Http(int port = 0) { return WebClient(port == 0 ? web_->port() : port); }
 
   std::string Origin() const { return absl::StrCat("http://127.0.0.1:", web_->port()); }
 

@@ -21,6 +21,7 @@
 #include "services/store/postgres_stream_store.h"
 #include "services/server/request_limits.h"
 #include "services/web/api_routes.h"
+#include "tests/services/web/web_test_server.h"
 #include "tests/integration/league_server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -44,18 +45,10 @@ class WebServerTest : public LeagueServerTest {
   }
 
   std::unique_ptr<web::WebServer> StartWeb(const web::WebOptions& options) {
-    auto token = server_->AddInProcessToken(store::Role::kPublic, "web");
-    EXPECT_TRUE(token.ok());
-    auto web = web::WebServer::Start(options, server_->InProcessChannel(), *token);
-    EXPECT_TRUE(web.ok()) << web.status();
-    return web.ok() ? *std::move(web) : nullptr;
+    return StartWebFor(*server_, options);
   }
 
-  httplib::Client Http(int port = 0) {
-    httplib::Client client("127.0.0.1", port == 0 ? web_->port() : port);
-    client.set_read_timeout(30, 0);
-    return client;
-  }
+  httplib::Client Http(int port = 0) { return WebClient(port == 0 ? web_->port() : port); }
 
   // A finished legal game whose first player is named like a script.
   void SubmitFinished(const std::string& game_id) {
