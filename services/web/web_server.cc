@@ -83,9 +83,15 @@ absl::StatusOr<std::string> SignInToken(const httplib::Request& req) {
   return found;
 }
 
+// Every request passes here (Refused): the patterns are compiled once.
 bool IsWritePath(const std::string& path) {
-  for (const ApiRoute& route : WriteRoutes()) {
-    if (std::regex_match(path, std::regex(route.pattern))) return true;
+  static const auto* patterns = [] {
+    auto* compiled = new std::vector<std::regex>();
+    for (const ApiRoute& route : WriteRoutes()) compiled->emplace_back(route.pattern);
+    return compiled;
+  }();
+  for (const std::regex& pattern : *patterns) {
+    if (std::regex_match(path, pattern)) return true;
   }
   return false;
 }
