@@ -2,19 +2,21 @@
 # Checks citus-layout.sql on plain PostgreSQL 15, where Citus is not
 # installed (docs/scale-out.md, "How the layout was checked"):
 #   1. a private cluster in a temporary directory (Unix socket only);
-#   2. the Citus stand-ins (citus-stubs.sql) and two stand-in workers, then
-#      Arbiter's migrations by the project's runner (`arbiter migrate`), as
-#      on a Citus coordinator whose extension exists before the migrations;
+#   2. the Citus stand-ins (citus-stubs.sql); the compose profile's step
+#      citus-register (read from docker-compose.yml) adds two stand-in
+#      workers; Arbiter's migrations by the project's runner (`arbiter
+#      migrate`), as on a Citus coordinator whose extension exists first;
 #   3. with --populated, a store with something in every table: arbiterd runs
 #      on the cluster, a league rates the sample games, one game is voided,
 #      one dealt game is left live, a tournament plays a round and one of its
 #      tables is disputed, a checkpoint is signed, and arbiterd stops;
-#   4. the layout, and a second run of it, which must be refused;
+#   4. the layout, by the compose profile's step citus-layout; that step
+#      again, which must only report; the file again, which must be refused;
 #   5. the result: every table placed, no unique index without its
 #      distribution column, no foreign key across groups (stub_check_layout),
 #      one head per shard that hashes into its shard, nothing counted twice.
-# Exit 0 when all of it holds. Needs /usr/lib/postgresql/15/bin and psql; run
-# as root, the cluster runs as the postgres user.
+# Exit 0 when all of it holds. Needs /usr/lib/postgresql/15/bin, psql and
+# python3 with yaml; run as root, the cluster runs as the postgres user.
 #
 # Usage: docs/scale-out/check-layout.sh [--populated] [--bin DIR] [--keep]
 #   --bin DIR    where arbiter and arbiterd are (default: build/bin)
@@ -67,11 +69,24 @@ trap cleanup EXIT
 psql_in() { psql -X -q -v ON_ERROR_STOP=1 -h "$dir" -U postgres "$@"; }
 psql_in -d postgres -c "CREATE DATABASE arbiter"
 url="host=$dir user=postgres dbname=arbiter"
+# A step of the compose profile, as a bash script: its entrypoint, or its
+# command when the entrypoint is a shell; "$$" is compose's escape of "$".
+compose_step() {
+  python3 - "$root/docker-compose.yml" "$1" "$here" <<'PY'
+import shlex, sys, yaml
+step = yaml.safe_load(open(sys.argv[1]))['services'][sys.argv[2]]
+if step['entrypoint'][0] == 'bash':
+    script = step['command'][0]
+else:
+    script = ' '.join(shlex.quote(word) for word in step['entrypoint'])
+print(script.replace('$$', '$').replace('/layout/', sys.argv[3] + '/'))
+PY
+}
+export PGHOST="$dir" PGUSER=postgres PGDATABASE=arbiter
 
-echo "== the stand-ins, two workers, the migrations"
+echo "== the stand-ins, the workers (citus-register), the migrations"
 psql_in -d arbiter -f "$here/citus-stubs.sql" >/dev/null
-psql_in -d arbiter -c "SELECT citus_set_coordinator_host('citus-coordinator', 5432)" \
-  -c "SELECT citus_add_node('citus-worker1', 5432)" -c "SELECT citus_add_node('citus-worker2', 5432)" >/dev/null
+compose_step citus-register | bash -e >/dev/null
 "$bin/arbiter" migrate --database "$url"
 
 if [ "$populated" = 1 ]; then
@@ -121,9 +136,12 @@ if [ "$populated" = 1 ]; then
 fi
 before=$(psql_in -d arbiter -Atc "SELECT (SELECT count(*) FROM game_results) || ' ' || (SELECT last_position FROM store_head)")
 
-echo "== the layout"
-psql_in -d arbiter -f "$here/citus-layout.sql" >/dev/null
-echo "== the layout again (must be refused)"
+echo "== the layout (citus-layout)"
+compose_step citus-layout | bash -e >"$dir/layout.out"
+grep -q "distributed .*| game_id" "$dir/layout.out" || { cat "$dir/layout.out" >&2; exit 1; }
+echo "== citus-layout again (must only report)"
+compose_step citus-layout | bash -e | grep "in place already"
+echo "== the layout again with psql -f (must be refused)"
 if psql_in -d arbiter -f "$here/citus-layout.sql" >/dev/null 2>"$dir/again.err"; then
   echo "FAIL: a second run was not refused" >&2; exit 1
 fi

@@ -300,3 +300,13 @@ CREATE FUNCTION stub_check_layout() RETURNS TABLE (problem text) LANGUAGE sql AS
                            'stub_distribution_columns')
      AND NOT EXISTS (SELECT FROM pg_dist_partition p WHERE p.logicalrelid = c.oid)
 $$;
+
+-- The columns of Citus's citus_tables view that the compose profile prints.
+CREATE VIEW citus_tables AS
+SELECT p.logicalrelid AS table_name,
+       CASE p.partmethod WHEN 'n' THEN 'reference' ELSE 'distributed' END AS citus_table_type,
+       coalesce(d.attname::text, '<none>') AS distribution_column,
+       p.colocationid AS colocation_id,
+       (SELECT count(*) FROM pg_dist_shard s WHERE s.logicalrelid = p.logicalrelid) AS shard_count
+  FROM pg_dist_partition p
+  LEFT JOIN stub_distribution_columns d USING (logicalrelid);
