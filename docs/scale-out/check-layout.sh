@@ -15,10 +15,13 @@
 #   5. the result: every table placed, no unique index without its
 #      distribution column, no foreign key across groups (stub_check_layout),
 #      one head per shard that hashes into its shard, nothing counted twice.
+# With --self-test it then runs altered copies of the layout, each missing
+# one change Citus needs, and fails unless the stand-ins refuse every one:
+# the check above would pass vacuously with stand-ins that refuse nothing.
 # Exit 0 when all of it holds. Needs /usr/lib/postgresql/15/bin, psql and
 # python3 with yaml; run as root, the cluster runs as the postgres user.
 #
-# Usage: docs/scale-out/check-layout.sh [--populated] [--bin DIR] [--keep]
+# Usage: docs/scale-out/check-layout.sh [--populated] [--self-test] [--bin DIR] [--keep]
 #   --bin DIR    where arbiter and arbiterd are (default: build/bin)
 #   --keep       leave the cluster running and print how to reach it
 set -euo pipefail
@@ -28,13 +31,15 @@ root="$(cd "$here/../.." && pwd)"
 pg_bin=/usr/lib/postgresql/15/bin
 bin="$root/build/bin"
 populated=0
+self_test=0
 keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --populated) populated=1 ;;
+    --self-test) self_test=1 ;;
     --bin) bin="$2"; shift ;;
     --keep) keep=1 ;;
-    *) echo "usage: $0 [--populated] [--bin DIR] [--keep]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--populated] [--self-test] [--bin DIR] [--keep]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -227,3 +232,55 @@ else
   echo "ok   events are still append-only"
 fi
 [ "$fail" = 0 ] && echo "the layout holds" || { echo "the layout does not hold" >&2; exit 1; }
+
+if [ "$self_test" = 1 ]; then
+  echo "== self-test: altered layouts the stand-ins must refuse"
+  n=0
+  mutant() {  # mutant WHAT FROM TO EXPECTED: the layout with FROM replaced by TO
+    n=$((n + 1))
+    psql_in -d postgres -c "CREATE DATABASE mutant$n"
+    PGDATABASE="mutant$n" psql_in -f "$here/citus-stubs.sql" >/dev/null
+    compose_step citus-register | PGDATABASE="mutant$n" bash -e >/dev/null
+    "$bin/arbiter" migrate --database "host=$dir user=postgres dbname=mutant$n" >/dev/null
+    python3 - "$here/citus-layout.sql" "$2" "$3" >"$dir/mutant.sql" <<'PY'
+import sys
+layout, old, new = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3]
+assert layout.count(old) == 1, old
+print(layout.replace(old, new))
+PY
+    if PGDATABASE="mutant$n" psql_in -f "$dir/mutant.sql" >/dev/null 2>"$dir/mutant.err"; then
+      echo "FAIL $1: the stand-ins accepted it"; fail=1
+    elif grep -q "$4" "$dir/mutant.err"; then
+      echo "ok   $1: refused ($4)"
+    else
+      echo "FAIL $1: refused for another reason:"; cat "$dir/mutant.err"; fail=1
+    fi
+  }
+  mutant "dealer_secrets keeps its default collation" \
+    'ALTER TABLE dealer_secrets ALTER COLUMN game_id TYPE text COLLATE "C";' '' \
+    "collations don't match"
+  mutant "the foreign key of append_requests stays" \
+    'ALTER TABLE append_requests DROP CONSTRAINT append_requests_game_id_fkey;' '' \
+    "referenced by a foreign key"
+  mutant "games keeps its unique request id" \
+    'ALTER TABLE games DROP CONSTRAINT games_create_request_id_key;' '' \
+    "does not include the distribution column"
+  mutant "event ids stay unique in the store" \
+    'CREATE UNIQUE INDEX events_event_id ON events (game_id, event_id)' \
+    'CREATE UNIQUE INDEX events_event_id ON events (event_id)' \
+    "does not include the distribution column"
+  mutant "stream request ids stay unique in the store" \
+    'UNIQUE (stream_id, request_id);' 'UNIQUE (request_id);' \
+    "does not include the distribution column"
+  mutant "a worker without citus.enable_unsafe_triggers (here, the one session)" \
+    'SET LOCAL citus.enable_unsafe_triggers = on;' 'SET LOCAL citus.enable_unsafe_triggers = off;' \
+    "not on on every worker"
+  mutant "triggers created without citus.enable_unsafe_triggers" \
+    'CREATE TRIGGER games_fixed_columns' \
+    'SET LOCAL citus.enable_unsafe_triggers = off; CREATE TRIGGER games_fixed_columns' \
+    "triggers are not supported on distributed tables"
+  mutant "the transparency tiles keep their key without the log" \
+    'PRIMARY KEY (log_id, tile_level, tile_index, width);' 'PRIMARY KEY (tile_level, tile_index, width);' \
+    "does not include the distribution column"
+  [ "$fail" = 0 ] && echo "the stand-ins refuse every altered layout" || exit 1
+fi
