@@ -128,7 +128,9 @@ DROP TRIGGER transparency_checkpoints_append_only ON transparency_checkpoints;
 DROP TRIGGER transparency_checkpoints_no_truncate ON transparency_checkpoints;
 
 -- games: a creation is found again by its game id (given, or derived from
--- the request id), so the request id need not be unique across the store.
+-- the request id), so the request id need not be unique across the store;
+-- the service's store request ids hash the game id in anyway
+-- (services/games/game_events.h, StoreRequestId).
 ALTER TABLE games DROP CONSTRAINT games_create_request_id_key;
 
 -- games: a played game's key stays unique in the whole store, through a
@@ -144,7 +146,9 @@ COMMENT ON TABLE played_game_keys IS 'One row per stored played-game key (games.
 COMMENT ON COLUMN played_game_keys.played_key IS 'SHA-256 (hex) of a submitted log''s header and actions.';
 COMMENT ON COLUMN played_game_keys.game_id IS 'The game stored with it.';
 
--- events: a writer's own event id is unique within its game.
+-- events: a writer's own event id is unique within its game. (The
+-- service's event ids are derived from the game id and the sequence and
+-- stored as NULL; only other writers of the store choose their own.)
 DROP INDEX events_event_id;
 CREATE UNIQUE INDEX events_event_id ON events (game_id, event_id) WHERE event_id IS NOT NULL;
 COMMENT ON COLUMN events.event_id IS 'The writer-chosen id, unique within the game; NULL when it is the derived id arbiter_derived_event_id(game_id, sequence).';

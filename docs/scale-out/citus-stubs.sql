@@ -17,7 +17,9 @@
 --   * a table with triggers, or a trigger created on a distributed table,
 --     unless citus.enable_unsafe_triggers is on;
 --   * a foreign key between a distributed table and a plain table, in either
---     direction;
+--     direction (Citus refuses a key from a distributed table to a plain one;
+--     the other direction it refuses at least when distributing concurrently,
+--     and the layout avoids both);
 --   * a temporary table, a table distributed twice, a missing column.
 -- Foreign keys added after distribution are checked by stub_check_layout()
 -- at the end, which also checks every unique index again (the layout adds
