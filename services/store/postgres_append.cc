@@ -15,8 +15,18 @@
 // nothing, and each of its batches is written again on its own to find the
 // culprit. A group holds at most one batch per game and per request id; a
 // second one waits for the group to commit and is then written on its own.
+//
+// A commit whose outcome is unknown (the connection lost while COMMIT ran,
+// or PostgreSQL's warning that it committed locally but might not have been
+// replicated: pg/commit.h) is answered neither way until it has been looked
+// up again (ResolveUnknownAppends): on a new connection, which after a
+// failover reaches the new primary, by the batches' request ids and, for
+// those not found, by the status of the transaction that carried them. An
+// answer replayed from a recorded request is given only once a commit made
+// after it returned plainly, so that it too is on a synchronous standby.
 #include <pqxx/pqxx>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -25,11 +35,13 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "engine/core/status_macros.h"
 #include "services/store/event_hash.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
 #include "services/store/pg/arrays.h"
+#include "services/store/pg/commit.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::store {
@@ -64,6 +76,16 @@ LEFT JOIN LATERAL (SELECT * FROM append_requests
 constexpr char kFindRequest[] =
     "SELECT digest, first_sequence, last_sequence, first_position, last_position, last_hash "
     "FROM append_requests WHERE request_id = $1";
+
+// The same for several request ids ($1), each row led by its request id.
+constexpr char kFindRequests[] =
+    "SELECT request_id, digest, first_sequence, last_sequence, first_position, last_position, "
+    "last_hash FROM append_requests WHERE request_id = ANY($1::text[])";
+
+// What became of a transaction, by the id kAppendGames returned: committed,
+// aborted, in progress, or NULL if too old to tell. An error (22023) if the
+// id is in this server's future: it never ran here.
+constexpr char kTransactionStatus[] = "SELECT pg_xact_status($1::xid8)";
 
 // Writes the accepted batches of a group, whose games' rows the transaction
 // holds locked. It inserts every event first, without positions. Only then
@@ -117,7 +139,7 @@ game AS (
   UPDATE games g SET last_sequence = i.expected + i.count, last_hash = i.last_hash
   FROM input i WHERE g.game_id = i.game_id AND g.game_id = ANY($1::text[])
   RETURNING 1)
-SELECT base FROM head
+SELECT base, pg_current_xact_id()::text FROM head
 )sql";
 
 // The parameters of kAppendGames.
@@ -138,6 +160,10 @@ struct PostgresEventStore::PreparedAppend {
   // Set once the group accepts it: the game's head and the batch's chain.
   int64_t current = 0;
   std::vector<std::string> hashes;
+  // Answered from a recorded request (Replay): given only once durable.
+  bool replayed = false;
+  // The transaction that carried it, once written (pg_current_xact_id).
+  std::string transaction;
 
   void Answer(absl::StatusOr<AppendResult> answer) {
     result = std::move(answer);
@@ -156,6 +182,8 @@ struct PostgresEventStore::PreparedAppend {
 void PostgresEventStore::PrepareAppendStatements(pqxx::connection_base& conn) {
   conn.prepare("lock_games", kLockGames);
   conn.prepare("find_request", kFindRequest);
+  conn.prepare("find_requests", kFindRequests);
+  conn.prepare("transaction_status", kTransactionStatus);
   conn.prepare("append_games", kAppendGames);
 }
 
@@ -213,7 +241,8 @@ void PostgresEventStore::WriteAppendGroup(const std::vector<PreparedAppend*>& gr
 }
 
 void PostgresEventStore::WriteAppendsTogether(const std::vector<PreparedAppend*>& group) {
-  std::vector<PreparedAppend*> alone;  // to write again, each on its own
+  std::vector<PreparedAppend*> alone;    // to write again, each on its own
+  std::vector<PreparedAppend*> unknown;  // to look up again
   {
     absl::StatusOr<Lease> lease = pool_.Take();
     if (!lease.ok()) {
@@ -221,34 +250,39 @@ void PostgresEventStore::WriteAppendsTogether(const std::vector<PreparedAppend*>
       return;
     }
     try {
-      AppendTogether(*lease, group);
-      return;
+      unknown = AppendTogether(*lease, group);
     } catch (const pqxx::unique_violation& e) {
       if (group.size() == 1) {
-        AnswerUniqueViolation(*lease, *group[0], e);
-        return;
-      }
-      // The statement wrote nothing; the batches it carried are written
-      // again on their own, so that only the culprit is refused. The
-      // connection goes back to the pool first.
-      (void)lease->Fail(e, "appending events");
-      for (PreparedAppend* one : group) {
-        if (!one->answered) alone.push_back(one);
+        if (!AnswerUniqueViolation(*lease, *group[0], e)) unknown = group;
+      } else {
+        // The statement wrote nothing; the batches it carried are written
+        // again on their own, so that only the culprit is refused. The
+        // connection goes back to the pool first.
+        (void)lease->Fail(e, "appending events");
+        for (PreparedAppend* one : group) {
+          if (!one->answered) alone.push_back(one);
+        }
       }
     } catch (const std::exception& e) {
-      // A lost connection or a commit whose outcome is unknown: Unavailable,
-      // and a retry with the same request id finds out.
+      // The connection was lost before COMMIT (nothing was committed), or
+      // a statement failed: answered as such.
+      // A replayed answer not yet known to be durable is withdrawn too.
       const absl::Status failed = lease->Fail(e, "appending events");
       for (PreparedAppend* one : group) {
-        if (!one->answered) one->Answer(failed);
+        if (!one->answered || one->replayed) one->Answer(failed);
       }
       return;
     }
+    if (!unknown.empty()) lease->Drop();  // in a state nobody knows
+  }
+  if (!unknown.empty()) {
+    ResolveUnknownAppends(unknown);
+    return;
   }
   for (PreparedAppend* one : alone) WriteAppendsTogether({one});
 }
 
-void PostgresEventStore::AnswerUniqueViolation(Lease& lease, PreparedAppend& one,
+bool PostgresEventStore::AnswerUniqueViolation(Lease& lease, PreparedAppend& one,
                                                const std::exception& e) {
   // An event id already stored (the batch itself was checked for
   // duplicates), or a concurrent request with the same id: say which.
@@ -256,32 +290,35 @@ void PostgresEventStore::AnswerUniqueViolation(Lease& lease, PreparedAppend& one
     if (std::optional<absl::Status> taken = internal::TakenEventId(lease.conn(),
                                                                    one.request->events)) {
       one.Answer(*taken);
-      return;
+      return true;
     }
-    pqxx::read_transaction txn(lease.conn());
+    pqxx::work txn(lease.conn());
     pqxx::result previous = txn.exec_prepared("find_request", one.request->request_id);
     if (!previous.empty()) {
       one.Answer(Replay(one, previous[0], 1));
-      return;
+      return pg::ConfirmDurable(txn) == pg::CommitOutcome::kCommitted;
     }
   } catch (const std::exception& inner) {
     one.Answer(lease.Fail(inner, "appending events"));
-    return;
+    return true;
   }
   one.Answer(lease.Fail(e, "appending events"));
+  return true;
 }
 
-absl::StatusOr<AppendResult> PostgresEventStore::Replay(const PreparedAppend& one,
-                                                        const pqxx::row& row, int first) {
+absl::StatusOr<AppendResult> PostgresEventStore::Replay(PreparedAppend& one, const pqxx::row& row,
+                                                        int first) {
   if (row[first - 1].as<std::string>() != one.digest) {
     return internal::RequestIdReused(one.request->request_id);
   }
+  one.replayed = true;
   AppendResult answer = internal::AnswerFromRow(row, first);
   NoteWritten(answer.last_position);
   return answer;
 }
 
-void PostgresEventStore::AppendTogether(Lease& lease, const std::vector<PreparedAppend*>& group) {
+std::vector<PostgresEventStore::PreparedAppend*> PostgresEventStore::AppendTogether(
+    Lease& lease, const std::vector<PreparedAppend*>& group) {
   std::vector<std::string> game_ids, request_ids;
   for (const PreparedAppend* one : group) {
     game_ids.push_back(one->request->game_id);
@@ -292,16 +329,27 @@ void PostgresEventStore::AppendTogether(Lease& lease, const std::vector<Prepared
       txn.exec_prepared("lock_games", TextArray(game_ids), TextArray(request_ids));
   std::map<int64_t, pqxx::row> heads;  // by index from 1
   for (const pqxx::row& row : locked) heads.emplace(row[0].as<int64_t>(), row);
-  std::vector<PreparedAppend*> accepted;
+  std::vector<PreparedAppend*> accepted, replayed;
   for (std::size_t i = 0; i < group.size(); ++i) {
     auto head = heads.find(static_cast<int64_t>(i) + 1);
     if (Judge(txn, *group[i], head == heads.end() ? nullptr : &head->second)) {
       accepted.push_back(group[i]);
+    } else if (group[i]->replayed) {
+      replayed.push_back(group[i]);
     }
   }
-  if (accepted.empty()) return;  // nothing to write; the transaction rolls back
+  if (accepted.empty()) {
+    // Nothing to write. A replayed answer waits for a commit after it.
+    if (replayed.empty() || pg::ConfirmDurable(txn) == pg::CommitOutcome::kCommitted) return {};
+    return replayed;
+  }
   const pqxx::row written = WriteAccepted(txn, accepted);
-  txn.commit();
+  const std::string transaction = written[1].as<std::string>();
+  for (PreparedAppend* one : accepted) one->transaction = transaction;
+  if (pg::CommitAndWatch(txn) != pg::CommitOutcome::kCommitted) {
+    accepted.insert(accepted.end(), replayed.begin(), replayed.end());
+    return accepted;
+  }
   int64_t position = written[0].as<int64_t>();
   for (PreparedAppend* one : accepted) {
     const int64_t count = static_cast<int64_t>(one->request->events.size());
@@ -314,6 +362,100 @@ void PostgresEventStore::AppendTogether(Lease& lease, const std::vector<Prepared
     position += count;
     NoteWritten(result.last_position);
     one->Answer(std::move(result));
+  }
+  return {};
+}
+
+namespace {
+
+absl::Status NotStored(const std::string& request_id, absl::string_view how) {
+  return absl::UnavailableError(absl::StrCat(
+      "the append with request id \"", request_id,
+      "\" was not stored: the connection to PostgreSQL was lost while it was being committed, "
+      "and looking it up again after reconnecting found ", how, "; nothing was written, retry"));
+}
+
+absl::Status StillUnknown(const std::string& request_id, absl::string_view why) {
+  return absl::UnavailableError(absl::StrCat(
+      "the outcome of the append with request id \"", request_id,
+      "\" is unknown: its commit was cut off and it could not be looked up again (", why,
+      "); retry with the same request id, which answers it exactly once"));
+}
+
+}  // namespace
+
+void PostgresEventStore::ResolveUnknownAppends(const std::vector<PreparedAppend*>& group) {
+  std::vector<PreparedAppend*> open = group;
+  for (PreparedAppend* one : open) one->answered = false;  // replays too
+  const absl::Time give_up = absl::Now() + options_.resolve_unknown_for;
+  absl::Duration pause = absl::Milliseconds(20);
+  while (true) {
+    absl::Status looked = pool_.Run(
+        "looking up appends whose commit was cut off",
+        [&](pqxx::connection_base& conn) { return LookUpAppends(conn, open); });
+    std::erase_if(open, [](const PreparedAppend* one) { return one->answered; });
+    if (open.empty()) return;
+    if (looked.ok()) looked = absl::UnavailableError("its transaction is still in progress");
+    if (absl::Now() + pause > give_up) {
+      for (PreparedAppend* one : open) {
+        one->Answer(StillUnknown(one->request->request_id, looked.message()));
+      }
+      return;
+    }
+    absl::SleepFor(pause);
+    pause = std::min(pause * 2, absl::Seconds(1));
+  }
+}
+
+absl::Status PostgresEventStore::LookUpAppends(pqxx::connection_base& conn,
+                                               const std::vector<PreparedAppend*>& group) {
+  std::vector<std::string> request_ids;
+  for (const PreparedAppend* one : group) request_ids.push_back(one->request->request_id);
+  std::map<std::string, pqxx::row> found;
+  {
+    pqxx::work txn(conn);
+    const pqxx::result rows = txn.exec_prepared("find_requests", TextArray(request_ids));
+    std::string notice;
+    // Found answers count once a commit after the look-up is durable.
+    if (pg::ConfirmDurable(txn, &notice) != pg::CommitOutcome::kCommitted) {
+      return absl::UnavailableError(absl::StrCat("the look-up's own commit: ", notice));
+    }
+    for (const pqxx::row& row : rows) found.emplace(row[0].as<std::string>(), row);
+  }
+  for (PreparedAppend* one : group) {
+    auto row = found.find(one->request->request_id);
+    if (row != found.end()) {
+      absl::StatusOr<AppendResult> answer = Replay(*one, row->second, 2);
+      // This call's own write, found: not a retry's answer.
+      if (answer.ok() && !one->transaction.empty()) answer->replayed = false;
+      one->Answer(std::move(answer));
+    } else if (one->transaction.empty()) {
+      // A replayed answer that was visible before: it is gone with the
+      // server that held it.
+      one->Answer(NotStored(one->request->request_id, "no such request"));
+    } else if (std::optional<std::string> fate = TransactionFate(conn, one->transaction)) {
+      // Aborted, or never ran on this server: a failover's new primary.
+      one->Answer(NotStored(one->request->request_id, *fate));
+    }
+    // Otherwise still in progress (a commit waiting for a standby), or
+    // committed since the look-up: looked up again.
+  }
+  return absl::OkStatus();
+}
+
+std::optional<std::string> PostgresEventStore::TransactionFate(pqxx::connection_base& conn,
+                                                               const std::string& transaction) {
+  pqxx::work txn(conn);
+  try {
+    const pqxx::row status = txn.exec_prepared1("transaction_status", transaction);
+    if (!status[0].is_null() && status[0].as<std::string>() == "aborted") {
+      return absl::StrCat("its transaction ", transaction, " aborted");
+    }
+    return std::nullopt;
+  } catch (const pqxx::sql_error& error) {
+    if (error.sqlstate() != "22023") throw;
+    return absl::StrCat("that its transaction ", transaction,
+                        " never ran on the server reached now (a failover's new primary)");
   }
 }
 

@@ -15,6 +15,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,10 @@ struct PostgresOptions {
   // payload_json column, for auditors in SQL). Off: the payload bytes are
   // the only copy (docs/event-store.md, "What each stored byte is for").
   bool keep_json_copies = false;
+  // An append whose commit was cut off (pg/commit.h) is looked up again for
+  // at most this long (a failover takes 15-60 s) before it is answered
+  // "the outcome is unknown, retry with the same request id".
+  absl::Duration resolve_unknown_for = absl::Seconds(60);
 };
 
 // The event store and its result index (result_index.h: the table
@@ -157,8 +162,28 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   // again on its own.
   void WriteAppendsTogether(const std::vector<PreparedAppend*>& group);
   // Locks the group's games, answers the batches they refuse, writes the
-  // others and commits. Throws what libpqxx throws.
-  void AppendTogether(Lease& lease, const std::vector<PreparedAppend*>& group);
+  // others and commits. Returns the batches whose commit's outcome is
+  // unknown (pg/commit.h), answered by nobody yet. Throws what libpqxx
+  // throws.
+  std::vector<PreparedAppend*> AppendTogether(Lease& lease,
+                                              const std::vector<PreparedAppend*>& group);
+  // Answers batches whose commit's outcome was unknown, once looked up again
+  // on a new connection (LookUpAppends), backing off while no server can
+  // be reached, for at most resolve_unknown_for; then Unavailable "the
+  // outcome is unknown, retry with the same request id".
+  void ResolveUnknownAppends(const std::vector<PreparedAppend*>& group);
+  // Answers each batch of `group` that is found by its request id (once a
+  // commit after the look-up is durable), or is known not stored (its
+  // transaction aborted, or never ran on this server); leaves the others
+  // unanswered. Unavailable if the look-up's own commit was cut off.
+  // Throws what libpqxx throws.
+  absl::Status LookUpAppends(pqxx::connection_base& conn,
+                             const std::vector<PreparedAppend*>& group);
+  // Why a transaction (by its pg_current_xact_id) certainly stored nothing
+  // on this server, or nullopt if it may have (or still may). Throws what
+  // libpqxx throws.
+  static std::optional<std::string> TransactionFate(pqxx::connection_base& conn,
+                                                    const std::string& transaction);
   // Answers `one` if its game (`head`, the lock_games row; null if the game
   // is unknown) refuses it, or returns true and readies its chain.
   bool Judge(pqxx::transaction_base& txn, PreparedAppend& one, const pqxx::row* head);
@@ -168,9 +193,11 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
   // The answer recorded for `one`'s request id (`row` from column `first`,
   // the digest just before it), or InvalidArgument if the id was used for
   // another request.
-  absl::StatusOr<AppendResult> Replay(const PreparedAppend& one, const pqxx::row& row, int first);
+  // Marks `one` replayed.
+  absl::StatusOr<AppendResult> Replay(PreparedAppend& one, const pqxx::row& row, int first);
   // Answers a batch written alone whose statement met a unique violation.
-  void AnswerUniqueViolation(Lease& lease, PreparedAppend& one, const std::exception& e);
+  // False if that answer is a replay whose durability is unknown.
+  bool AnswerUniqueViolation(Lease& lease, PreparedAppend& one, const std::exception& e);
 
   // Raises written_through_ to `position` if it is higher.
   void NoteWritten(int64_t position);

@@ -11,8 +11,10 @@
 namespace arbiter::store::pg {
 
 struct PgPool::Connection {
-  explicit Connection(const std::string& conninfo) : conn(conninfo) {}
+  Connection(const std::string& conninfo, int64_t opened_in)
+      : conn(conninfo), generation(opened_in) {}
   pqxx::connection conn;
+  int64_t generation;  // PgPool::generation_ when it was opened
 };
 
 void SetUpConnection(pqxx::connection_base& conn, const std::string& role) {
@@ -28,8 +30,8 @@ PgPool::PgPool(PgPoolOptions options) : options_(std::move(options)) {}
 
 PgPool::~PgPool() = default;
 
-std::unique_ptr<PgPool::Connection> PgPool::Open() const {
-  auto connection = std::make_unique<Connection>(options_.conninfo);
+std::unique_ptr<PgPool::Connection> PgPool::Open(int64_t generation) const {
+  auto connection = std::make_unique<Connection>(options_.conninfo, generation);
   SetUpConnection(connection->conn, options_.role);
   if (options_.on_connect) options_.on_connect(connection->conn);
   return connection;
@@ -47,26 +49,81 @@ absl::StatusOr<PgPool::Lease> PgPool::Take() {
           "all ", max_connections, " connections to PostgreSQL stayed busy for ",
           absl::FormatDuration(options_.connection_wait), "; retry later"));
     }
-    ++leased_;
     if (!idle_.empty()) {
+      ++leased_;
       Lease lease(*this, std::move(idle_.back()));
       idle_.pop_back();
       return lease;
     }
+    const absl::Time now = absl::Now();
+    if (now < retry_at_) {
+      return absl::UnavailableError(absl::StrCat(
+          "PostgreSQL could not be reached a moment ago (", last_failure_.message(),
+          "); the next attempt is in ", absl::FormatDuration(absl::Ceil(retry_at_ - now,
+                                                                        absl::Milliseconds(1))),
+          "; retry"));
+    }
+    ++leased_;
+    ++attempts_;
+  }
+  return OpenLease();
+}
+
+absl::StatusOr<PgPool::Lease> PgPool::OpenLease() {
+  int64_t generation;
+  {
+    absl::MutexLock lock(&mu_);
+    generation = generation_;
   }
   // Opened outside the lock; the slot is taken (leased_) already.
   try {
-    return Lease(*this, Open());
+    Lease lease(*this, Open(generation));
+    NoteAttempt(absl::OkStatus());
+    return lease;
   } catch (const std::exception& error) {
     GiveBack(nullptr, true);
-    return StatusFromException(error, "connecting to PostgreSQL");
+    absl::Status status = StatusFromException(error, "connecting to PostgreSQL");
+    NoteAttempt(status);
+    return status;
   }
 }
 
+void PgPool::NoteAttempt(const absl::Status& status) {
+  absl::MutexLock lock(&mu_);
+  if (status.ok()) {
+    backoff_ = absl::ZeroDuration();
+    retry_at_ = absl::InfinitePast();
+    return;
+  }
+  backoff_ = backoff_ == absl::ZeroDuration()
+                 ? options_.reconnect_backoff
+                 : std::min(backoff_ * 2, options_.max_reconnect_backoff);
+  retry_at_ = absl::Now() + backoff_;
+  last_failure_ = status;
+}
+
+int64_t PgPool::connect_attempts() const {
+  absl::MutexLock lock(&mu_);
+  return attempts_;
+}
+
 void PgPool::GiveBack(std::unique_ptr<Connection> connection, bool lost) {
+  std::vector<std::unique_ptr<Connection>> stale;  // closed outside the lock
   absl::MutexLock lock(&mu_);
   --leased_;
-  if (!lost && connection != nullptr && connection->conn.is_open()) {
+  if (lost) {
+    // The idle connections opened before this one most likely went to the
+    // same server: drop them too, rather than fail one call each.
+    if (connection != nullptr) {
+      generation_ = std::max(generation_, connection->generation + 1);
+      for (auto& idle : idle_) {
+        if (idle->generation < generation_) stale.push_back(std::move(idle));
+      }
+      idle_.erase(std::remove(idle_.begin(), idle_.end(), nullptr), idle_.end());
+    }
+    return;
+  }
+  if (connection != nullptr && connection->conn.is_open()) {
     idle_.push_back(std::move(connection));
   }
 }

@@ -8,9 +8,18 @@
 //
 // It is also where libpqxx exceptions become absl::Status (status.h): Run
 // and Lease::Fail convert them, and a connection that was lost (killed,
-// server restarted) is dropped instead of going back to the pool, so the
-// next call gets a new one. A call that meets the loss is Unavailable (it is
-// not retried here: only its caller knows whether that is safe).
+// server restarted, a failover) is dropped instead of going back to the
+// pool, so the next call gets a new one; the idle connections opened before
+// the loss are dropped with it, since they most likely went to the same
+// server. A call that meets the loss is Unavailable (it is not retried here:
+// only its caller knows whether that is safe).
+//
+// While no server can be reached (a failover runs, the server restarts),
+// the pool backs off: after a failed attempt to connect it makes the next
+// one no sooner than reconnect_backoff later (doubling up to
+// max_reconnect_backoff, back to the start after a success), and a call
+// that needs a new connection meanwhile is Unavailable at once, with the
+// last attempt's error, instead of each call waiting for its own attempt.
 //
 // Every PostgreSQL part of the service takes a PgPool: PostgresEventStore
 // opens one (postgres_event_store.h) and lends it to the stream, token and
@@ -23,6 +32,7 @@
 
 #include <exception>
 #include <functional>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -48,6 +58,9 @@ struct PgPoolOptions {
   // Run once on each new connection after the set-up above (may throw what
   // libpqxx throws: the connection is then not used).
   std::function<void(pqxx::connection_base&)> on_connect;
+  // Backing off after a failed attempt to connect (see above).
+  absl::Duration reconnect_backoff = absl::Milliseconds(50);
+  absl::Duration max_reconnect_backoff = absl::Seconds(2);
 };
 
 class PgPool {
@@ -78,18 +91,34 @@ class PgPool {
 
   const PgPoolOptions& options() const { return options_; }
 
+  // Attempts to open a connection so far, successful or not (for tests and
+  // figures).
+  int64_t connect_attempts() const;
+
  private:
   struct Connection;  // a pqxx::connection (an alias of a template)
 
   // Opens and sets up a connection. Throws what libpqxx throws.
-  std::unique_ptr<Connection> Open() const;
-  // Takes back a lent connection; drops it if `lost`.
+  std::unique_ptr<Connection> Open(int64_t generation) const;
+  // A new connection in a slot already counted in leased_, or why not.
+  absl::StatusOr<Lease> OpenLease();
+  // Takes back a lent connection; drops it if `lost`, with every idle one
+  // opened before it.
   void GiveBack(std::unique_ptr<Connection> connection, bool lost);
+  // Notes how an attempt to connect ended (the back-off).
+  void NoteAttempt(const absl::Status& status);
 
   const PgPoolOptions options_;
-  absl::Mutex mu_;
+  mutable absl::Mutex mu_;
   std::vector<std::unique_ptr<Connection>> idle_ ABSL_GUARDED_BY(mu_);
   int leased_ ABSL_GUARDED_BY(mu_) = 0;  // lent out or being opened
+  // Connections opened before a loss have a lower generation than this.
+  int64_t generation_ ABSL_GUARDED_BY(mu_) = 0;
+  int64_t attempts_ ABSL_GUARDED_BY(mu_) = 0;
+  // The back-off: no attempt before retry_at_; the last failure's status.
+  absl::Time retry_at_ ABSL_GUARDED_BY(mu_) = absl::InfinitePast();
+  absl::Duration backoff_ ABSL_GUARDED_BY(mu_) = absl::ZeroDuration();
+  absl::Status last_failure_ ABSL_GUARDED_BY(mu_);
 };
 
 // A connection borrowed from a PgPool, given back when the lease is
@@ -106,6 +135,8 @@ class PgPool::Lease {
   // The status of `error` (StatusFromException); marks the connection lost
   // if it was.
   absl::Status Fail(const std::exception& error, absl::string_view doing);
+  // Marks the connection as not to be used again (its state is unknown).
+  void Drop() { lost_ = true; }
 
  private:
   friend class PgPool;
