@@ -19,87 +19,16 @@ readonly kPromotionTimeoutSeconds=90
 readonly kRowsBeforeKill=20
 readonly kRowsAfterFailover=10
 
-if ! command -v pg_autoctl >/dev/null || [ ! -x /usr/lib/postgresql/15/bin/pg_ctl ]; then
-  echo "SKIPPED: pg_autoctl or PostgreSQL 15 is not installed (scripts/install-deps)"
-  exit 77
-fi
-
-log() {
-  echo "[$(date -u +%T)] $*"
-}
-
-fail() {
-  echo "FAILED: $*" >&2
-  exit 1
-}
-
-work=$(mktemp -d /tmp/arbiter-failover-XXXXXX)
-chmod 0755 "$work"  # run as root, the cluster's user (postgres) must get through
-cluster=$work/cluster
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=cluster_for_test.sh
+. "$here/cluster_for_test.sh"
 writer_pid=
-
-cleanup() {
-  local status=$?
+stop_clients() {
   if [ -n "$writer_pid" ]; then
     kill "$writer_pid" 2>/dev/null || true
     wait "$writer_pid" 2>/dev/null || true
   fi
-  if [ $status -ne 0 ] && [ -d "$cluster/logs" ]; then
-    "$pg_cluster" --dir "$cluster" status 2>&1 || true
-    for f in "$cluster"/logs/*.log; do
-      echo "--- last lines of $f"
-      tail -n 30 "$f"
-    done
-  fi
-  "$pg_cluster" --dir "$cluster" stop >/dev/null 2>&1 || true
-  rm -rf "$work"
-  exit $status
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-# Four free consecutive ports below the ephemeral range. (The other tests'
-# clusters listen on Unix sockets only.)
-port_is_taken() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-base_port=
-for _ in $(seq 100); do
-  candidate=$((20000 + RANDOM % 10000))
-  if ! port_is_taken "$candidate" && ! port_is_taken $((candidate + 1)) &&
-     ! port_is_taken $((candidate + 2)) && ! port_is_taken $((candidate + 3)); then
-    base_port=$candidate
-    break
-  fi
-done
-[ -n "$base_port" ] || fail "no four free ports found"
-
-started=$SECONDS
-log "starting the cluster in $cluster on ports $base_port-$((base_port + 3))"
-url=$("$pg_cluster" --dir "$cluster" --base-port "$base_port" start)
-log "up after $((SECONDS - started)) s: $url"
-
-sql() {
-  psql -X -q -At -v ON_ERROR_STOP=1 "$url" -c "$1"
-}
-
-# The monitor's timeouts, lowered from their defaults so that the failover
-# after a whole node dies takes seconds, not a minute: health checks every
-# second (20 s), a 2 s timeout (5 s), one retry after 0.5 s (two after 2 s),
-# unhealthy after 3 s without a report (20 s), and 5 s for a dead primary to
-# be deemed demoted (30 s). The last one guards against two primaries in a
-# network partition (an isolated primary's keeper demotes it after 20 s) and
-# is safe to lower only here, where the old primary is dead for certain.
-superuser=${url#postgresql://}
-superuser=${superuser%%@*}
-psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$base_port" -U "$superuser" -d pg_auto_failover \
-  -c "ALTER SYSTEM SET pgautofailover.health_check_period = 1000" \
-  -c "ALTER SYSTEM SET pgautofailover.health_check_timeout = 2000" \
-  -c "ALTER SYSTEM SET pgautofailover.health_check_max_retries = 1" \
-  -c "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 500" \
-  -c "ALTER SYSTEM SET pgautofailover.node_considered_unhealthy_timeout = 3000" \
-  -c "ALTER SYSTEM SET pgautofailover.primary_demote_timeout = 5000" \
-  -c "SELECT pg_reload_conf()" >/dev/null
 
 sql "CREATE TABLE acked (id integer PRIMARY KEY, written_at timestamptz NOT NULL DEFAULT now())"
 old_port=$(sql "SELECT inet_server_port()")
@@ -124,16 +53,6 @@ write_rows() {
 touch "$work/acked" "$work/unknown"
 write_rows &
 writer_pid=$!
-
-# Waits until `check` succeeds, at most $2 seconds.
-wait_until() {
-  local check=$1 seconds=$2
-  local deadline=$((SECONDS + seconds))
-  until eval "$check"; do
-    [ $SECONDS -lt $deadline ] || return 1
-    sleep 0.2
-  done
-}
 
 acked_count() {
   wc -l <"$work/acked"

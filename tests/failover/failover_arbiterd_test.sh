@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Two arbiterd on a replicated PostgreSQL (scripts/pg-cluster), several
+# clients playing live games through them (failover_load: one AppendActions
+# per move, each with a request id, an unknown outcome sent again with the
+# same id until answered), and one fault after another:
+#   1. the primary node dies (its keeper and postgres, SIGKILL): a standby
+#      is promoted;
+#   2. the new primary's postgres is killed (SIGKILL): its keeper or the
+#      monitor brings a primary back;
+#   3. a planned switchover;
+#   4. one arbiterd is killed (SIGKILL) amid appends, and started again.
+# After each, the test waits until appends are acknowledged again (and, after
+# a node was lost, until the cluster has its two standbys back). At the end
+# failover_load reads every game back: each must end at the last event
+# acknowledged (nothing acknowledged lost, nothing stored twice), every
+# unknown outcome must have been resolved by its request id, and every hash
+# chain must verify. Prints, per fault, how long no append was acknowledged.
+#
+# The monitor's timeouts are lowered (cluster_for_test.sh, and said there).
+#
+# Usage: failover_arbiterd_test.sh PG_CLUSTER_SCRIPT ARBITERD FAILOVER_LOAD
+# Exit 77 (skipped) when pg_autoctl or PostgreSQL 15 is not installed.
+set -euo pipefail
+
+pg_cluster=${1:?usage: failover_arbiterd_test.sh PG_CLUSTER_SCRIPT ARBITERD FAILOVER_LOAD}
+arbiterd=${2:?usage: failover_arbiterd_test.sh PG_CLUSTER_SCRIPT ARBITERD FAILOVER_LOAD}
+failover_load=${3:?usage: failover_arbiterd_test.sh PG_CLUSTER_SCRIPT ARBITERD FAILOVER_LOAD}
+readonly kAcksAfterFault=600  # about 1.5 s of the clients' appends
+readonly kRecoverySeconds=120
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=cluster_for_test.sh
+. "$here/cluster_for_test.sh"
+
+declare -A server_pid=()
+load_pid=
+stop_clients() {
+  if [ -n "$load_pid" ]; then
+    kill "$load_pid" 2>/dev/null || true
+    wait "$load_pid" 2>/dev/null || true
+  fi
+  local name
+  for name in "${!server_pid[@]}"; do
+    kill -TERM "${server_pid[$name]}" 2>/dev/null || true
+    wait "${server_pid[$name]}" 2>/dev/null || true
+  done
+  if [ "${1:-0}" -ne 0 ]; then
+    for name in a b; do
+      [ -f "$work/$name.log" ] && { echo "--- last lines of arbiterd $name"; tail -n 40 "$work/$name.log"; }
+    done
+  fi
+}
+
+# Starts arbiterd `name` on the cluster; sets address[name].
+declare -A address=()
+start_server() {
+  local name=$1
+  "$arbiterd" --database "$url" --data-dir "$work/$name" --listen 127.0.0.1:0 --http-listen "" \
+    --transparency-key "$work/transparency.key" >"$work/$name.banner" 2>>"$work/$name.log" &
+  server_pid[$name]=$!
+  listening() {
+    sed -n 's/^arbiterd is listening on \([^ ]*\) .*/\1/p' "$work/$1.banner"
+  }
+  wait_until "[ -n \"\$(listening $name)\" ]" 120 ||
+    fail "arbiterd $name did not start: $(tail -n 5 "$work/$name.log")"
+  address[$name]=$(listening "$name")
+  log "arbiterd $name listens on ${address[$name]}"
+}
+
+start_server a  # first: writes the admin token and the transparency key
+start_server b
+
+acknowledged() {
+  cat "$work/progress" 2>/dev/null || echo 0
+}
+
+"$failover_load" --servers "${address[a]},${address[b]}" --token-file "$work/a/admin.token" \
+  --games 8 --move-every-ms 20 --stop-file "$work/stop" --progress-file "$work/progress" \
+  >"$work/load.out" 2>&1 &
+load_pid=$!
+
+# Runs fault $1 (a command line), then waits until kAcksAfterFault more
+# appends are acknowledged; logs the longest time in that window without any
+# acknowledgement (the write unavailability the clients saw).
+declare -a figures=()
+now_ms() {
+  echo $(( $(date +%s%N) / 1000000 ))
+}
+fault() {
+  local name=$1
+  shift
+  wait_until "[ \$(acknowledged) -ge $kAcksAfterFault ]" 60 ||
+    fail "before '$name': fewer than $kAcksAfterFault appends acknowledged in 60 s"
+  sleep 0.3  # the count is rewritten every 100 ms
+  local before count last seen changed longest=0
+  before=$(acknowledged)
+  # In the background: a switchover returns only once it is over.
+  "$@" >>"$work/faults.log" 2>&1 &
+  local fault_pid=$!
+  log "$name"
+  seen=$before
+  changed=$(now_ms)
+  local deadline=$((SECONDS + kRecoverySeconds))
+  while [ $SECONDS -lt $deadline ]; do
+    count=$(acknowledged)
+    if [ "$count" -ne "$seen" ]; then
+      seen=$count
+      changed=$(now_ms)
+    fi
+    last=$(( $(now_ms) - changed ))
+    [ $last -le $longest ] || longest=$last
+    [ "$count" -ge $((before + kAcksAfterFault)) ] && break
+    kill -0 "$load_pid" 2>/dev/null || fail "failover_load ended: $(cat "$work/load.out")"
+    sleep 0.1
+  done
+  wait "$fault_pid" || fail "'$name' failed: $(tail -n 3 "$work/faults.log")"
+  [ "$(acknowledged)" -ge $((before + kAcksAfterFault)) ] ||
+    fail "appends were not acknowledged again within $kRecoverySeconds s of '$name'"
+  figures+=("$name: no append acknowledged for $longest ms")
+  log "$name: no append acknowledged for $longest ms at most"
+}
+
+# Brings every node back (a killed one as a standby) and waits for the
+# cluster's two standbys.
+restore_cluster() {
+  "$pg_cluster" --dir "$cluster" start >>"$work/faults.log" 2>&1 ||
+    fail "the cluster did not come back: $(tail -n 5 "$work/faults.log")"
+}
+
+kill_server() {
+  kill -KILL "${server_pid[$1]}"
+  wait "${server_pid[$1]}" 2>/dev/null || true
+}
+
+fault "the primary node killed" "$pg_cluster" --dir "$cluster" kill-primary --whole-node
+restore_cluster
+fault "the primary's postgres killed" "$pg_cluster" --dir "$cluster" kill-primary
+restore_cluster
+fault "a planned switchover" "$pg_cluster" --dir "$cluster" switchover
+fault "arbiterd a killed" kill_server a
+start_server a
+
+touch "$work/stop"
+status=0
+wait "$load_pid" || status=$?
+load_pid=
+cat "$work/load.out"
+[ $status -eq 0 ] || fail "failover_load found a problem (above)"
+grep -q ' lost 0, extra 0, broken chains 0' "$work/load.out" ||
+  fail "failover_load's summary is missing"
+for figure in "${figures[@]}"; do log "$figure"; done
+log "passed in $((SECONDS - started)) s"
