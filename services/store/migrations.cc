@@ -3,6 +3,7 @@
 #include <map>
 #include <pqxx/pqxx>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "engine/core/sha256.h"
@@ -85,6 +86,26 @@ absl::Status Apply(pqxx::connection& conn, const std::vector<Migration>& migrati
 
 }  // namespace
 
+namespace {
+
+// A hot standby accepts connections but no writes: say so before the
+// migrations fail on it one statement at a time.
+absl::Status RefuseAStandby(pqxx::connection_base& conn) {
+  pqxx::nontransaction txn(conn);
+  const pqxx::row row = txn.exec1(
+      "SELECT pg_is_in_recovery(), coalesce(host(inet_server_addr()), 'the local socket'), "
+      "coalesce(inet_server_port()::text, '')");
+  if (!row[0].as<bool>()) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the database server at ", row[1].as<std::string>(),
+      row[2].as<std::string>().empty() ? "" : ":", row[2].as<std::string>(),
+      " is a standby (read-only): give arbiterd the primary, or list every node of the cluster "
+      "with target_session_attrs=read-write in --database (docs/replication.md); nothing was "
+      "written"));
+}
+
+}  // namespace
+
 absl::Status ApplyMigrations(const std::string& conninfo) {
   return ApplyMigrations(conninfo, BuiltinMigrations());
 }
@@ -93,6 +114,7 @@ absl::Status ApplyMigrations(const std::string& conninfo, const std::vector<Migr
   ARBITER_RETURN_IF_ERROR(CheckOrder(migrations));
   try {
     pqxx::connection conn(conninfo);
+    ARBITER_RETURN_IF_ERROR(RefuseAStandby(conn));
     {
       pqxx::nontransaction lock(conn);
       lock.exec_params("SELECT pg_advisory_lock($1)", kAdvisoryLockKey);
@@ -102,7 +124,15 @@ absl::Status ApplyMigrations(const std::string& conninfo, const std::vector<Migr
     unlock.exec_params("SELECT pg_advisory_unlock($1)", kAdvisoryLockKey);
     return status;
   } catch (const std::exception& e) {
-    return pg::StatusFromException(e, "applying migrations");
+    absl::Status status = pg::StatusFromException(e, "applying migrations");
+    if (status.code() == absl::StatusCode::kUnavailable &&
+        absl::StrContains(conninfo, "target_session_attrs=read-write")) {
+      return absl::UnavailableError(absl::StrCat(
+          status.message(),
+          ". None of the hosts in the connection string accepted writes: is a primary up? "
+          "(scripts/pg-cluster status shows the cluster's; docs/replication.md)"));
+    }
+    return status;
   }
 }
 

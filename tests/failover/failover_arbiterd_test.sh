@@ -9,6 +9,8 @@
 #      monitor brings a primary back;
 #   3. a planned switchover;
 #   4. one arbiterd is killed (SIGKILL) amid appends, and started again.
+# Before that, arbiterd given a standby, or only standbys, must refuse to
+# start and say why.
 # After each, the test waits until appends are acknowledged again (and, after
 # a node was lost, until the cluster has its two standbys back). At the end
 # failover_load reads every game back: each must end at the last event
@@ -66,6 +68,29 @@ start_server() {
   address[$name]=$(listening "$name")
   log "arbiterd $name listens on ${address[$name]}"
 }
+
+# Misconfigured: a standby given as the database, and a connection string
+# whose hosts are all standbys. arbiterd must refuse to start, saying why.
+primary_port=$(sql "SELECT inet_server_port()")
+standby_ports=()
+for port in $((base_port + 1)) $((base_port + 2)) $((base_port + 3)); do
+  [ "$port" = "$primary_port" ] || standby_ports+=("$port")
+done
+expect_refusal() {
+  local what=$1 database=$2 expected=$3 status=0
+  timeout 120 "$arbiterd" --database "$database" --data-dir "$work/refused" --listen 127.0.0.1:0 \
+    --http-listen "" --transparency-key "$work/refused.key" >"$work/refused.out" 2>&1 || status=$?
+  [ $status -ne 0 ] && [ $status -ne 124 ] || fail "arbiterd started (or hung) with $what"
+  grep -qF "$expected" "$work/refused.out" ||
+    fail "arbiterd with $what did not say \"$expected\": $(tail -n 3 "$work/refused.out")"
+  log "refused $what: $(grep -F "$expected" "$work/refused.out" | head -n 1)"
+}
+expect_refusal "a standby as its database" \
+  "postgresql://$superuser@127.0.0.1:${standby_ports[0]}/arbiter?connect_timeout=5" \
+  "is a standby (read-only)"
+expect_refusal "only standbys in a read-write connection string" \
+  "postgresql://$superuser@127.0.0.1:${standby_ports[0]},127.0.0.1:${standby_ports[1]}/arbiter?target_session_attrs=read-write&connect_timeout=5" \
+  "None of the hosts in the connection string accepted writes"
 
 start_server a  # first: writes the admin token and the transparency key
 start_server b
