@@ -8,7 +8,11 @@
 #   2. the new primary's postgres is killed (SIGKILL): its keeper or the
 #      monitor brings a primary back;
 #   3. a planned switchover;
-#   4. one arbiterd is killed (SIGKILL) amid appends, and started again.
+#   4. both standbys stop (SIGSTOP), the commits waiting for them are
+#      cancelled (committed on the primary alone, with PostgreSQL's warning),
+#      the primary node dies, and the standbys go on: an append acknowledged
+#      on that warning would be lost;
+#   5. one arbiterd is killed (SIGKILL) amid appends, and started again.
 # Before that, arbiterd given a standby, or only standbys, must refuse to
 # start and say why.
 # After each, the test waits until appends are acknowledged again (and, after
@@ -29,6 +33,7 @@ arbiterd=${2:?usage: failover_arbiterd_test.sh PG_CLUSTER_SCRIPT ARBITERD FAILOV
 failover_load=${3:?usage: failover_arbiterd_test.sh PG_CLUSTER_SCRIPT ARBITERD FAILOVER_LOAD}
 readonly kAcksAfterFault=600  # about 1.5 s of the clients' appends
 readonly kRecoverySeconds=120
+readonly cancel_fault="commits waiting for the standbys cancelled, then the primary node killed"
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=cluster_for_test.sh
@@ -142,6 +147,7 @@ fault() {
   [ "$(acknowledged)" -ge $((before + kAcksAfterFault)) ] ||
     fail "appends were not acknowledged again within $kRecoverySeconds s of '$name'"
   figures+=("$name: no append acknowledged for $longest ms")
+  [ "$name" != "$cancel_fault" ] || log "$(grep 'commits waited for the standbys' "$work/faults.log" | tail -n 1)"
   log "$name: no append acknowledged for $longest ms at most"
 }
 
@@ -150,6 +156,52 @@ fault() {
 restore_cluster() {
   "$pg_cluster" --dir "$cluster" start >>"$work/faults.log" 2>&1 ||
     fail "the cluster did not come back: $(tail -n 5 "$work/faults.log")"
+}
+
+# The processes of a node's postgres: its postmaster and the postmaster's
+# children (the walreceiver that acknowledges commits among them).
+postgres_processes() {
+  local postmaster
+  postmaster=$(head -n 1 "$cluster/$1/postmaster.pid")
+  echo "$postmaster" $(ps -o pid= --ppid "$postmaster")
+}
+
+# The double fault that can lose a commit nobody waited for: both standbys
+# stop (SIGSTOP), so commits wait for them; the waits are cancelled, which
+# leaves those commits on the primary alone with PostgreSQL's warning; the
+# standbys' walreceivers are killed with what they had not read yet, the
+# primary node dies, and the standbys go on. An append acknowledged on that
+# warning would be lost: arbiterd must not acknowledge it.
+cancel_waits_then_kill_primary() {
+  local port node stopped=()
+  port=$(sql "SELECT inet_server_port()")
+  for node in node1 node2 node3; do
+    [ $((base_port + ${node#node})) = "$port" ] && continue
+    stopped+=($(postgres_processes "$node"))
+  done
+  kill -STOP "${stopped[@]}"
+  local direct="postgresql://$superuser@127.0.0.1:$port/arbiter"
+  local waiting=0
+  for _ in $(seq 100); do
+    waiting=$(psql -X -q -At "$direct" -c \
+      "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'") || waiting=0
+    [ "$waiting" -ge 2 ] && break
+    sleep 0.1
+  done
+  local cancelled
+  cancelled=$(psql -X -q -At "$direct" -c \
+    "SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")
+  echo "$waiting commits waited for the standbys; $cancelled cancelled"
+  sleep 1  # the cancelled commits' appends are looked up again, and wait again
+  # What the primary sent may still sit in the stopped walreceivers' sockets:
+  # killed, they lose it, and the standbys never receive those commits.
+  for node in node1 node2 node3; do
+    [ $((base_port + ${node#node})) = "$port" ] && continue
+    kill -KILL $(ps -o pid=,args= --ppid "$(head -n 1 "$cluster/$node/postmaster.pid")" |
+                 awk '/walreceiver/ { print $1 }') 2>/dev/null || true
+  done
+  "$pg_cluster" --dir "$cluster" kill-primary --whole-node
+  kill -CONT "${stopped[@]}" 2>/dev/null || true
 }
 
 kill_server() {
@@ -162,6 +214,8 @@ restore_cluster
 fault "the primary's postgres killed" "$pg_cluster" --dir "$cluster" kill-primary
 restore_cluster
 fault "a planned switchover" "$pg_cluster" --dir "$cluster" switchover
+fault "$cancel_fault" cancel_waits_then_kill_primary
+restore_cluster
 fault "arbiterd a killed" kill_server a
 start_server a
 
