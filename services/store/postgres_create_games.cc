@@ -10,16 +10,21 @@
 // answer.
 #include <pqxx/pqxx>
 
+#include <algorithm>
+
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "services/store/event_hash.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
 #include "services/store/pg/arrays.h"
+#include "services/store/pg/commit.h"
+#include "services/store/pg/status.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::store {
@@ -248,7 +253,10 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
     }
   }
   const internal::EventRows& e = a.events;
-  // One statement in autocommit: one round trip, one transaction.
+  // One statement in autocommit: one round trip, one transaction. A notice
+  // meanwhile is the commit's warning (pg/commit.h): the caller looks the
+  // games up again.
+  pg::NoticeWatch watch(lease.conn());
   pqxx::nontransaction txn(lease.conn());
   const pqxx::result created = txn.exec_prepared(
       "create_games", TextArray(a.game_ids), TextArray(a.games), TextArray(a.ruleset_ids),
@@ -259,6 +267,7 @@ std::vector<PostgresEventStore::PreparedCreate*> PostgresEventStore::WriteTogeth
       TextArray(e.types), pqxx::binarystring(e.hashes), pqxx::binarystring(e.payloads),
       IntArray(e.payload_offsets), IntArray(e.payload_lengths), pqxx::binarystring(e.jsons),
       IntArray(e.json_offsets), IntArray(e.json_lengths), TextArray(a.played_keys));
+  if (watch.noticed()) throw pg::CommitOutcomeUnknown(watch.heard());
   std::vector<PreparedCreate*> unwritten;
   for (PreparedCreate* one : group) {
     bool found = false;
@@ -280,7 +289,7 @@ namespace {
 
 // Why a game that is no retry was not written: its id is taken, or a game
 // stored with its played key holds it.
-absl::Status TakenIdOrKey(pqxx::read_transaction& txn, const CreateGameRequest& request) {
+absl::Status TakenIdOrKey(pqxx::transaction_base& txn, const CreateGameRequest& request) {
   const pqxx::result holder = txn.exec_params(
       "SELECT (SELECT game_id FROM games WHERE game_id = $1), "
       "(SELECT game_id FROM games WHERE played_key = NULLIF($2, ''))",
@@ -299,19 +308,25 @@ void PostgresEventStore::WriteAlone(Lease& lease, PreparedCreate& one) {
     std::vector<PreparedCreate*> unwritten = WriteTogether(lease, {&one});
     if (unwritten.empty()) return;
     // The game id, the request id or the played key was taken: a retry, or
-    // another game.
-    pqxx::read_transaction txn(lease.conn());
+    // another game. A retry's answer is given once a later commit is
+    // durable.
+    pqxx::work txn(lease.conn());
     pqxx::result previous = txn.exec_params(
         absl::StrCat("SELECT ", kGameColumns, ", create_digest FROM games "
                      "WHERE create_request_id = $1"),
         request.request_id);
     if (previous.empty()) {
       one.result = TakenIdOrKey(txn, request);
-    } else if (previous[0][14].as<std::string>() != one.digest) {
-      one.result = internal::RequestIdReused(request.request_id);
-    } else {
-      one.result = internal::GameFromRow(previous[0]);
+      return;
     }
+    if (pg::ConfirmDurable(txn) != pg::CommitOutcome::kCommitted) {
+      lease.Drop();
+      ResolveUnknownCreation(one);
+      return;
+    }
+    one.result = previous[0][14].as<std::string>() != one.digest
+                     ? absl::StatusOr<GameRecord>(internal::RequestIdReused(request.request_id))
+                     : internal::GameFromRow(previous[0]);
   } catch (const pqxx::unique_violation& e) {
     // An event id already stored, or the request id taken by an append.
     try {
@@ -324,8 +339,50 @@ void PostgresEventStore::WriteAlone(Lease& lease, PreparedCreate& one) {
       return;
     }
     one.result = internal::RequestIdReused(request.request_id);
+  } catch (const pg::CommitOutcomeUnknown&) {
+    lease.Drop();
+    ResolveUnknownCreation(one);
   } catch (const std::exception& e) {
     one.result = lease.Fail(e, "creating a game");
+    // The connection was lost: perhaps while the statement committed.
+    if (pg::IsConnectionLoss(e)) ResolveUnknownCreation(one);
+  }
+}
+
+void PostgresEventStore::ResolveUnknownCreation(PreparedCreate& one) {
+  const CreateGameRequest& request = *one.request;
+  const absl::Time give_up = absl::Now() + options_.resolve_unknown_for;
+  absl::Duration pause = absl::Milliseconds(20);
+  while (true) {
+    absl::Status looked = pool_.Run(
+        "looking up a game whose creation was cut off",
+        [&](pqxx::connection_base& conn) -> absl::Status {
+          pqxx::work txn(conn);
+          const pqxx::result previous = txn.exec_params(
+              absl::StrCat("SELECT ", kGameColumns, ", create_digest FROM games "
+                           "WHERE create_request_id = $1"),
+              request.request_id);
+          std::string notice;
+          if (pg::ConfirmDurable(txn, &notice) != pg::CommitOutcome::kCommitted) {
+            return absl::UnavailableError(absl::StrCat("the look-up's own commit: ", notice));
+          }
+          if (previous.empty()) {
+            // Perhaps not stored, perhaps still committing: not known.
+            one.result = internal::CreationOutcomeUnknown(request.request_id, "it was not found yet");
+          } else if (previous[0][14].as<std::string>() != one.digest) {
+            one.result = internal::RequestIdReused(request.request_id);
+          } else {
+            one.result = internal::GameFromRow(previous[0]);
+          }
+          return absl::OkStatus();
+        });
+    if (looked.ok()) return;
+    if (absl::Now() + pause > give_up) {
+      one.result = internal::CreationOutcomeUnknown(request.request_id, looked.message());
+      return;
+    }
+    absl::SleepFor(pause);
+    pause = std::min(pause * 2, absl::Seconds(1));
   }
 }
 

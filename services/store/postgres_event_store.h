@@ -152,6 +152,12 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
                                              const std::vector<PreparedCreate*>& group);
   // Writes one game and sets its answer, whatever happens.
   void WriteAlone(Lease& lease, PreparedCreate& one);
+  // Answers a creation whose commit's outcome was unknown (pg/commit.h):
+  // looked up by its request id on a new connection, backing off while no
+  // server can be reached, for at most resolve_unknown_for; found, once a
+  // later commit is durable; otherwise Unavailable "the outcome is unknown,
+  // retry with the same request id".
+  void ResolveUnknownCreation(PreparedCreate& one);
 
   struct PreparedAppend;  // a checked AppendRequest and its answer
   // Writes a group: the batches of distinct games and request ids together

@@ -295,6 +295,13 @@ absl::Status SamePlayedGame(const std::string& game_id) {
       "DUPLICATE_GAME", {{"game", game_id}});
 }
 
+absl::Status CreationOutcomeUnknown(const std::string& request_id, absl::string_view why) {
+  return absl::UnavailableError(absl::StrCat(
+      "the outcome of the creation with request id \"", request_id,
+      "\" is unknown: its commit was cut off (", why,
+      "); retry with the same request id, which answers it exactly once"));
+}
+
 absl::Status RequestIdReused(const std::string& request_id) {
   return absl::InvalidArgumentError(absl::StrCat(
       "request id \"", request_id, "\" was already used for a different request"));

@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "services/store/event_hash.h"
 #include "services/store/event_store.h"
 
@@ -61,6 +62,9 @@ absl::Status SamePlayedGame(const std::string& game_id);
 absl::Status SequenceMismatch(const std::string& game_id, int64_t expected, int64_t current);
 absl::Status GameNotActive(const GameRecord& game);
 absl::Status RequestIdReused(const std::string& request_id);
+// Unavailable: a creation whose commit was cut off, and not found (or not
+// looked up: `why`) since.
+absl::Status CreationOutcomeUnknown(const std::string& request_id, absl::string_view why);
 absl::Status EventIdTaken(const std::string& event_id, const StoredEvent& existing,
                           const NewEvent& offered);
 

@@ -5,32 +5,16 @@
 #include <string>
 
 namespace arbiter::store::pg {
-namespace {
 
-// Records every notice the connection receives while it lives.
-class NoticeWatch final : public pqxx::errorhandler {
- public:
-  explicit NoticeWatch(pqxx::connection_base& conn) : pqxx::errorhandler(conn) {}
-
-  bool operator()(const char message[]) noexcept override {
-    try {
-      heard_ += message;
-    } catch (...) {
-      // Out of memory: the flag below still says a notice came.
-    }
-    noticed_ = true;
-    return true;  // older handlers (logging) still see it
+bool NoticeWatch::operator()(const char message[]) noexcept {
+  try {
+    heard_ += message;
+  } catch (...) {
+    // Out of memory: the flag below still says a notice came.
   }
-
-  bool noticed() const { return noticed_; }
-  const std::string& heard() const { return heard_; }
-
- private:
-  bool noticed_ = false;
-  std::string heard_;
-};
-
-}  // namespace
+  noticed_ = true;
+  return true;  // older handlers still see it
+}
 
 CommitOutcome CommitAndWatch(pqxx::transaction_base& txn, std::string* notice) {
   NoticeWatch watch(txn.conn());

@@ -16,11 +16,35 @@
 #ifndef ARBITER_SERVICES_STORE_PG_COMMIT_H_
 #define ARBITER_SERVICES_STORE_PG_COMMIT_H_
 
+#include <pqxx/errorhandler>
 #include <pqxx/transaction_base>
 
+#include <stdexcept>
 #include <string>
 
 namespace arbiter::store::pg {
+
+// Records every notice a connection receives while it lives (a statement
+// in autocommit is its own commit: a notice during it is what the warning
+// at COMMIT is to a transaction).
+class NoticeWatch final : public pqxx::errorhandler {
+ public:
+  explicit NoticeWatch(pqxx::connection_base& conn) : pqxx::errorhandler(conn) {}
+  bool operator()(const char message[]) noexcept override;
+  bool noticed() const { return noticed_; }
+  const std::string& heard() const { return heard_; }
+
+ private:
+  bool noticed_ = false;
+  std::string heard_;
+};
+
+// Thrown by a writer whose autocommit statement ended with a notice: the
+// caller looks its writes up again.
+class CommitOutcomeUnknown : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 enum class CommitOutcome {
   kCommitted,  // COMMIT returned with no notice: committed and durable

@@ -273,6 +273,26 @@ TEST_F(CommitOutcomeTest, ACommitCutOffByTheNetworkWaitsForItsTransactionToEnd) 
   ExpectAnsweredOnlyOnceDurable([this](int) { proxy_->CutAll(); }, 1);
 }
 
+TEST_F(CommitOutcomeTest, ACreationWhoseWaitForTheStandbyIsCancelledIsAnsweredOnlyOnceDurable) {
+  // A creation is one statement in autocommit: the warning comes with it.
+  WaitForAStandby();
+  std::future<absl::StatusOr<GameRecord>> answer = std::async(
+      std::launch::async, [this] { return store_->CreateGame(CreateRequest("h")); });
+  const std::vector<int> waiting = WaitersOnceThereAre(1);
+  ASSERT_EQ(waiting.size(), 1u);
+  Sql(absl::StrCat("SELECT pg_cancel_backend(", waiting[0], ")"));
+  WaitersOnceThereAre(1);  // the look-up's own commit
+  ASSERT_EQ(answer.wait_for(300ms), std::future_status::timeout)
+      << "answered while its durability was unknown";
+  WaitForNoStandby();
+  absl::StatusOr<GameRecord> created = answer.get();
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->game_id, "h");
+  absl::StatusOr<GameRecord> again = store_->CreateGame(CreateRequest("h"));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->last_hash, created->last_hash);
+}
+
 TEST_F(CommitOutcomeTest, AnAppendCutOffBeforeItsCommitIsAnsweredNotStored) {
   // The game's row is held, so the append waits for its lock, before COMMIT.
   pqxx::connection holder(conninfo_);
