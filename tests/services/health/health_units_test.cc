@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/strings/match.h"
 #include "absl/synchronization/mutex.h"
 #include "absl/synchronization/notification.h"
@@ -196,6 +197,7 @@ TEST(HealthMonitor, AProbeThatHangsIsCutWithinItsBoundAndMakesItUnready) {
   options.interval = absl::Milliseconds(100);
   options.policy.bound = source.bound_ = absl::Milliseconds(300);
   HealthMonitor monitor(source, options, nullptr);
+  absl::Cleanup release = [&] { source.Hang(false); };  // before the monitor stops
   monitor.Start();
   ASSERT_TRUE(monitor.Current().readiness.ready);
   const absl::Time hung = absl::Now();
@@ -214,6 +216,7 @@ TEST(HealthMonitor, AProbeThatHangsIsCutWithinItsBoundAndMakesItUnready) {
 TEST(HealthMonitor, AProbeThatCannotBeCutIsReportedBySilence) {
   FakeSource source;
   HealthMonitor monitor(source, Quick(), nullptr);
+  absl::Cleanup release = [&] { source.Hang(false); };  // before the monitor stops
   monitor.Start();
   source.Hang(true, /*ignore_cuts=*/true);  // stuck opening a connection, say
   ASSERT_TRUE(Eventually([&] { return !monitor.Current().readiness.ready; }));
