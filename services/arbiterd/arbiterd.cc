@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
+#include "services/health/prometheus_text.h"
 #include "services/store/token_store.h"
 
 namespace arbiter::arbiterd {
@@ -39,6 +40,7 @@ absl::StatusOr<std::unique_ptr<Arbiterd>> Arbiterd::Start(const Flags& flags) {
     d->sweeper_->Start();
   }
   ARBITER_RETURN_IF_ERROR(d->StartServer());
+  d->StartHealth();
   ARBITER_RETURN_IF_ERROR(d->StartWebsite());
   return d;
 }
@@ -90,13 +92,40 @@ absl::Status Arbiterd::StartServer() {
   return absl::OkStatus();
 }
 
+void Arbiterd::StartHealth() {
+  const health::HealthOptions options;
+  health_source_ =
+      std::make_unique<health::PgHealthSource>(db_->events->pool(), options.policy.bound);
+  server::ArbiterServer* server = server_.get();
+  health_ = std::make_unique<health::HealthMonitor>(
+      *health_source_, options, [server](bool ready) { server->SetReady(ready); });
+  health_->Start();
+  const store::FollowerProgress* progress = &server_->follower_progress();
+  metrics_ = std::make_unique<health::LagMetrics>(*health_, *health_source_, [progress] {
+    return health::FollowerState{progress->position(), progress->connected()};
+  });
+}
+
+web::HealthHooks Arbiterd::WebHealth() const {
+  web::HealthHooks hooks;
+  health::HealthMonitor* monitor = health_.get();
+  hooks.ready = [monitor] {
+    const health::Readiness readiness = monitor->Current().readiness;
+    return web::ReadyAnswer{readiness.ready, readiness.reason};
+  };
+  health::LagMetrics* metrics = metrics_.get();
+  hooks.metrics = [metrics] { return metrics->Text(); };
+  hooks.metrics_content_type = health::PrometheusText::kContentType;
+  return hooks;
+}
+
 absl::Status Arbiterd::StartWebsite() {
   if (flags_.web.listen.empty()) return absl::OkStatus();
   // The website calls the services through the in-process channel, as the
   // public role unless a visitor signs in.
   absl::StatusOr<std::string> token = server_->AddInProcessToken(store::Role::kPublic, "web");
   if (!token.ok()) return Prefixed("web token", token.status());
-  ARBITER_ASSIGN_OR_RETURN(std::unique_ptr<web::WebServer> started, web::WebServer::Start(flags_.web, server_->InProcessChannel(), *token));
+  ARBITER_ASSIGN_OR_RETURN(std::unique_ptr<web::WebServer> started, web::WebServer::Start(flags_.web, server_->InProcessChannel(), *token, WebHealth()));
   web_ = std::move(started);
   return absl::OkStatus();
 }
@@ -132,6 +161,9 @@ void Arbiterd::PrintBanner() const {
 void Arbiterd::Stop() {
   if (stopped_) return;
   stopped_ = true;
+  // No readiness change may reach the gRPC health service once it is
+  // shutting down: the monitor stops first.
+  if (health_ != nullptr) health_->Stop();
   if (web_ != nullptr) web_->Stop();
   if (server_ != nullptr) {
     server_->Shutdown(std::chrono::system_clock::now() +

@@ -1,6 +1,7 @@
 // Arbiterd: every part of a running arbiterd, started in order and stopped
 // in reverse: the database and its stores, the transparency log's builder,
-// the league projector, the reveal sweeper, the gRPC server and the website.
+// the league projector, the reveal sweeper, the gRPC server, its health
+// (readiness and the lag figures, services/health) and the website.
 // The composition root: the only place that knows all of them.
 // Start and Stop from one thread (main's).
 #ifndef ARBITER_SERVICES_ARBITERD_ARBITERD_H_
@@ -15,6 +16,9 @@
 #include "services/arbiterd/database.h"
 #include "services/arbiterd/flags.h"
 #include "services/games/reveal_sweep.h"
+#include "services/health/health_monitor.h"
+#include "services/health/health_source.h"
+#include "services/health/lag_metrics.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/server/server.h"
@@ -43,12 +47,21 @@ class Arbiterd {
   // period, stops every part and then the database. Idempotent.
   void Stop();
 
+  // The ports actually bound (the website's: 0 without one).
+  int grpc_port() const { return server_->port(); }
+  int web_port() const { return web_ == nullptr ? 0 : web_->port(); }
+
  private:
   explicit Arbiterd(const Flags& flags) : flags_(flags) {}
   absl::Status OpenDatabase();
   absl::Status StartTransparency();
   void StartLeagues();
   absl::Status StartServer();
+  // The readiness probe (the gRPC health service follows it) and the lag
+  // figures, for the website's /readyz and /metrics.
+  void StartHealth();
+  // What the website's /readyz and /metrics ask.
+  web::HealthHooks WebHealth() const;
   absl::Status StartWebsite();
 
   const Flags flags_;
@@ -63,6 +76,9 @@ class Arbiterd {
   std::optional<server::LeagueParts> leagues_;
   std::unique_ptr<games::RevealSweeper> sweeper_;
   std::unique_ptr<server::ArbiterServer> server_;
+  std::unique_ptr<health::PgHealthSource> health_source_;
+  std::unique_ptr<health::HealthMonitor> health_;
+  std::unique_ptr<health::LagMetrics> metrics_;
   std::unique_ptr<web::WebServer> web_;
   bool stopped_ = false;
 };

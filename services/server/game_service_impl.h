@@ -19,6 +19,7 @@
 #include "services/games/game_feeds.h"
 #include "services/games/judgement_cache.h"
 #include "services/server/watch_game.h"
+#include "services/store/follower_progress.h"
 #include "services/store/listener_fan_out.h"
 #include "services/transparency/transparency_proofs.h"
 #include "services/store/token_store.h"
@@ -88,6 +89,8 @@ class ArbiterServiceImpl final
 
   // The live feeds' counts (tests, benchmarks).
   games::FeedStats FeedStats() { return feeds_.Stats(); }
+  // How far the store's follower has reported.
+  const store::FollowerProgress& follower_progress() const { return progress_; }
 
  private:
   store::EventStore& store_;
@@ -120,7 +123,10 @@ class ArbiterServiceImpl final
 
   games::JudgementCache judgements_;
   games::GameFeeds feeds_;  // WatchGame's
-  store::ListenerFanOut listeners_{{&judgements_, &feeds_}};
+  // How far the follower has reported (the figures of /metrics); last, so
+  // that what it shows has reached the other two.
+  store::FollowerProgress progress_;
+  store::ListenerFanOut listeners_{{&judgements_, &feeds_, &progress_}};
   // Keeps judgements_ and feeds_ current (judgement_cache.h, game_feeds.h);
   // null for a store that cannot be followed. Declared last: stops before
   // the listeners go.

@@ -172,17 +172,25 @@ void ArbiterServer::RegisterServices(grpc::ServerBuilder& builder) {
 void ArbiterServer::MarkServing() {
   grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService();
   if (health == nullptr) return;
-  health->SetServingStatus(true);
-  health->SetServingStatus("arbiter.v1.ArbiterService", true);
-  health->SetServingStatus("arbiter.v1.TokenService", true);
+  std::vector<std::string> names = {kReadinessService, "arbiter.v1.ArbiterService",
+                                    "arbiter.v1.TokenService"};
   if (league_service_ != nullptr) {
-    health->SetServingStatus("arbiter.v1.LeagueService", true);
-    health->SetServingStatus("arbiter.v1.TournamentService", true);
-    health->SetServingStatus("arbiter.v1.DisputeService", true);
+    names.insert(names.end(), {"arbiter.v1.LeagueService", "arbiter.v1.TournamentService",
+                               "arbiter.v1.DisputeService"});
   }
-  if (transparency_service_ != nullptr) {
-    health->SetServingStatus("arbiter.v1.TransparencyService", true);
-  }
+  if (transparency_service_ != nullptr) names.push_back("arbiter.v1.TransparencyService");
+  health->SetServingStatus(true);  // "": liveness
+  for (const std::string& name : names) health->SetServingStatus(name, true);
+  absl::MutexLock lock(&health_mu_);
+  health_names_ = std::move(names);
+}
+
+void ArbiterServer::SetReady(bool ready) {
+  absl::MutexLock lock(&health_mu_);
+  grpc::HealthCheckServiceInterface* health =
+      server_ == nullptr ? nullptr : server_->GetHealthCheckService();
+  if (health_final_ || health == nullptr) return;
+  for (const std::string& name : health_names_) health->SetServingStatus(name, ready);
 }
 
 std::shared_ptr<grpc::Channel> ArbiterServer::InProcessChannel() {
@@ -201,8 +209,12 @@ absl::StatusOr<std::string> ArbiterServer::AddInProcessToken(store::Role role,
 void ArbiterServer::Shutdown(std::chrono::system_clock::time_point deadline) {
   if (shut_down_) return;
   shut_down_ = true;
-  if (grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService()) {
-    health->SetServingStatus(false);
+  {
+    absl::MutexLock lock(&health_mu_);
+    health_final_ = true;
+    if (grpc::HealthCheckServiceInterface* health = server_->GetHealthCheckService()) {
+      health->SetServingStatus(false);
+    }
   }
   server_->Shutdown(deadline);
   server_->Wait();

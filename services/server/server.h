@@ -18,8 +18,11 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "absl/base/thread_annotations.h"
 #include "absl/status/statusor.h"
+#include "absl/synchronization/mutex.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
@@ -59,6 +62,10 @@ struct ServerOptions {
   // a stream may fall before it is cut off (game_feeds.h).
   games::FeedLimits watch;
 };
+
+// The gRPC health service's name for readiness (a writable PostgreSQL
+// answers): what a Kubernetes gRPC readiness probe names.
+inline constexpr char kReadinessService[] = "arbiter.v1.Readiness";
 
 // True if `listen` ("host:port", "[v6]:port" or "unix:path") can only be
 // reached from this machine: a Unix socket, localhost, 127.0.0.0/8 or ::1.
@@ -101,6 +108,16 @@ class ArbiterServer {
   void Shutdown(std::chrono::system_clock::time_point deadline);
   // WatchGame's live feeds: watchers, feeds and updates kept.
   games::FeedStats FeedStats() { return arbiter_service_.FeedStats(); }
+  // How far the store's follower has reported (the server's one follower).
+  const store::FollowerProgress& follower_progress() const {
+    return arbiter_service_.follower_progress();
+  }
+  // Readiness, as the gRPC health service tells it (arbiterd's
+  // HealthMonitor calls this on every change): the service kReadiness and
+  // every API service registered are SERVING when `ready`, NOT_SERVING
+  // otherwise. The overall service "" is liveness and is left alone: SERVING
+  // from Start to Shutdown. Ignored after Shutdown. Thread-safe.
+  void SetReady(bool ready);
 
  private:
   // The server's credentials; `takes_auth_processor` if they accept the
@@ -138,6 +155,11 @@ class ArbiterServer {
   std::unique_ptr<grpc::Server> server_;
   int port_ = 0;
   bool shut_down_ = false;
+  // The health service's statuses: the names MarkServing set, and whether
+  // Shutdown has set them NOT_SERVING for good.
+  absl::Mutex health_mu_;
+  std::vector<std::string> health_names_ ABSL_GUARDED_BY(health_mu_);
+  bool health_final_ ABSL_GUARDED_BY(health_mu_) = false;
 };
 
 }  // namespace arbiter::server

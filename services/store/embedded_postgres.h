@@ -56,8 +56,14 @@ class EmbeddedPostgres {
 
   // Stops (fast shutdown: open connections are cut) and starts again.
   absl::Status Restart();
+  // Stops the server (fast shutdown) but keeps its directories and the
+  // socket's path: Restart starts it again at the same address. For tests
+  // of a database that goes away and comes back.
+  absl::Status Shutdown() { return StopServer(); }
   // Stops the server; idempotent. A temporary data directory is removed.
   absl::Status Stop();
+  // The postmaster's process id; -1 while stopped.
+  int server_pid() const { return server_pid_; }
 
  private:
   EmbeddedPostgres() = default;

@@ -100,7 +100,8 @@ bool IsWritePath(const std::string& path) {
 
 absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& options,
                                                             std::shared_ptr<grpc::Channel> channel,
-                                                            const std::string& public_token) {
+                                                            const std::string& public_token,
+                                                            HealthHooks health) {
   const std::size_t colon = options.listen.rfind(':');
   int port = -1;
   if (colon == std::string::npos || !absl::SimpleAtoi(options.listen.substr(colon + 1), &port) ||
@@ -113,6 +114,7 @@ absl::StatusOr<std::unique_ptr<WebServer>> WebServer::Start(const WebOptions& op
     host = host.substr(1, host.size() - 2);
   }
   std::unique_ptr<WebServer> server(new WebServer());
+  server->health_ = std::move(health);
   server->http_ = std::make_unique<httplib::Server>();
   server->limiter_ = std::make_unique<RateLimiter>(options.rate, options.burst);
   server->api_ = std::make_unique<ApiCaller>(channel, public_token);
@@ -164,6 +166,7 @@ void WebServer::Stop() {
 
 void WebServer::Route() {
   GuardEveryRequest();
+  RouteHealth(*http_, health_);
   RoutePages();
   RouteStaticFiles();
   RouteWrites();
@@ -173,7 +176,7 @@ void WebServer::Route() {
 
 bool WebServer::Refused(const httplib::Request& req, httplib::Response& res) {
   absl::Duration wait;
-  if (!limiter_->Allow(req.remote_addr, absl::Now(), &wait)) {
+  if (!IsHealthPath(req.path) && !limiter_->Allow(req.remote_addr, absl::Now(), &wait)) {
     res.set_header("Retry-After", std::to_string(std::max<int64_t>(
                                       1, absl::ToInt64Seconds(absl::Ceil(wait, absl::Seconds(1))))));
     SetError(res, 429, "Too many requests");

@@ -13,8 +13,9 @@
 // otherwise), their bodies at most
 // `max_body_bytes` (413), their targets at most kMaxTargetBytes
 // (414), and each client address gets a token bucket of `rate` requests per
-// second with `burst` at once (429 with Retry-After beyond). Every answer
-// carries a Content-Security-Policy that allows this site only.
+// second with `burst` at once (429 with Retry-After beyond; the health
+// paths of health_routes.h are exempt). Every answer carries a
+// Content-Security-Policy that allows this site only.
 // Start and Stop from one thread; requests are served on `threads` threads.
 #ifndef ARBITER_SERVICES_WEB_WEB_SERVER_H_
 #define ARBITER_SERVICES_WEB_WEB_SERVER_H_
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "services/web/health_routes.h"
 
 namespace httplib {
 class Server;
@@ -67,11 +69,13 @@ class WebServer {
  public:
   // Binds and starts serving. `channel` reaches the gRPC services (the
   // server's in-process channel); `public_token` is a public-role token it
-  // accepts. InvalidArgument for a malformed address, Unavailable if it
-  // cannot be bound.
+  // accepts; `health` answers /readyz and /metrics (health_routes.h; /healthz
+  // is always served). InvalidArgument for a malformed address, Unavailable
+  // if it cannot be bound.
   static absl::StatusOr<std::unique_ptr<WebServer>> Start(const WebOptions& options,
                                                           std::shared_ptr<grpc::Channel> channel,
-                                                          const std::string& public_token);
+                                                          const std::string& public_token,
+                                                          HealthHooks health = {});
   ~WebServer();
 
   int port() const { return port_; }
@@ -105,6 +109,7 @@ class WebServer {
   // error is set on `res`.
   bool ResourceExists(const std::string& api_path, const std::string& token, httplib::Response& res);
 
+  HealthHooks health_;
   std::unique_ptr<httplib::Server> http_;
   std::unique_ptr<RateLimiter> limiter_;
   std::unique_ptr<ApiCaller> api_;

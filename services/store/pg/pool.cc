@@ -38,16 +38,24 @@ std::unique_ptr<PgPool::Connection> PgPool::Open(int64_t generation) const {
 }
 
 absl::StatusOr<PgPool::Lease> PgPool::Take() {
+  return TakeOr(options_.connection_wait, absl::StatusCode::kUnavailable);
+}
+
+absl::StatusOr<PgPool::Lease> PgPool::TakeWithin(absl::Duration wait) {
+  return TakeOr(wait, absl::StatusCode::kResourceExhausted);
+}
+
+absl::StatusOr<PgPool::Lease> PgPool::TakeOr(absl::Duration wait, absl::StatusCode busy) {
   const int max_connections = std::max(1, options_.max_connections);
   {
     absl::MutexLock lock(&mu_);
     auto available = [this, max_connections]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu_) {
       return leased_ < max_connections;
     };
-    if (!mu_.AwaitWithTimeout(absl::Condition(&available), options_.connection_wait)) {
-      return absl::UnavailableError(absl::StrCat(
-          "all ", max_connections, " connections to PostgreSQL stayed busy for ",
-          absl::FormatDuration(options_.connection_wait), "; retry later"));
+    if (!mu_.AwaitWithTimeout(absl::Condition(&available), std::max(wait, absl::ZeroDuration()))) {
+      return absl::Status(busy, absl::StrCat("all ", max_connections,
+                                             " connections to PostgreSQL stayed busy for ",
+                                             absl::FormatDuration(wait), "; retry later"));
     }
     if (!idle_.empty()) {
       ++leased_;

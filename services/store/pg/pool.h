@@ -80,6 +80,12 @@ class PgPool {
   // otherwise (an unknown role: InvalidArgument; a statement on_connect
   // prepares that does not parse: Internal).
   absl::StatusOr<Lease> Take();
+  // As Take, but waits at most `wait` for a busy pool and then answers
+  // ResourceExhausted (a caller with a short bound of its own, such as the
+  // health probe, tells a busy pool from an unreachable server). Opening a
+  // new connection is bounded by the connection string's connect_timeout
+  // only.
+  absl::StatusOr<Lease> TakeWithin(absl::Duration wait);
 
   // Runs `work` on a leased connection and returns what it returns (an
   // absl::Status or absl::StatusOr). An exception it throws becomes the
@@ -98,6 +104,8 @@ class PgPool {
  private:
   struct Connection;  // a pqxx::connection (an alias of a template)
 
+  // Take and TakeWithin: `busy` is the code when all stayed busy.
+  absl::StatusOr<Lease> TakeOr(absl::Duration wait, absl::StatusCode busy);
   // Opens and sets up a connection. Throws what libpqxx throws.
   std::unique_ptr<Connection> Open(int64_t generation) const;
   // A new connection in a slot already counted in leased_, or why not.

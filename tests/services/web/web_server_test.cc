@@ -246,6 +246,43 @@ TEST_F(WebServerTest, ClientsOverTheirRateGet429) {
   EXPECT_EQ(refused->get_header_value("Retry-After"), "2");
 }
 
+TEST_F(WebServerTest, HealthPathsAnswerOverTheRateLimitWithoutACookie) {
+  // A client over its rate still gets its probes answered: liveness, and
+  // the hooks' readiness and figures.
+  web::HealthHooks hooks;
+  hooks.ready = [] { return web::ReadyAnswer{false, "no writable PostgreSQL: test"}; };
+  hooks.metrics = [] { return std::string("arbiter_ready 0\n"); };
+  auto token = server_->AddInProcessToken(store::Role::kPublic, "web");
+  ASSERT_TRUE(token.ok());
+  auto limited = web::WebServer::Start(web::WebOptions{"127.0.0.1:0", 2, 0.5, 3},
+                                       server_->InProcessChannel(), *token, hooks);
+  ASSERT_TRUE(limited.ok()) << limited.status();
+  auto client = Http((*limited)->port());
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(client.Get("/static/site.css")->status, i < 3 ? 200 : 429);
+  const httplib::Headers malformed_cookie = {{"Cookie", "arbiter_token=not-a-token"}};
+  for (int i = 0; i < 10; ++i) {
+    auto live = client.Get("/healthz", malformed_cookie);
+    ASSERT_TRUE(live);
+    EXPECT_EQ(live->status, 200);
+    EXPECT_EQ(live->body, "ok\n");
+    auto ready = client.Get("/readyz");
+    ASSERT_TRUE(ready);
+    EXPECT_EQ(ready->status, 503);
+    EXPECT_EQ(ready->body, "no writable PostgreSQL: test\n");
+    auto metrics = client.Get("/metrics");
+    ASSERT_TRUE(metrics);
+    EXPECT_EQ(metrics->status, 200);
+    EXPECT_EQ(metrics->get_header_value("Content-Type"), "text/plain; version=0.0.4; charset=utf-8");
+    EXPECT_EQ(metrics->get_header_value("Cache-Control"), "no-store");
+  }
+  EXPECT_EQ(client.Get("/static/site.css")->status, 429);
+  // Without hooks (the default website of these tests) only liveness is
+  // served.
+  EXPECT_EQ(Http().Get("/healthz")->status, 200);
+  EXPECT_EQ(Http().Get("/readyz")->status, 404);
+  EXPECT_EQ(Http().Get("/metrics")->status, 404);
+}
+
 TEST_F(WebServerTest, LeagueJsonEqualsTheGrpcAnswer) {
   v1::CreateLeagueRequest create;
   create.set_request_id("create-north");
