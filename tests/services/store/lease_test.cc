@@ -215,7 +215,11 @@ TEST_F(LeaseTest, AHolderThatStopsRenewingStopsBelievingItHoldsBeforeTheGrantLap
   LeaseKeeper a(*table_, "work", "a", Quick());
   a.Start();
   a.Pause(true);
-  while (a.Held().has_value()) absl::SleepFor(absl::Milliseconds(2));
+  const absl::Time paused = absl::Now();
+  while (a.Held().has_value() && absl::Now() - paused < absl::Seconds(3)) {
+    absl::SleepFor(absl::Milliseconds(2));
+  }
+  ASSERT_FALSE(a.Held().has_value()) << "still believes it holds the lease 3 ttls later";
   absl::StatusOr<std::optional<LeaseRow>> row = table_->Read("work");
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_EQ((*row)->holder, "a");
