@@ -10,8 +10,8 @@
 // keepers stop without releasing anything, at a point of its renewal cycle
 // that moves from round to round. The program measures the time from the
 // death to b's first write: for the projector, the first checkpoint past the
-// store's head at the death; for the builder, the first tree larger than it
-// was. A round ends with both servers stopped (leases released), so each
+// store's head once a has stopped; for the builder, the first tree larger
+// than a left it. A round ends with both servers stopped (leases released), so each
 // round starts afresh.
 //
 // Run: build/bin/lease_takeover [--ttl-ms 10000 --renew-ms 3000] [--rounds 5]
@@ -175,10 +175,12 @@ Round RunRound(const std::string& conninfo, store::LeaseTiming timing, int round
   // Die at a point of a's renewal cycle that moves from round to round.
   absl::SleepFor(timing.renew_every * 2 + timing.renew_every * round / rounds);
   pqxx::connection conn(conninfo);
-  const int64_t head = Scalar(conn, "SELECT last_position FROM store_head");
-  const int64_t tree = Scalar(conn, "SELECT tree_size FROM transparency_head");
   const absl::Time died = absl::Now();
   a.Die();
+  // What a wrote, its steps in flight included (b cannot write before a's
+  // grants lapse, a ttl less a renewal period from now at the soonest).
+  const int64_t head = Scalar(conn, "SELECT last_position FROM store_head");
+  const int64_t tree = Scalar(conn, "SELECT tree_size FROM transparency_head");
   Round out;
   const absl::Time give_up = died + timing.ttl * 3 + absl::Seconds(10);
   while ((out.projector_seconds == 0 || out.builder_seconds == 0) && absl::Now() < give_up) {
