@@ -25,7 +25,8 @@
 --     transparency_stream_heads, transparency_checkpoints,
 --     transparency_checkpoint_leaves (new)       log id; group "transparency"
 --   tokens, schema_migrations, store_head,
---     projector_checkpoints                      reference tables (a copy on every node)
+--     projector_checkpoints, leases,
+--     lease_requests                             reference tables (a copy on every node)
 --
 -- Names this file gives (stored: never rename once a database runs on it):
 -- the log ids "store" (the transparency log from before this layout,
@@ -405,6 +406,8 @@ SELECT create_reference_table('tokens');
 SELECT create_reference_table('schema_migrations');
 SELECT create_reference_table('store_head');
 SELECT create_reference_table('projector_checkpoints');
+SELECT create_reference_table('leases');
+SELECT create_reference_table('lease_requests');
 
 ALTER TABLE append_requests ADD CONSTRAINT append_requests_game_id_fkey
   FOREIGN KEY (game_id) REFERENCES games (game_id);

@@ -32,11 +32,14 @@ absl::StatusOr<std::unique_ptr<Arbiterd>> Arbiterd::Start(const Flags& flags) {
   if (!registry.ok()) return Prefixed("rulesets", registry.status());
   d->registry_ = std::make_unique<engine::RulesetRegistry>(*std::move(registry));
   ARBITER_RETURN_IF_ERROR(d->OpenDatabase());
+  ARBITER_RETURN_IF_ERROR(d->StartLeases());
   ARBITER_RETURN_IF_ERROR(d->StartTransparency());
   d->StartLeagues();
   if (flags.reveal_sweep_seconds > 0) {
+    d->sweeper_lease_ = d->Keeper(games::kRevealSweeperLease);
     d->sweeper_ = std::make_unique<games::RevealSweeper>(*d->db_->events,
                                                          absl::Seconds(flags.reveal_sweep_seconds));
+    d->sweeper_->UseLease(*d->sweeper_lease_);
     d->sweeper_->Start();
   }
   ARBITER_RETURN_IF_ERROR(d->StartServer());
@@ -59,6 +62,28 @@ absl::Status Arbiterd::OpenDatabase() {
   return absl::OkStatus();
 }
 
+absl::Status Arbiterd::StartLeases() {
+  if (flags_.lease_renew_seconds >= flags_.lease_seconds) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--lease-renew-seconds (", flags_.lease_renew_seconds,
+        ") must be less than --lease-seconds (", flags_.lease_seconds, ")"));
+  }
+  lease_table_ = std::make_unique<store::pg::LeaseTable>(db_->events->pool());
+  holder_ = store::NewLeaseHolderId();
+  spdlog::info("leases: this server's holder id is {} (time to live {}s, renewed every {}s)",
+               holder_, flags_.lease_seconds, flags_.lease_renew_seconds);
+  return absl::OkStatus();
+}
+
+std::unique_ptr<store::LeaseKeeper> Arbiterd::Keeper(const char* name) {
+  store::LeaseTiming timing;
+  timing.ttl = absl::Seconds(flags_.lease_seconds);
+  timing.renew_every = absl::Seconds(flags_.lease_renew_seconds);
+  auto keeper = std::make_unique<store::LeaseKeeper>(*lease_table_, name, holder_, timing);
+  keeper->Start();
+  return keeper;
+}
+
 absl::Status Arbiterd::StartTransparency() {
   // The signing key lives outside the database, created on the first start
   // like the admin token.
@@ -67,6 +92,8 @@ absl::Status Arbiterd::StartTransparency() {
   if (!key.ok()) return Prefixed("transparency key", key.status());
   key_.emplace(*std::move(key));
   transparency_ = std::make_unique<transparency::TransparencyLog>(db_->events->pool(), key_->signer);
+  transparency_lease_ = Keeper(transparency::kTransparencyLease);
+  transparency_->UseLease(*transparency_lease_);
   transparency_->Start(absl::Milliseconds(200), absl::Seconds(flags_.checkpoint_seconds));
   return absl::OkStatus();
 }
@@ -78,6 +105,8 @@ void Arbiterd::StartLeagues() {
   projections_ = std::make_unique<league::ProjectionStore>(db_->events->pool());
   projector_ = std::make_unique<league::LeagueProjector>(*db_->events, *db_->events, *streams_,
                                                          *projections_);
+  projector_lease_ = Keeper(league::kProjectorLease);
+  projector_->UseLease(*projector_lease_);
   projector_->Start();
   leagues_.emplace(server::LeagueParts{streams_.get(), projections_.get(), projector_.get()});
 }
@@ -173,6 +202,10 @@ void Arbiterd::Stop() {
   if (sweeper_ != nullptr) sweeper_->Stop();
   if (projector_ != nullptr) projector_->Stop();
   if (transparency_ != nullptr) transparency_->Stop();
+  // Released, so that another server takes each over at its next try.
+  for (auto* keeper : {&sweeper_lease_, &projector_lease_, &transparency_lease_}) {
+    if (*keeper != nullptr) (*keeper)->Stop();
+  }
   if (!db_.has_value()) return;
   db_->tokens.reset();  // it uses the event store's pool
   db_->events.reset();

@@ -1,7 +1,8 @@
 // Arbiterd: every part of a running arbiterd, started in order and stopped
-// in reverse: the database and its stores, the transparency log's builder,
-// the league projector, the reveal sweeper, the gRPC server, its health
-// (readiness and the lag figures, services/health) and the website.
+// in reverse: the database and its stores, the leases, the transparency
+// log's builder, the league projector, the reveal sweeper (each running only
+// while this server holds its lease), the gRPC server, its health (readiness
+// and the lag figures, services/health) and the website.
 // The composition root: the only place that knows all of them.
 // Start and Stop from one thread (main's).
 #ifndef ARBITER_SERVICES_ARBITERD_ARBITERD_H_
@@ -22,6 +23,8 @@
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/server/server.h"
+#include "services/store/lease_keeper.h"
+#include "services/store/pg/leases.h"
 #include "services/store/postgres_stream_store.h"
 #include "services/transparency/key_file.h"
 #include "services/transparency/transparency_log.h"
@@ -54,6 +57,10 @@ class Arbiterd {
  private:
   explicit Arbiterd(const Flags& flags) : flags_(flags) {}
   absl::Status OpenDatabase();
+  // The lease table and this process's holder id; a started keeper per
+  // singleton (docs/replication.md, "Singletons").
+  absl::Status StartLeases();
+  std::unique_ptr<store::LeaseKeeper> Keeper(const char* name);
   absl::Status StartTransparency();
   void StartLeagues();
   absl::Status StartServer();
@@ -68,6 +75,11 @@ class Arbiterd {
   std::unique_ptr<engine::RulesetRegistry> registry_;
   std::optional<Database> db_;
   std::optional<std::string> admin_token_file_;  // written on this start
+  std::unique_ptr<store::pg::LeaseTable> lease_table_;
+  std::string holder_;
+  std::unique_ptr<store::LeaseKeeper> transparency_lease_;
+  std::unique_ptr<store::LeaseKeeper> projector_lease_;
+  std::unique_ptr<store::LeaseKeeper> sweeper_lease_;
   std::optional<transparency::LoadedKey> key_;
   std::unique_ptr<transparency::TransparencyLog> transparency_;
   std::unique_ptr<store::PostgresStreamStore> streams_;

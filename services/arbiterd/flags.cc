@@ -25,6 +25,16 @@ void AddBackgroundAndWebFlags(CLI::App& app, Flags& flags) {
                  "their deadline (0: off)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 86400.0));
+  app.add_option("--lease-seconds", flags.lease_seconds,
+                 "Time to live of the leases under which one server at a time runs the league "
+                 "projector, the transparency log's builder and the reveal sweeper: another "
+                 "server takes over within about this long after the holder dies")
+      ->capture_default_str()
+      ->check(CLI::Range(0.2, 3600.0));
+  app.add_option("--lease-renew-seconds", flags.lease_renew_seconds,
+                 "Seconds between renewals of a lease held (less than --lease-seconds)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.05, 3600.0));
   app.add_option("--http-listen", flags.web.listen,
                  "Address of the read-only website (host:port; empty: no website)")
       ->capture_default_str();

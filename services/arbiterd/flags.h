@@ -24,6 +24,10 @@ struct Flags {
   std::string log_origin = "arbiter.local/log";
   double checkpoint_seconds = 10;
   double reveal_sweep_seconds = 60;  // 0: no sweeper
+  // The leases of the singletons (projector, transparency builder, reveal
+  // sweeper): time to live and renewal period (docs/replication.md).
+  double lease_seconds = 10;
+  double lease_renew_seconds = 3;
   bool no_table_json = false;
 };
 

@@ -31,7 +31,8 @@ absl::StatusOr<std::optional<absl::Time>> DeadlineOf(store::EventStore& store,
 }
 
 absl::Status VoidIfUnrevealed(store::EventStore& store, const std::string& game_id,
-                              absl::Time deadline) {
+                              absl::Time deadline,
+                              const std::optional<store::LeaseFence>& fence) {
   ARBITER_ASSIGN_OR_RETURN(const LoadedGame game,
                            LoadGame(store, game_id, [] { return absl::OkStatus(); }));
   if (game.revealed.has_value() || game.record.status != store::GameStatus::kActive) {
@@ -49,6 +50,7 @@ absl::Status VoidIfUnrevealed(store::EventStore& store, const std::string& game_
   append.request_id = StoreRequestId("reveal-deadline", game_id, kRefereePrincipal, "");
   append.recorded_by = kRefereePrincipal;
   append.events.push_back(std::move(event));
+  append.fence = fence;
   return store.Append(append).status();
 }
 
@@ -59,8 +61,8 @@ std::string UnrevealedReason(absl::Time deadline) {
                       absl::FormatTime(absl::RFC3339_sec, deadline, absl::UTCTimeZone()));
 }
 
-absl::StatusOr<std::vector<std::string>> VoidUnrevealedGames(store::EventStore& store,
-                                                             absl::Time now) {
+absl::StatusOr<std::vector<std::string>> VoidUnrevealedGames(
+    store::EventStore& store, absl::Time now, const std::optional<store::LeaseFence>& fence) {
   std::vector<std::string> voided;
   store::ListGamesFilter filter;
   filter.status = store::GameStatus::kActive;
@@ -72,7 +74,8 @@ absl::StatusOr<std::vector<std::string>> VoidUnrevealedGames(store::EventStore& 
       absl::StatusOr<std::optional<absl::Time>> deadline = DeadlineOf(store, record.game_id);
       absl::Status status = deadline.status();
       if (status.ok() && deadline->has_value() && **deadline < now) {
-        status = VoidIfUnrevealed(store, record.game_id, **deadline);
+        status = VoidIfUnrevealed(store, record.game_id, **deadline, fence);
+        if (store::IsLeaseLost(status)) return status;
         if (status.ok()) {
           absl::StatusOr<store::GameRecord> after = store.GetGame(record.game_id);
           if (after.ok() && after->status == store::GameStatus::kVoided) {
@@ -104,17 +107,38 @@ void RevealSweeper::Stop() {
 }
 
 void RevealSweeper::Run() {
+  std::optional<store::LeaseWatch> watch;
+  if (lease_ != nullptr) watch.emplace(*lease_);
   while (true) {
     {
       absl::MutexLock lock(&mu_);
       mu_.AwaitWithTimeout(absl::Condition(&stop_), every_);
       if (stop_) return;
     }
-    absl::StatusOr<std::vector<std::string>> voided = VoidUnrevealedGames(store_, absl::Now());
-    if (!voided.ok()) {
-      spdlog::warn("reveal sweep: {}", std::string(voided.status().message()));
-    }
+    Sweep(watch.has_value() ? &*watch : nullptr);
   }
+}
+
+void RevealSweeper::Sweep(store::LeaseWatch* watch) {
+  std::optional<store::LeaseFence> fence;
+  if (watch != nullptr) {
+    const store::LeaseWatch::Turn turn = watch->Next();
+    if (turn.changed && turn.fence.has_value()) {
+      spdlog::info("reveal sweep: holding lease {} (holder {}, token {}): sweeping",
+                   kRevealSweeperLease, turn.fence->holder, turn.fence->token);
+    } else if (turn.changed) {
+      spdlog::log(turn.lost ? spdlog::level::warn : spdlog::level::info,
+                  "reveal sweep: {} lease {} ({}): standing by", turn.lost ? "lost" : "not holding",
+                  kRevealSweeperLease, lease_->Describe());
+    }
+    if (!turn.fence.has_value()) return;
+    fence = turn.fence;
+  }
+  absl::StatusOr<std::vector<std::string>> voided =
+      VoidUnrevealedGames(store_, absl::Now(), fence);
+  if (voided.ok()) return;
+  spdlog::warn("reveal sweep: {}", std::string(voided.status().message()));
+  if (fence.has_value() && store::IsLeaseLost(voided.status())) lease_->Refused(*fence);
 }
 
 }  // namespace arbiter::games

@@ -1,5 +1,6 @@
 #include "services/league/league_projector.h"
 
+#include <algorithm>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -84,17 +85,70 @@ double LeagueProjector::lag_seconds() const {
 
 void LeagueProjector::Start(absl::Duration interval) {
   thread_ = std::thread([this, interval] {
+    std::optional<store::LeaseWatch> watch;
+    if (lease_ != nullptr) watch.emplace(*lease_);
     while (true) {
       {
         absl::MutexLock lock(&run_mu_);
         auto stopping = [this]() ABSL_EXCLUSIVE_LOCKS_REQUIRED(run_mu_) { return stopping_; };
         if (run_mu_.AwaitWithTimeout(absl::Condition(&stopping), interval)) return;
       }
-      if (absl::Status status = CatchUp(); !status.ok()) {
-        spdlog::warn("league projector: {}", std::string(status.message()));
-      }
+      Tick(watch.has_value() ? &*watch : nullptr);
     }
   });
+}
+
+void LeagueProjector::Tick(store::LeaseWatch* watch) {
+  std::optional<store::LeaseFence> fence;
+  if (watch != nullptr) {
+    const store::LeaseWatch::Turn turn = watch->Next();
+    if (turn.changed) NoteTurn(turn);
+    if (!turn.fence.has_value()) {
+      Watch();
+      return;
+    }
+    fence = turn.fence;
+  }
+  absl::Status status;
+  {
+    absl::MutexLock lock(&mu_);
+    status = CatchUpLocked(fence);
+  }
+  if (status.ok()) return;
+  spdlog::warn("league projector: {}", std::string(status.message()));
+  if (fence.has_value() && store::IsLeaseLost(status)) lease_->Refused(*fence);
+}
+
+void LeagueProjector::NoteTurn(const store::LeaseWatch::Turn& turn) {
+  if (turn.fence.has_value()) {
+    spdlog::info("league projector: holding lease {} (holder {}, token {}): projecting",
+                 kProjectorLease, turn.fence->holder, turn.fence->token);
+  } else if (turn.lost) {
+    spdlog::warn("league projector: lease {} lost ({}): stopped projecting", kProjectorLease,
+                 lease_->Describe());
+  } else {
+    spdlog::info("league projector: not holding lease {} ({}): standing by", kProjectorLease,
+                 lease_->Describe());
+  }
+}
+
+void LeagueProjector::Watch() {
+  absl::StatusOr<int64_t> checkpoint = projections_.Checkpoint();
+  absl::StatusOr<int64_t> head = events_.HeadPosition();
+  if (!checkpoint.ok() || !head.ok()) return;
+  position_ = *checkpoint;
+  lag_ = std::max<int64_t>(0, *head - *checkpoint);
+  if (lag_ == 0) caught_up_micros_ = absl::ToUnixMicros(absl::Now());
+}
+
+absl::StatusOr<std::optional<store::LeaseFence>> LeagueProjector::FenceNow() const {
+  if (lease_ == nullptr) return std::optional<store::LeaseFence>();
+  std::optional<store::LeaseFence> fence = lease_->Held();
+  if (!fence.has_value()) {
+    return absl::UnavailableError(absl::StrCat("the league projector runs in another server (lease ",
+                                               kProjectorLease, ": ", lease_->Describe(), ")"));
+  }
+  return fence;
 }
 
 void LeagueProjector::Stop() {
@@ -106,16 +160,60 @@ void LeagueProjector::Stop() {
 }
 
 absl::Status LeagueProjector::CatchUp() {
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<store::LeaseFence> fence, FenceNow());
   absl::MutexLock lock(&mu_);
-  return CatchUpLocked();
+  return CatchUpLocked(fence);
 }
 
-absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& league_id) {
-  absl::MutexLock lock(&mu_);
+absl::StatusOr<RebuildSummary> LeagueProjector::Rebuild(const std::string& league_id,
+                                                        absl::Duration wait) {
   ARBITER_RETURN_IF_ERROR(
       streams_.GetStream(common::NameOf(common::IdKind::kLeague, league_id)).status());
-  force_rebuild_.insert(league_id);
-  ARBITER_RETURN_IF_ERROR(CatchUpLocked());
+  if (absl::StatusOr<std::optional<store::LeaseFence>> fence = FenceNow(); fence.ok()) {
+    absl::MutexLock lock(&mu_);
+    force_rebuild_.insert(league_id);
+    const absl::Status status = CatchUpLocked(*fence);
+    if (status.ok()) return SummaryOf(league_id);
+    // Without a lease, or failed otherwise than by losing it: as it is.
+    if (!store::IsLeaseLost(status)) return status;
+    spdlog::warn("league projector: {}; asking the holder to rebuild league {}",
+                 std::string(status.message()), league_id);
+    lease_->Refused(**fence);
+  }
+  return RebuildByHolder(league_id, wait);
+}
+
+absl::StatusOr<RebuildSummary> LeagueProjector::RebuildByHolder(const std::string& league_id,
+                                                                absl::Duration wait) {
+  store::pg::LeaseTable& table = lease_->table();
+  ARBITER_ASSIGN_OR_RETURN(const int64_t number, table.Request(kProjectorLease, league_id));
+  const absl::Time deadline = absl::Now() + wait;
+  while (true) {
+    ARBITER_ASSIGN_OR_RETURN(const int64_t done, table.Done(kProjectorLease, league_id));
+    if (done >= number) break;
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError(absl::StrCat(
+          "league ", league_id, ": the league projector's holder has not rebuilt it within ",
+          absl::FormatDuration(wait), " (lease ", kProjectorLease, ": ", lease_->Describe(),
+          "); it will when it can"));
+    }
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  // What the holder stored.
+  RebuildSummary summary;
+  ARBITER_ASSIGN_OR_RETURN(summary.position, projections_.Checkpoint());
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<LeagueProjection> projection,
+                           projections_.Projection(league_id));
+  if (projection.has_value()) summary.rated_games = projection->rated_games;
+  ARBITER_ASSIGN_OR_RETURN(const LeaderboardPage page,
+                           projections_.Leaderboard(league_id, "", 1, ""));
+  summary.players = page.total_players;
+  ARBITER_ASSIGN_OR_RETURN(summary.digest, projections_.Digest(league_id));
+  position_ = std::max(position_.load(), summary.position);
+  return summary;
+}
+
+absl::StatusOr<RebuildSummary> LeagueProjector::SummaryOf(const std::string& league_id) {
   RebuildSummary summary;
   summary.position = checkpoint_;
   if (auto it = leagues_.find(league_id); it != leagues_.end()) {
@@ -176,12 +274,28 @@ struct LeagueProjector::Step {
   absl::Time started;
 };
 
-absl::Status LeagueProjector::CatchUpLocked() {
-  if (!loaded_) ARBITER_RETURN_IF_ERROR(Load());
+absl::Status LeagueProjector::AddRequests(Step& step, const store::LeaseFence& fence) {
+  step.write.fence = fence;
+  ARBITER_ASSIGN_OR_RETURN(step.write.requests_done, lease_->table().Pending(kProjectorLease));
+  for (const auto& [league_id, number] : step.write.requests_done) step.rebuild.insert(league_id);
+  return absl::OkStatus();
+}
+
+absl::Status LeagueProjector::CatchUpLocked(const std::optional<store::LeaseFence>& fence) {
+  // Memory loaded under another grant may be behind what holders since
+  // then wrote.
+  const std::optional<int64_t> token =
+      fence.has_value() ? std::optional<int64_t>(fence->token) : std::nullopt;
+  if (token != memory_token_) loaded_ = false;
+  if (!loaded_) {
+    ARBITER_RETURN_IF_ERROR(Load());
+    memory_token_ = token;
+  }
   Step step;
   ARBITER_ASSIGN_OR_RETURN(step.head, events_.HeadPosition());
   ARBITER_ASSIGN_OR_RETURN(step.leagues, AllLeagues(streams_));
   step.rebuild = force_rebuild_;
+  if (fence.has_value()) ARBITER_RETURN_IF_ERROR(AddRequests(step, *fence));
   for (const auto& [league_id, sequence] : step.leagues) {
     auto it = leagues_.find(league_id);
     if (it == leagues_.end() || it->second.settings_sequence != sequence) {
@@ -195,6 +309,7 @@ absl::Status LeagueProjector::CatchUpLocked() {
   AddChangedRows(step);
   ARBITER_RETURN_IF_ERROR(RebuildLeagues(step));
   const absl::Time computed = absl::Now();
+  if (before_write_) before_write_();
   if (absl::Status status = projections_.Write(step.write); !status.ok()) {
     loaded_ = false;  // memory may be ahead of the store: reload next time
     return status;

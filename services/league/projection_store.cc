@@ -90,6 +90,8 @@ absl::Status ProjectionStore::Write(const ProjectionWrite& write) {
   rows.history = write.history;
   rows.tables = write.tables;
   rows.projections = write.projections;
+  rows.fence = write.fence;
+  rows.requests_done = write.requests_done;
   return tables_.Write(rows);
 }
 

@@ -11,6 +11,7 @@
 #define ARBITER_SERVICES_LEAGUE_PROJECTION_STORE_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -50,6 +51,10 @@ struct ProjectionWrite {
   std::vector<HistoryChunk> history;
   std::vector<TableRow> tables;               // inserted or updated
   std::vector<LeagueProjection> projections;  // inserted or updated
+  // Under the projector's lease: the grant the write is fenced by, and the
+  // rebuild requests of other servers it served (league id -> number).
+  std::optional<store::LeaseFence> fence;
+  std::map<std::string, int64_t> requests_done;
 };
 
 struct LeaderboardPage {
@@ -66,7 +71,8 @@ class ProjectionStore {
   // The projector's checkpoint (0 if none is stored).
   absl::StatusOr<int64_t> Checkpoint();
   // Aborted (nothing written) if the checkpoint is no longer
-  // write.from_position: another projector moved it.
+  // write.from_position (another projector moved it), or if write.fence is
+  // set and the lease has passed to another grant.
   absl::Status Write(const ProjectionWrite& write);
 
   // nullopt if the league has never been projected.

@@ -36,6 +36,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "services/store/lease_fence.h"
 
 namespace arbiter::store {
 
@@ -158,6 +159,11 @@ struct AppendRequest {
   std::string request_id;
   std::string recorded_by;
   std::vector<NewEvent> events;  // 1..kMaxEventsPerAppend events
+  // A singleton's append (the reveal sweeper's): written only if the lease
+  // still names this holder and token, checked in the writing transaction
+  // (lease_fence.h); Aborted otherwise, nothing written. Not part of the
+  // request's digest. The in-memory store has no leases and ignores it.
+  std::optional<LeaseFence> fence;
 };
 
 struct AppendResult {

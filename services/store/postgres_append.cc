@@ -7,8 +7,9 @@
 // order, so that two groups never wait for each other in a cycle), decides
 // each batch's fate from its game's row exactly as a lone append would
 // (unknown game, a retry of an answered request, a game that accepts no
-// more, a stale expected sequence), and writes the batches it accepts in one
-// statement that takes their store-wide positions at once, in queue order.
+// more, a stale expected sequence, a singleton's lease it no longer holds),
+// and writes the batches it accepts in one statement that takes their
+// store-wide positions at once, in queue order.
 // One commit, one WAL flush and one hold of store_head's lock serve the
 // whole group. A refused batch is answered without touching the others; a
 // statement that fails as a whole (an event id already stored) wrote
@@ -42,6 +43,7 @@
 #include "services/store/internal/store_rules.h"
 #include "services/store/pg/arrays.h"
 #include "services/store/pg/commit.h"
+#include "services/store/pg/leases.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::store {
@@ -491,6 +493,14 @@ bool PostgresEventStore::Judge(pqxx::transaction_base& txn, PreparedAppend& one,
                          request.game_id, request.expected_sequence, current))
                    : Replay(one, previous[0], 1));
     return false;
+  }
+  if (request.fence.has_value()) {
+    // A singleton's append (the reveal sweeper's): only while it holds its
+    // lease. The lease row stays locked FOR SHARE until the commit.
+    if (absl::Status fenced = pg::CheckFence(txn, *request.fence); !fenced.ok()) {
+      one.Answer(fenced);
+      return false;
+    }
   }
   one.current = current;
   const std::string prev = current == 0 ? GenesisHash() : game[3].as<std::string>();

@@ -9,6 +9,7 @@
 #include "absl/time/clock.h"
 #include "engine/core/status_macros.h"
 #include "services/transparency/checkpoint.h"
+#include "spdlog/spdlog.h"
 
 namespace arbiter::transparency {
 namespace {
@@ -90,6 +91,7 @@ StoredCheckpoint CheckpointFromRow(const store::pg::CheckpointRow& row) {
 // runs of leaves it added (segments) and the last game event and stream
 // events in the tree.
 struct TransparencyLog::Growth {
+  uint64_t from_size = 0;  // the tree's size as the step found it (its natural fence)
   engine::merkle::CompactRange range;
   engine::merkle::TileBuilder tiles;
   int64_t position = 0;  // of the last game event in the tree
@@ -122,19 +124,37 @@ absl::StatusOr<Hash> EventLeafHash(const std::string& event_hash_hex) {
   return engine::merkle::LeafHash(engine::merkle::ToBytes(raw));
 }
 
+absl::StatusOr<std::optional<store::LeaseFence>> TransparencyLog::FenceNow() const {
+  if (lease_ == nullptr) return std::optional<store::LeaseFence>();
+  std::optional<store::LeaseFence> fence = lease_->Held();
+  if (!fence.has_value()) {
+    return absl::UnavailableError(absl::StrCat("the transparency log is built by another server (lease ",
+                                               kTransparencyLease, ": ", lease_->Describe(), ")"));
+  }
+  return fence;
+}
+
 absl::StatusOr<uint64_t> TransparencyLog::CatchUp() {
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<store::LeaseFence> fence, FenceNow());
+  return CatchUpFenced(fence);
+}
+
+absl::StatusOr<uint64_t> TransparencyLog::CatchUpFenced(
+    const std::optional<store::LeaseFence>& fence) {
   while (true) {
     int64_t added = 0;
-    absl::StatusOr<uint64_t> size = Step(kStepEvents, &added);
+    absl::StatusOr<uint64_t> size = Step(kStepEvents, fence, &added);
     if (!size.ok() || added < kStepEvents) return size;
   }
 }
 
-absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
+absl::StatusOr<uint64_t> TransparencyLog::Step(int limit,
+                                               const std::optional<store::LeaseFence>& fence,
+                                               int64_t* added) {
   absl::MutexLock lock(&build_mu_);
   *added = 0;
   uint64_t tree_size = 0;
-  absl::Status status = tables_.Build([&](store::pg::TransparencyBuildStep& step) -> absl::Status {
+  auto build = [&](store::pg::TransparencyBuildStep& step) -> absl::Status {
     const bool locked = step.TryLock();
     const store::pg::TransparencyHead head = step.ReadHead(locked);
     tree_size = head.tree_size;
@@ -142,15 +162,17 @@ absl::StatusOr<uint64_t> TransparencyLog::Step(int limit, int64_t* added) {
     ARBITER_ASSIGN_OR_RETURN(Growth growth, RestoreTree(step, head));
     ARBITER_RETURN_IF_ERROR(AddGameEvents(step, limit, growth));
     ARBITER_RETURN_IF_ERROR(AddStreamEvents(step, limit, growth));
+    if (in_step_) in_step_();
     if (growth.added == 0) return absl::OkStatus();
-    step.WriteAndCommit(RowsOf(growth));
+    ARBITER_RETURN_IF_ERROR(step.WriteAndCommit(RowsOf(growth)));
     *added = static_cast<int64_t>(growth.added);
     tree_size = growth.range.size();
     frontier_ = growth.range;
     tiles_ = std::move(growth.tiles);
     frontier_known_ = true;
     return absl::OkStatus();
-  });
+  };
+  absl::Status status = tables_.Build(fence, build);
   if (!status.ok()) {
     frontier_known_ = false;
     return status;
@@ -163,6 +185,7 @@ absl::StatusOr<TransparencyLog::Growth> TransparencyLog::RestoreTree(
   Growth growth;
   growth.position = head.events_position;
   const uint64_t tree_size = head.tree_size;
+  growth.from_size = tree_size;
   if (frontier_known_ && frontier_.size() == tree_size) {
     growth.range = frontier_;
     growth.tiles = tiles_;
@@ -234,6 +257,7 @@ absl::Status TransparencyLog::AddStreamEvents(store::pg::TransparencyBuildStep& 
 
 store::pg::TransparencyStepWrite TransparencyLog::RowsOf(Growth& growth) {
   store::pg::TransparencyStepWrite write;
+  write.expected_size = growth.from_size;
   write.segments = std::move(growth.segments);
   for (const engine::merkle::TileContent& tile : growth.tiles.TakeTilesToStore()) {
     store::pg::TileRow& row = write.tiles.emplace_back();
@@ -247,8 +271,35 @@ store::pg::TransparencyStepWrite TransparencyLog::RowsOf(Growth& growth) {
   return write;
 }
 
-absl::StatusOr<StoredCheckpoint> TransparencyLog::Publish() {
-  ARBITER_ASSIGN_OR_RETURN(const uint64_t size, CatchUp());
+absl::StatusOr<StoredCheckpoint> TransparencyLog::Publish(absl::Duration wait) {
+  if (absl::StatusOr<std::optional<store::LeaseFence>> fence = FenceNow(); fence.ok()) {
+    absl::StatusOr<StoredCheckpoint> published = PublishFenced(*fence);
+    if (published.ok() || !store::IsLeaseLost(published.status())) return published;
+    lease_->Refused(**fence);
+  }
+  return PublishByHolder(wait);
+}
+
+absl::StatusOr<StoredCheckpoint> TransparencyLog::PublishByHolder(absl::Duration wait) {
+  store::pg::LeaseTable& table = lease_->table();
+  ARBITER_ASSIGN_OR_RETURN(const int64_t number, table.Request(kTransparencyLease, ""));
+  const absl::Time deadline = absl::Now() + wait;
+  while (true) {
+    ARBITER_ASSIGN_OR_RETURN(const int64_t done, table.Done(kTransparencyLease, ""));
+    if (done >= number) return LatestCheckpoint();
+    if (absl::Now() >= deadline) {
+      return absl::UnavailableError(absl::StrCat(
+          "the transparency log's builder has not signed a checkpoint within ",
+          absl::FormatDuration(wait), " (lease ", kTransparencyLease, ": ", lease_->Describe(),
+          "); it will when it can"));
+    }
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+}
+
+absl::StatusOr<StoredCheckpoint> TransparencyLog::PublishFenced(
+    const std::optional<store::LeaseFence>& fence) {
+  ARBITER_ASSIGN_OR_RETURN(const uint64_t size, CatchUpFenced(fence));
   ARBITER_ASSIGN_OR_RETURN(const Hash root, RootAt(size));
   Checkpoint checkpoint;
   checkpoint.origin = signer_.name();
@@ -258,7 +309,7 @@ absl::StatusOr<StoredCheckpoint> TransparencyLog::Publish() {
   ARBITER_ASSIGN_OR_RETURN(std::string note, signer_.Sign(CheckpointText(checkpoint)));
   ARBITER_RETURN_IF_ERROR(tables_.StoreCheckpoint(store::pg::CheckpointRow{
       checkpoint.size, engine::merkle::ToHex(checkpoint.root),
-      absl::ToUnixSeconds(checkpoint.time), std::move(note)}));
+      absl::ToUnixSeconds(checkpoint.time), std::move(note)}, fence));
   absl::StatusOr<StoredCheckpoint> stored = CheckpointAt(size);
   if (stored.ok()) {
     absl::MutexLock lock(&recent_mu_);
@@ -295,20 +346,74 @@ void TransparencyLog::Stop() {
 }
 
 void TransparencyLog::Loop(absl::Duration interval, absl::Duration checkpoint_interval) {
-  absl::Time last_signed = absl::InfinitePast();
-  std::optional<uint64_t> signed_size;  // none yet: the first is signed at once
-  if (absl::StatusOr<StoredCheckpoint> latest = LatestCheckpoint(); latest.ok()) {
-    signed_size = latest->size;
-    last_signed = latest->time;
-  }
+  std::optional<store::LeaseWatch> watch;
+  if (lease_ != nullptr) watch.emplace(*lease_);
+  Signing signing = ReadSigning();
   while (!stop_->WaitForNotificationWithTimeout(interval)) {
-    absl::StatusOr<uint64_t> size = CatchUp();
-    if (!size.ok() || (signed_size.has_value() && *size <= *signed_size)) continue;
-    if (absl::Now() - last_signed < checkpoint_interval) continue;
-    absl::StatusOr<StoredCheckpoint> published = Publish();
-    if (!published.ok()) continue;
-    signed_size = published->size;
-    last_signed = absl::Now();
+    std::optional<store::LeaseFence> fence;
+    if (watch.has_value()) {
+      const store::LeaseWatch::Turn turn = watch->Next();
+      if (turn.changed) {
+        NoteTurn(turn);
+        if (turn.fence.has_value()) signing = ReadSigning();  // others may have signed since
+      }
+      if (!turn.fence.has_value()) continue;
+      fence = turn.fence;
+    }
+    BuildAndSign(fence, checkpoint_interval, signing);
+  }
+}
+
+TransparencyLog::Signing TransparencyLog::ReadSigning() {
+  Signing signing;
+  if (absl::StatusOr<StoredCheckpoint> latest = LatestCheckpoint(); latest.ok()) {
+    signing.signed_size = latest->size;
+    signing.last_signed = latest->time;
+  }
+  return signing;
+}
+
+void TransparencyLog::NoteTurn(const store::LeaseWatch::Turn& turn) {
+  if (turn.fence.has_value()) {
+    spdlog::info("transparency log: holding lease {} (holder {}, token {}): building and signing",
+                 kTransparencyLease, turn.fence->holder, turn.fence->token);
+  } else if (turn.lost) {
+    spdlog::warn("transparency log: lease {} lost ({}): stopped building", kTransparencyLease,
+                 lease_->Describe());
+  } else {
+    spdlog::info("transparency log: not holding lease {} ({}): standing by", kTransparencyLease,
+                 lease_->Describe());
+  }
+}
+
+void TransparencyLog::BuildAndSign(const std::optional<store::LeaseFence>& fence,
+                                   absl::Duration checkpoint_interval, Signing& signing) {
+  absl::StatusOr<uint64_t> size = CatchUpFenced(fence);
+  if (!size.ok()) {
+    if (fence.has_value() && store::IsLeaseLost(size.status())) {
+      spdlog::warn("transparency log: {}", std::string(size.status().message()));
+      lease_->Refused(*fence);
+    }
+    return;
+  }
+  // Checkpoints other servers asked for (Publish there).
+  std::map<std::string, int64_t> asked;
+  if (fence.has_value()) {
+    absl::StatusOr<std::map<std::string, int64_t>> pending =
+        lease_->table().Pending(kTransparencyLease);
+    if (pending.ok()) asked = *std::move(pending);
+  }
+  const bool grown = !signing.signed_size.has_value() || *size > *signing.signed_size;
+  if (asked.empty() && (!grown || absl::Now() - signing.last_signed < checkpoint_interval)) return;
+  absl::StatusOr<StoredCheckpoint> published = PublishFenced(fence);
+  if (!published.ok()) {
+    if (fence.has_value() && store::IsLeaseLost(published.status())) lease_->Refused(*fence);
+    return;
+  }
+  signing.signed_size = published->size;
+  signing.last_signed = absl::Now();
+  for (const auto& [subject, number] : asked) {
+    (void)lease_->table().MarkDone(*fence, subject, number);
   }
 }
 

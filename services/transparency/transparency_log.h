@@ -20,6 +20,15 @@
 // stores the note; Start runs CatchUp on a thread of its own and publishes a
 // checkpoint when the tree has grown and `checkpoint_interval` has passed.
 //
+// Under a lease. In arbiterd the builder runs under the lease
+// kTransparencyLease (UseLease; services/store/lease_keeper.h): only the
+// server holding it builds and signs, and each step's write is fenced, in
+// its transaction, by the tree's expected size and by the lease's token, so
+// a holder paused or cut off past its lease writes nothing and cannot fork
+// the tree. Publish on another server asks the holder through the database
+// (pg::LeaseTable::Request) and waits for its checkpoint. Without a lease
+// (tests, tools) any builder builds, under the advisory lock.
+//
 // Reading. Proofs are computed from the stored subtree hashes for any tree
 // size up to the tree's. Thread-safe.
 #ifndef ARBITER_SERVICES_TRANSPARENCY_TRANSPARENCY_LOG_H_
@@ -27,6 +36,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <thread>
@@ -40,6 +50,7 @@
 #include "engine/merkle/compact_range.h"
 #include "engine/merkle/merkle.h"
 #include "engine/merkle/tiles.h"
+#include "services/store/lease_keeper.h"
 #include "services/store/pg/pool.h"
 #include "services/store/pg/transparency_tables.h"
 #include "services/transparency/note.h"
@@ -52,6 +63,9 @@ struct StoredCheckpoint {
   absl::Time time;
   std::string note;  // the signed note, as stored
 };
+
+// The lease the builder (and the checkpoints it signs) runs under.
+inline constexpr char kTransparencyLease[] = "transparency";
 
 // The leaf hash of an event whose hash is `event_hash_hex` (64 hex digits).
 // InvalidArgument if it is not one.
@@ -67,20 +81,36 @@ class TransparencyLog {
   TransparencyLog(const TransparencyLog&) = delete;
   TransparencyLog& operator=(const TransparencyLog&) = delete;
 
+  // From now on build and sign only while `keeper` (of kTransparencyLease)
+  // holds the lease, every write fenced by its token. Before Start;
+  // `keeper` must outlive this object.
+  void UseLease(store::LeaseKeeper& keeper) { lease_ = &keeper; }
+
   // Adds every committed event not yet in the tree. Returns the tree size.
-  // Unavailable if PostgreSQL is; DataLoss if a stored event hash is not 64
-  // hex digits.
+  // Unavailable if PostgreSQL is, or under a lease this process does not
+  // hold; Aborted if the write was fenced off (the tree grew meanwhile, or
+  // the lease passed to another grant); DataLoss if a stored event hash is
+  // not 64 hex digits.
   absl::StatusOr<uint64_t> CatchUp();
 
   // Catches up and signs a checkpoint of the tree as it then is (returns the
-  // stored one if that size is already signed).
-  absl::StatusOr<StoredCheckpoint> Publish();
+  // stored one if that size is already signed). Under a lease held
+  // elsewhere, asks the holder to and returns the latest checkpoint once it
+  // has (Unavailable if it has not within `wait`).
+  absl::StatusOr<StoredCheckpoint> Publish(absl::Duration wait = absl::Minutes(1));
 
-  // CatchUp every `interval`; a checkpoint when the tree has grown since the
-  // last one and `checkpoint_interval` has passed since it was signed.
+  // CatchUp every `interval` (while holding the lease, if one is used); a
+  // checkpoint when the tree has grown since the last one and
+  // `checkpoint_interval` has passed since it was signed, or when another
+  // server asked for one.
   void Start(absl::Duration interval = absl::Milliseconds(200),
              absl::Duration checkpoint_interval = absl::Seconds(10));
   void Stop();
+
+  // Runs `hook` inside each build step's transaction, after the new events
+  // are read and before anything is written (tests pause a holder there,
+  // with the head locked).
+  void SetInStepHookForTest(std::function<void()> hook) { in_step_ = std::move(hook); }
 
   // NotFound before the first checkpoint. Read from the database.
   absl::StatusOr<StoredCheckpoint> LatestCheckpoint();
@@ -115,8 +145,28 @@ class TransparencyLog {
  private:
   struct Growth;  // the tree as one step grows it (transparency_log.cc)
 
+  // What the thread knows of the checkpoints it signed.
+  struct Signing {
+    absl::Time last_signed = absl::InfinitePast();
+    std::optional<uint64_t> signed_size;  // none yet: the first is signed at once
+  };
+
+  // The fence for a step now: nullopt without a lease; Unavailable if the
+  // lease is held elsewhere.
+  absl::StatusOr<std::optional<store::LeaseFence>> FenceNow() const;
+  // CatchUp and Publish, fenced by `fence` when set.
+  absl::StatusOr<uint64_t> CatchUpFenced(const std::optional<store::LeaseFence>& fence);
+  absl::StatusOr<StoredCheckpoint> PublishFenced(const std::optional<store::LeaseFence>& fence);
+  // Publish on a server that does not hold the lease.
+  absl::StatusOr<StoredCheckpoint> PublishByHolder(absl::Duration wait);
   // One CatchUp step of at most `limit` events; sets *added.
-  absl::StatusOr<uint64_t> Step(int limit, int64_t* added);
+  absl::StatusOr<uint64_t> Step(int limit, const std::optional<store::LeaseFence>& fence,
+                                int64_t* added);
+  // The thread's work every interval: build, and sign when due or asked.
+  void BuildAndSign(const std::optional<store::LeaseFence>& fence,
+                    absl::Duration checkpoint_interval, Signing& signing);
+  Signing ReadSigning();
+  void NoteTurn(const store::LeaseWatch::Turn& turn);
   // The parts of a step, in its transaction: the tree as stored (from this
   // process's memory when it is current, else from the stored tiles), the
   // new game and stream events added to it, and the rows that store them.
@@ -146,6 +196,8 @@ class TransparencyLog {
   absl::Mutex recent_mu_;
   std::optional<StoredCheckpoint> recent_ ABSL_GUARDED_BY(recent_mu_);
   absl::Time recent_read_ ABSL_GUARDED_BY(recent_mu_) = absl::InfinitePast();
+  store::LeaseKeeper* lease_ = nullptr;
+  std::function<void()> in_step_;
 };
 
 }  // namespace arbiter::transparency

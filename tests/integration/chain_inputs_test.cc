@@ -12,6 +12,8 @@
 #include "engine/core/seed_derivation.h"
 #include "services/games/reveal_sweep.h"
 #include "services/store/event_hash.h"
+#include "services/store/lease_keeper.h"
+#include "services/store/pg/leases.h"
 #include "tests/integration/server_fixture.h"
 
 namespace arbiter::server::testing {
@@ -329,6 +331,48 @@ TEST_F(ChainInputsTest, TheSweeperVoidsAnOverdueGameOnItsOwn) {
   }
   sweeper.Stop();
   EXPECT_EQ(Get("overdue").status(), v1::GAME_STATUS_VOIDED);
+}
+
+// Two servers' sweepers under the lease kRevealSweeperLease: only the
+// holder's voids an overdue game, and a sweeper whose lease was taken over
+// while it was paused (its grant stale) voids nothing: its append is
+// refused by the lease's token, the game left as it was.
+TEST_F(ChainInputsTest, OnlyTheSweeperHoldingTheLeaseVoidsAndAStaleOneVoidsNothing) {
+  google::protobuf::Duration second;
+  second.set_seconds(1);
+  v1::Game game;
+  ASSERT_TRUE(CreateSealed("overdue", 5, &game, "", &second).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  store::pg::LeaseTable table(events_->pool());
+  store::LeaseTiming timing;
+  timing.ttl = absl::Milliseconds(500);
+  timing.renew_every = absl::Milliseconds(100);
+  store::LeaseKeeper a(table, games::kRevealSweeperLease, "a", timing);
+  store::LeaseKeeper b(table, games::kRevealSweeperLease, "b", timing);
+  a.Start();
+  b.Start();
+  ASSERT_TRUE(a.Held().has_value());
+  const store::LeaseFence stale = *a.Held();
+  a.Abandon();  // a stops (paused); b takes over once a's grant lapses
+  const absl::Time give_up = absl::Now() + absl::Seconds(10);
+  while (!b.Held().has_value() && absl::Now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  ASSERT_TRUE(b.Held().has_value());
+
+  // a resumes with the grant it had: refused, nothing appended.
+  absl::StatusOr<std::vector<std::string>> voided =
+      games::VoidUnrevealedGames(*events_, absl::Now(), stale);
+  EXPECT_TRUE(store::IsLeaseLost(voided.status())) << voided.status();
+  EXPECT_EQ(Get("overdue").status(), v1::GAME_STATUS_ACTIVE);
+  EXPECT_EQ(Get("overdue").last_event(), 1);
+  // b, the holder, voids it, once, even if its sweeper runs twice.
+  voided = games::VoidUnrevealedGames(*events_, absl::Now(), b.Held());
+  ASSERT_TRUE(voided.ok()) << voided.status();
+  EXPECT_THAT(*voided, ::testing::ElementsAre("overdue"));
+  EXPECT_TRUE(games::VoidUnrevealedGames(*events_, absl::Now(), b.Held())->empty());
+  EXPECT_EQ(Get("overdue").status(), v1::GAME_STATUS_VOIDED);
+  EXPECT_EQ(Get("overdue").last_event(), 2);
 }
 
 }  // namespace

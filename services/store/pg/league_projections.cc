@@ -11,6 +11,7 @@
 #include "engine/core/sha256.h"
 #include "engine/core/status_macros.h"
 #include "services/store/pg/arrays.h"
+#include "services/store/pg/leases.h"
 
 namespace arbiter::store::pg {
 namespace {
@@ -224,6 +225,7 @@ absl::Status LeagueProjectionTables::Write(const ProjectionRowsWrite& write) {
     // Projections are derived: losing the last commit to a crash only means
     // counting it again, so do not wait for the WAL flush.
     txn.exec("SET LOCAL synchronous_commit = off");
+    if (write.fence.has_value()) LimitIdleInTransaction(txn, write.fence->idle_limit);
     ARBITER_RETURN_IF_ERROR(LockCheckpoint(txn, write.from_position));
     DeleteLeagues(txn, write.replaced_leagues);
     if (!write.ratings.empty()) CopyRatings(txn, write.ratings, write.replaced_leagues);
@@ -231,6 +233,12 @@ absl::Status LeagueProjectionTables::Write(const ProjectionRowsWrite& write) {
     WriteTablesAndProjections(txn, write);
     txn.exec_params("UPDATE projector_checkpoints SET position = $2 WHERE projector = $1",
                     kProjector, write.to_position);
+    if (write.fence.has_value()) {
+      for (const auto& [league, number] : write.requests_done) {
+        MarkDoneIn(txn, write.fence->name, league, number);
+      }
+      ARBITER_RETURN_IF_ERROR(CheckFence(txn, *write.fence));
+    }
     txn.commit();
     return absl::OkStatus();
   });

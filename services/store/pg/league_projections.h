@@ -5,12 +5,14 @@
 // ranked is services/league's (projection_store.h); this file only stores
 // and reads them, on the service's pool (pool.h). Every write carries the
 // checkpoint it started from and moves it in the same transaction, so each
-// result is counted exactly once whatever crashes. The projections are
+// result is counted exactly once whatever crashes; under a lease it is also
+// fenced by the lease's token (leases.h). The projections are
 // derived and UNLOGGED (docs/leagues.md). Thread-safe.
 #ifndef ARBITER_SERVICES_STORE_PG_LEAGUE_PROJECTIONS_H_
 #define ARBITER_SERVICES_STORE_PG_LEAGUE_PROJECTIONS_H_
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -20,6 +22,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "absl/types/span.h"
+#include "services/store/lease_fence.h"
 #include "services/store/pg/pool.h"
 
 namespace arbiter::store::pg {
@@ -78,6 +81,12 @@ struct ProjectionRowsWrite {
   absl::Span<const HistoryChunkRow> history;
   absl::Span<const LeagueTableRow> tables;            // inserted or updated
   absl::Span<const LeagueProjectionRow> projections;  // inserted or updated
+  // Set when the projector runs under its lease (leases.h): the write is
+  // refused, nothing written, unless the lease is still this grant; and the
+  // rebuild requests it served (league id -> request number) are marked
+  // done in the same transaction.
+  std::optional<LeaseFence> fence;
+  std::map<std::string, int64_t> requests_done;
 };
 
 // A page of a table's players by display rating.
@@ -105,7 +114,8 @@ class LeagueProjectionTables {
   // emptied the unlogged projections).
   absl::StatusOr<int64_t> Checkpoint();
   // Writes `write` in one transaction. Aborted (nothing written) if the
-  // checkpoint is no longer write.from_position: another projector moved it.
+  // checkpoint is no longer write.from_position (another projector moved
+  // it), or if write.fence is set and the lease is no longer that grant.
   absl::Status Write(const ProjectionRowsWrite& write);
 
   // nullopt if the league has no row.

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "services/store/pg/arrays.h"
+#include "services/store/pg/leases.h"
 
 namespace arbiter::store::pg {
 namespace {
@@ -155,7 +156,7 @@ std::vector<StreamEventLeaf> TransparencyBuildStep::NewStreamEvents(int limit) {
   return out;
 }
 
-void TransparencyBuildStep::WriteAndCommit(const TransparencyStepWrite& write) {
+absl::Status TransparencyBuildStep::WriteAndCommit(const TransparencyStepWrite& write) {
   // The tree is derived from the events: a step lost in a crash is simply
   // built again, so it need not wait for its commit to reach the disk. A
   // checkpoint's own commit is synchronous, and flushing it flushes every
@@ -164,27 +165,44 @@ void TransparencyBuildStep::WriteAndCommit(const TransparencyStepWrite& write) {
   WriteSegments(txn_, write.segments);
   WriteTiles(txn_, write.tiles);
   WriteStreamHeads(txn_, write.stream_heads);
-  txn_.exec_params0("UPDATE transparency_head SET tree_size = $1, events_position = $2",
-                    write.head.tree_size, write.head.events_position);
+  const pqxx::result moved = txn_.exec_params0(
+      "UPDATE transparency_head SET tree_size = $1, events_position = $2 WHERE tree_size = $3",
+      write.head.tree_size, write.head.events_position, write.expected_size);
+  if (moved.affected_rows() != 1) {
+    return absl::AbortedError(absl::StrCat("the transparency log is no longer ",
+                                           write.expected_size,
+                                           " leaves (another builder grew it): nothing written"));
+  }
+  if (fence_.has_value()) {
+    if (absl::Status fenced = CheckFence(txn_, *fence_); !fenced.ok()) return fenced;
+  }
   txn_.commit();
+  return absl::OkStatus();
 }
 
 absl::Status TransparencyTables::Build(
+    const std::optional<LeaseFence>& fence,
     const std::function<absl::Status(TransparencyBuildStep&)>& step) {
   return pool_.Run("building the transparency log", [&](pqxx::connection_base& conn) {
     pqxx::work txn(conn);
-    TransparencyBuildStep build(txn);
+    // A holder paused in here keeps the head locked: not past its lease.
+    if (fence.has_value()) LimitIdleInTransaction(txn, fence->idle_limit);
+    TransparencyBuildStep build(txn, fence);
     return step(build);
   });
 }
 
-absl::Status TransparencyTables::StoreCheckpoint(const CheckpointRow& checkpoint) {
-  return pool_.Run("storing a checkpoint", [&](pqxx::connection_base& conn) {
+absl::Status TransparencyTables::StoreCheckpoint(const CheckpointRow& checkpoint,
+                                                 const std::optional<LeaseFence>& fence) {
+  return pool_.Run("storing a checkpoint", [&](pqxx::connection_base& conn) -> absl::Status {
     pqxx::work txn(conn);
     txn.exec_params0(
         "INSERT INTO transparency_checkpoints (tree_size, root_hash, signed_at, note) "
         "VALUES ($1, decode($2, 'hex'), to_timestamp($3), $4) ON CONFLICT (tree_size) DO NOTHING",
         checkpoint.tree_size, checkpoint.root_hex, checkpoint.signed_at_seconds, checkpoint.note);
+    if (fence.has_value()) {
+      if (absl::Status fenced = CheckFence(txn, *fence); !fenced.ok()) return fenced;
+    }
     txn.commit();
     return absl::OkStatus();
   });

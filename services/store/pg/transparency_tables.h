@@ -5,7 +5,9 @@
 // The Merkle tree itself (which leaves, which tiles, proofs, signatures) is
 // services/transparency's (transparency_log.h); this file stores and reads
 // its rows, on the service's pool (pool.h). Hashes travel as hex (64 digits
-// each), as the events store them. Thread-safe.
+// each), as the events store them. A builder step is fenced by the tree's
+// expected size and, under the builder's lease, by the lease's token.
+// Thread-safe.
 #ifndef ARBITER_SERVICES_STORE_PG_TRANSPARENCY_TABLES_H_
 #define ARBITER_SERVICES_STORE_PG_TRANSPARENCY_TABLES_H_
 
@@ -18,6 +20,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "services/store/lease_fence.h"
 #include "services/store/pg/pool.h"
 
 namespace arbiter::store::pg {
@@ -67,6 +70,9 @@ struct StreamEventLeaf {
 
 // What a builder step stores.
 struct TransparencyStepWrite {
+  // The size of the tree the step extended: the head must still say so
+  // (the tree's natural fence), or nothing is written.
+  uint64_t expected_size = 0;
   std::vector<TransparencySegment> segments;
   std::vector<TileRow> tiles;
   std::map<std::string, int64_t> stream_heads;  // stream id -> last sequence in the tree
@@ -101,13 +107,17 @@ class TransparencyBuildStep {
   // head), in stream and sequence order.
   std::vector<StreamEventLeaf> NewStreamEvents(int limit);
   // Stores `write` and commits (without waiting for the flush: the tree is
-  // derived). Without it the step writes nothing.
-  void WriteAndCommit(const TransparencyStepWrite& write);
+  // derived). Without it the step writes nothing. Aborted, nothing written,
+  // if the head's size is not write.expected_size, or if the step is fenced
+  // and the lease has passed to another grant (IsLeaseLost).
+  absl::Status WriteAndCommit(const TransparencyStepWrite& write);
 
  private:
   friend class TransparencyTables;
-  explicit TransparencyBuildStep(pqxx::transaction_base& txn) : txn_(txn) {}
+  TransparencyBuildStep(pqxx::transaction_base& txn, const std::optional<LeaseFence>& fence)
+      : txn_(txn), fence_(fence) {}
   pqxx::transaction_base& txn_;
+  const std::optional<LeaseFence>& fence_;
 };
 
 class TransparencyTables {
@@ -116,11 +126,16 @@ class TransparencyTables {
   explicit TransparencyTables(PgPool& pool) : pool_(pool) {}
 
   // Runs `step` in one transaction; returns what it returns, or the status
-  // of what libpqxx threw ("building the transparency log: ...").
-  absl::Status Build(const std::function<absl::Status(TransparencyBuildStep&)>& step);
+  // of what libpqxx threw ("building the transparency log: ..."). With a
+  // fence (the builder's lease, leases.h), the step's write is refused
+  // unless the lease is still that grant.
+  absl::Status Build(const std::optional<LeaseFence>& fence,
+                     const std::function<absl::Status(TransparencyBuildStep&)>& step);
 
-  // Stores a checkpoint unless one of its size is stored.
-  absl::Status StoreCheckpoint(const CheckpointRow& checkpoint);
+  // Stores a checkpoint unless one of its size is stored. With a fence, only
+  // while the lease is that grant (IsLeaseLost otherwise, nothing stored).
+  absl::Status StoreCheckpoint(const CheckpointRow& checkpoint,
+                               const std::optional<LeaseFence>& fence = std::nullopt);
   // The largest checkpoint; nullopt before the first.
   absl::StatusOr<std::optional<CheckpointRow>> LatestCheckpoint();
   // The checkpoint of exactly `tree_size` leaves, if one was signed.
