@@ -1,7 +1,7 @@
 -- The sharded layout of Arbiter's tables on Citus 12 (docs/scale-out.md).
 --
 -- Run once, as a superuser, on the Citus coordinator, in the Arbiter
--- database, after `arbiter migrate` (migrations 0001-0022) and after every
+-- database, after `arbiter migrate` (migrations 0001-0023) and after every
 -- worker was added (citus_add_node), with citus.enable_unsafe_triggers on in
 -- every node's configuration:
 --   psql -v ON_ERROR_STOP=1 -d arbiter -f docs/scale-out/citus-layout.sql
@@ -68,8 +68,8 @@ BEGIN
     RAISE EXCEPTION 'the layout has already been applied to this database (games is distributed)';
   END IF;
   SELECT max(version) INTO at_version FROM schema_migrations;
-  IF at_version IS DISTINCT FROM 22 THEN
-    RAISE EXCEPTION 'this layout is written for the schema of migrations 0001-0022; this database is at %',
+  IF at_version IS DISTINCT FROM 23 THEN
+    RAISE EXCEPTION 'this layout is written for the schema of migrations 0001-0023; this database is at %',
       coalesce(at_version::text, 'no migration')
       USING HINT = 'Run arbiter migrate first, or review the layout against the newer migrations.';
   END IF;
