@@ -115,7 +115,9 @@ class SocketProxy {
       for (int i = 0; i < 2 && !done; ++i) {
         if (fds[i].revents == 0) continue;
         const ssize_t n = ::read(fds[i].fd, buffer, sizeof(buffer));
-        done = n <= 0 || ::write(fds[1 - i].fd, buffer, static_cast<std::size_t>(n)) != n;
+        // MSG_NOSIGNAL: a side the test cut is an error here, not SIGPIPE.
+        done = n <= 0 ||
+               ::send(fds[1 - i].fd, buffer, static_cast<std::size_t>(n), MSG_NOSIGNAL) != n;
       }
       if (done) break;
     }
