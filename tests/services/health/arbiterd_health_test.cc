@@ -308,7 +308,14 @@ void SubmitGame(const std::shared_ptr<grpc::Channel>& channel, const std::string
 }
 
 TEST_F(ArbiterdHealthTest, MetricsParseAsPrometheusTextAndMoveWhenAGameIsStored) {
-  absl::StatusOr<PromText> before = Metrics();
+  // The store's follower connects a moment after the server starts.
+  absl::StatusOr<PromText> before = absl::UnknownError("never scraped");
+  Eventually(
+      [&] {
+        before = Metrics();
+        return before.ok() && before->Value("arbiter_follower_connected") == 1;
+      },
+      absl::Seconds(15));
   ASSERT_TRUE(before.ok()) << before.status();
   EXPECT_EQ(before->Value("arbiter_ready"), 1);
   EXPECT_EQ(before->Value("arbiter_database_writable"), 1);
