@@ -39,6 +39,7 @@
 #include "absl/time/clock.h"
 #include "engine/core/status_macros.h"
 #include "services/store/event_hash.h"
+#include "services/store/internal/back_off.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
 #include "services/store/pg/arrays.h"
@@ -368,44 +369,21 @@ std::vector<PostgresEventStore::PreparedAppend*> PostgresEventStore::AppendToget
   return {};
 }
 
-namespace {
-
-absl::Status NotStored(const std::string& request_id, absl::string_view how) {
-  return absl::UnavailableError(absl::StrCat(
-      "the append with request id \"", request_id,
-      "\" was not stored: the connection to PostgreSQL was lost while it was being committed, "
-      "and looking it up again after reconnecting found ", how, "; nothing was written, retry"));
-}
-
-absl::Status StillUnknown(const std::string& request_id, absl::string_view why) {
-  return absl::UnavailableError(absl::StrCat(
-      "the outcome of the append with request id \"", request_id,
-      "\" is unknown: its commit was cut off and it could not be looked up again (", why,
-      "); retry with the same request id, which answers it exactly once"));
-}
-
-}  // namespace
-
 void PostgresEventStore::ResolveUnknownAppends(const std::vector<PreparedAppend*>& group) {
   std::vector<PreparedAppend*> open = group;
   for (PreparedAppend* one : open) one->answered = false;  // replays too
-  const absl::Time give_up = absl::Now() + options_.resolve_unknown_for;
-  absl::Duration pause = absl::Milliseconds(20);
-  while (true) {
-    absl::Status looked = pool_.Run(
-        "looking up appends whose commit was cut off",
-        [&](pqxx::connection_base& conn) { return LookUpAppends(conn, open); });
+  absl::Status looked;
+  const bool settled = internal::AttemptUntil(absl::Now() + options_.resolve_unknown_for, [&] {
+    looked = pool_.Run("looking up appends whose commit was cut off",
+                       [&](pqxx::connection_base& conn) { return LookUpAppends(conn, open); });
     std::erase_if(open, [](const PreparedAppend* one) { return one->answered; });
-    if (open.empty()) return;
+    if (open.empty()) return true;
     if (looked.ok()) looked = absl::UnavailableError("its transaction is still in progress");
-    if (absl::Now() + pause > give_up) {
-      for (PreparedAppend* one : open) {
-        one->Answer(StillUnknown(one->request->request_id, looked.message()));
-      }
-      return;
-    }
-    absl::SleepFor(pause);
-    pause = std::min(pause * 2, absl::Seconds(1));
+    return false;
+  });
+  if (settled) return;
+  for (PreparedAppend* one : open) {
+    one->Answer(internal::AppendOutcomeUnknown(one->request->request_id, looked.message()));
   }
 }
 
@@ -434,10 +412,10 @@ absl::Status PostgresEventStore::LookUpAppends(pqxx::connection_base& conn,
     } else if (one->transaction.empty()) {
       // A replayed answer that was visible before: it is gone with the
       // server that held it.
-      one->Answer(NotStored(one->request->request_id, "no such request"));
+      one->Answer(internal::AppendNotStored(one->request->request_id, "no such request"));
     } else if (std::optional<std::string> fate = TransactionFate(conn, one->transaction)) {
       // Aborted, or never ran on this server: a failover's new primary.
-      one->Answer(NotStored(one->request->request_id, *fate));
+      one->Answer(internal::AppendNotStored(one->request->request_id, *fate));
     }
     // Otherwise still in progress (a commit waiting for a standby), or
     // committed since the look-up: looked up again.

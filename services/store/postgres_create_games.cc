@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "services/store/event_hash.h"
+#include "services/store/internal/back_off.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
 #include "services/store/pg/arrays.h"
@@ -351,10 +352,9 @@ void PostgresEventStore::WriteAlone(Lease& lease, PreparedCreate& one) {
 
 void PostgresEventStore::ResolveUnknownCreation(PreparedCreate& one) {
   const CreateGameRequest& request = *one.request;
-  const absl::Time give_up = absl::Now() + options_.resolve_unknown_for;
-  absl::Duration pause = absl::Milliseconds(20);
-  while (true) {
-    absl::Status looked = pool_.Run(
+  absl::Status looked;
+  const bool settled = internal::AttemptUntil(absl::Now() + options_.resolve_unknown_for, [&] {
+    looked = pool_.Run(
         "looking up a game whose creation was cut off",
         [&](pqxx::connection_base& conn) -> absl::Status {
           pqxx::work txn(conn);
@@ -376,14 +376,9 @@ void PostgresEventStore::ResolveUnknownCreation(PreparedCreate& one) {
           }
           return absl::OkStatus();
         });
-    if (looked.ok()) return;
-    if (absl::Now() + pause > give_up) {
-      one.result = internal::CreationOutcomeUnknown(request.request_id, looked.message());
-      return;
-    }
-    absl::SleepFor(pause);
-    pause = std::min(pause * 2, absl::Seconds(1));
-  }
+    return looked.ok();
+  });
+  if (!settled) one.result = internal::CreationOutcomeUnknown(request.request_id, looked.message());
 }
 
 }  // namespace arbiter::store

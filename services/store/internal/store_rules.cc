@@ -302,6 +302,20 @@ absl::Status CreationOutcomeUnknown(const std::string& request_id, absl::string_
       "); retry with the same request id, which answers it exactly once"));
 }
 
+absl::Status AppendNotStored(const std::string& request_id, absl::string_view how) {
+  return absl::UnavailableError(absl::StrCat(
+      "the append with request id \"", request_id,
+      "\" was not stored: the connection to PostgreSQL was lost while it was being committed, "
+      "and looking it up again after reconnecting found ", how, "; nothing was written, retry"));
+}
+
+absl::Status AppendOutcomeUnknown(const std::string& request_id, absl::string_view why) {
+  return absl::UnavailableError(absl::StrCat(
+      "the outcome of the append with request id \"", request_id,
+      "\" is unknown: its commit was cut off and it could not be looked up again (", why,
+      "); retry with the same request id, which answers it exactly once"));
+}
+
 absl::Status RequestIdReused(const std::string& request_id) {
   return absl::InvalidArgumentError(absl::StrCat(
       "request id \"", request_id, "\" was already used for a different request"));

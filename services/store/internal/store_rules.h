@@ -65,6 +65,12 @@ absl::Status RequestIdReused(const std::string& request_id);
 // Unavailable: a creation whose commit was cut off, and not found (or not
 // looked up: `why`) since.
 absl::Status CreationOutcomeUnknown(const std::string& request_id, absl::string_view why);
+// Unavailable: an append whose commit was cut off and which, looked up again
+// after reconnecting, was found not stored (`how`: what the look-up found).
+absl::Status AppendNotStored(const std::string& request_id, absl::string_view how);
+// Unavailable: an append whose commit was cut off and which could not be
+// looked up again (`why`).
+absl::Status AppendOutcomeUnknown(const std::string& request_id, absl::string_view why);
 absl::Status EventIdTaken(const std::string& event_id, const StoredEvent& existing,
                           const NewEvent& offered);
 
