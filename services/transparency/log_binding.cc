@@ -70,8 +70,8 @@ std::string WhatDiffers(const LogIdentity& bound, const LogIdentity& server) {
 absl::Status Mismatch(const std::string& bound_to, const LogIdentity& bound,
                       const LogIdentity& server, const std::string& key_path) {
   return Refused(absl::StrCat(
-      bound_to, ", but this server has ", Describe(server), " (--log-origin, and the key in ",
-      key_path, "): ", WhatDiffers(bound, server),
+      bound_to, ", but this server (--log-origin, and the key in ", key_path, ") has ",
+      Describe(server), ": ", WhatDiffers(bound, server),
       ". Every arbiterd on one database signs the same log: give this server the same key file "
       "as the others (--transparency-key, a copy of the key of the server that bound the log) "
       "and --log-origin \"",
@@ -92,8 +92,8 @@ absl::StatusOr<BindingStep> DecideUnbound(const BindingFacts& facts) {
   }
   if (absl::Status s = Verifies(*facts.server, *facts.latest_note); !s.ok()) {
     return Refused(absl::StrCat(
-        signed_by, ", which this server's ", Describe(*facts.server), " (--log-origin, and the key in ",
-        facts.key_path, ") does not verify (", s.message(),
+        signed_by, ", which this server (--log-origin, and the key in ", facts.key_path,
+        ") with ", Describe(*facts.server), " does not verify (", s.message(),
         "). Give this server the key file and --log-origin of the server that signed them; the "
         "log is bound to them at its start"));
   }

@@ -251,7 +251,7 @@ TEST_F(ArbiterdConfigTest, ASecondServerWithAnotherOriginIsRefusedWhileTheFirstR
   EXPECT_EQ(b.status().code(), absl::StatusCode::kFailedPrecondition);
   const std::string message(b.status().message());
   EXPECT_THAT(message, HasSubstr(VerifierA()));
-  EXPECT_THAT(message, HasSubstr("this server has origin \"other.test/log\""));
+  EXPECT_THAT(message, HasSubstr(") has origin \"other.test/log\""));
   EXPECT_THAT(message, HasSubstr("the origins differ (the key is the same)"));
   EXPECT_THAT(message, HasSubstr("--log-origin \"arbiter.test/log\""));
   EXPECT_THAT(message, HasSubstr("nothing was written"));
