@@ -182,7 +182,7 @@ check "the service may no longer move store_head" \
   "SELECT NOT has_table_privilege('arbiter_service', 'store_head', 'UPDATE')
       AND NOT has_column_privilege('arbiter_service', 'store_head', 'last_position', 'UPDATE')"
 check "every trigger is back" \
-  "SELECT count(*) = 23 FROM pg_trigger WHERE NOT tgisinternal AND tgname NOT LIKE 'stub%'"
+  "SELECT count(*) = 25 FROM pg_trigger WHERE NOT tgisinternal AND tgname NOT LIKE 'stub%'"
 check "the views read" \
   "SELECT (SELECT count(*) FROM events_readable) = (SELECT count(*) FROM events)
       AND (SELECT count(*) FROM events_in_order) = (SELECT count(*) FROM events)

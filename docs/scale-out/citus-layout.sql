@@ -1,7 +1,7 @@
 -- The sharded layout of Arbiter's tables on Citus 12 (docs/scale-out.md).
 --
 -- Run once, as a superuser, on the Citus coordinator, in the Arbiter
--- database, after `arbiter migrate` (migrations 0001-0023) and after every
+-- database, after `arbiter migrate` (migrations 0001-0024) and after every
 -- worker was added (citus_add_node), with citus.enable_unsafe_triggers on in
 -- every node's configuration:
 --   psql -v ON_ERROR_STOP=1 -d arbiter -f docs/scale-out/citus-layout.sql
@@ -26,7 +26,7 @@
 --     transparency_checkpoint_leaves (new)       log id; group "transparency"
 --   tokens, schema_migrations, store_head,
 --     projector_checkpoints, leases,
---     lease_requests                             reference tables (a copy on every node)
+--     lease_requests, transparency_log_binding   reference tables (a copy on every node)
 --
 -- Names this file gives (stored: never rename once a database runs on it):
 -- the log ids "store" (the transparency log from before this layout,
@@ -68,8 +68,8 @@ BEGIN
     RAISE EXCEPTION 'the layout has already been applied to this database (games is distributed)';
   END IF;
   SELECT max(version) INTO at_version FROM schema_migrations;
-  IF at_version IS DISTINCT FROM 23 THEN
-    RAISE EXCEPTION 'this layout is written for the schema of migrations 0001-0023; this database is at %',
+  IF at_version IS DISTINCT FROM 24 THEN
+    RAISE EXCEPTION 'this layout is written for the schema of migrations 0001-0024; this database is at %',
       coalesce(at_version::text, 'no migration')
       USING HINT = 'Run arbiter migrate first, or review the layout against the newer migrations.';
   END IF;
@@ -127,6 +127,8 @@ DROP TRIGGER transparency_tiles_append_only ON transparency_tiles;
 DROP TRIGGER transparency_tiles_no_truncate ON transparency_tiles;
 DROP TRIGGER transparency_checkpoints_append_only ON transparency_checkpoints;
 DROP TRIGGER transparency_checkpoints_no_truncate ON transparency_checkpoints;
+DROP TRIGGER transparency_log_binding_append_only ON transparency_log_binding;
+DROP TRIGGER transparency_log_binding_no_truncate ON transparency_log_binding;
 
 -- games: a creation is found again by its game id (given, or derived from
 -- the request id), so the request id need not be unique across the store;
@@ -408,6 +410,10 @@ SELECT create_reference_table('store_head');
 SELECT create_reference_table('projector_checkpoints');
 SELECT create_reference_table('leases');
 SELECT create_reference_table('lease_requests');
+-- The one identity (origin, public key) every log is signed under: the
+-- shard, streams and top logs' origins are this origin followed by "/" and
+-- the log id, under the same key (docs/scale-out.md).
+SELECT create_reference_table('transparency_log_binding');
 
 ALTER TABLE append_requests ADD CONSTRAINT append_requests_game_id_fkey
   FOREIGN KEY (game_id) REFERENCES games (game_id);
@@ -465,6 +471,10 @@ CREATE TRIGGER transparency_checkpoint_leaves_append_only BEFORE UPDATE OR DELET
   ON transparency_checkpoint_leaves FOR EACH ROW EXECUTE FUNCTION arbiter_refuse_change();
 CREATE TRIGGER transparency_checkpoint_leaves_no_truncate BEFORE TRUNCATE
   ON transparency_checkpoint_leaves FOR EACH STATEMENT EXECUTE FUNCTION arbiter_refuse_change();
+CREATE TRIGGER transparency_log_binding_append_only BEFORE UPDATE OR DELETE
+  ON transparency_log_binding FOR EACH ROW EXECUTE FUNCTION arbiter_refuse_change();
+CREATE TRIGGER transparency_log_binding_no_truncate BEFORE TRUNCATE ON transparency_log_binding
+  FOR EACH STATEMENT EXECUTE FUNCTION arbiter_refuse_change();
 
 CREATE OR REPLACE VIEW events_readable AS
 SELECT r.first_position + (e.sequence - r.first_sequence) AS position,

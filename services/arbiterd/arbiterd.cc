@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
 #include "services/health/prometheus_text.h"
+#include "services/arbiterd/transparency_key.h"
 #include "services/store/token_store.h"
 
 namespace arbiter::arbiterd {
@@ -55,6 +56,12 @@ absl::Status Arbiterd::OpenDatabase() {
   absl::StatusOr<Database> db = arbiterd::OpenDatabase(flags_.database);
   if (!db.ok()) return Prefixed("database", db.status());
   db_.emplace(*std::move(db));
+  // Before anything is written: a server whose transparency key or origin
+  // is not the one the database's log is bound to stops here.
+  absl::StatusOr<transparency::LoadedKey> key =
+      TakeTransparencyKey(db_->events->pool(), flags_.transparency_key, flags_.log_origin);
+  if (!key.ok()) return Prefixed("transparency key", key.status());
+  key_.emplace(*std::move(key));
   absl::StatusOr<std::optional<std::string>> token_file =
       BootstrapAdminToken(*db_->tokens, flags_.database.data_dir);
   if (!token_file.ok()) return Prefixed("admin token", token_file.status());
@@ -86,11 +93,7 @@ std::unique_ptr<store::LeaseKeeper> Arbiterd::Keeper(const char* name) {
 
 absl::Status Arbiterd::StartTransparency() {
   // The signing key lives outside the database, created on the first start
-  // like the admin token.
-  absl::StatusOr<transparency::LoadedKey> key =
-      transparency::LoadOrCreateKey(flags_.transparency_key, flags_.log_origin);
-  if (!key.ok()) return Prefixed("transparency key", key.status());
-  key_.emplace(*std::move(key));
+  // like the admin token, and taken in OpenDatabase.
   transparency_ = std::make_unique<transparency::TransparencyLog>(db_->events->pool(), key_->signer);
   transparency_lease_ = Keeper(transparency::kTransparencyLease);
   transparency_->UseLease(*transparency_lease_);

@@ -36,7 +36,9 @@ class Arbiterd {
  public:
   // Opens the database (starting the embedded cluster and migrating it if
   // need be), writes the bootstrap admin token and the signing key on the
-  // first start, and starts every part. The first failure is returned with
+  // first start, and starts every part. A transparency key or log origin
+  // other than the one the database's log is bound to (transparency_key.h)
+  // is refused before anything is written. The first failure is returned with
   // what failed ("database: ...", "transparency key: ..."); the parts
   // already started are stopped.
   static absl::StatusOr<std::unique_ptr<Arbiterd>> Start(const Flags& flags);

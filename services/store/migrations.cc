@@ -125,12 +125,26 @@ absl::Status ApplyMigrations(const std::string& conninfo, const std::vector<Migr
     return status;
   } catch (const std::exception& e) {
     absl::Status status = pg::StatusFromException(e, "applying migrations");
-    if (status.code() == absl::StatusCode::kUnavailable &&
-        absl::StrContains(conninfo, "target_session_attrs=read-write")) {
+    if (status.code() != absl::StatusCode::kUnavailable) return status;
+    // libpq names each host it tried and why it failed: a host that answered
+    // as a standby ("read-only", "hot standby") or one it could not reach.
+    const bool a_standby_answered = absl::StrContains(status.message(), "read-only") ||
+                                    absl::StrContains(status.message(), "hot standby");
+    if (a_standby_answered && absl::StrContains(conninfo, "target_session_attrs=read-write")) {
       return absl::UnavailableError(absl::StrCat(
           status.message(),
           ". None of the hosts in the connection string accepted writes: is a primary up? "
-          "(scripts/pg-cluster status shows the cluster's; docs/replication.md)"));
+          "(scripts/pg-cluster status shows the cluster's; docs/replication.md); nothing was "
+          "written"));
+    }
+    // (A server that answered with an error, such as an unknown database or
+    // a refused login, says FATAL: that one was reached.)
+    if (!a_standby_answered && absl::StrContains(status.message(), "connection to server") &&
+        !absl::StrContains(status.message(), "FATAL")) {
+      return absl::UnavailableError(absl::StrCat(
+          status.message(),
+          ". So none of the hosts in the connection string could be reached: is PostgreSQL "
+          "running there, and are the hosts and ports of --database right? Nothing was written"));
     }
     return status;
   }

@@ -39,23 +39,30 @@ std::string PublicPath(const std::string& key_path) {
 
 }  // namespace
 
-absl::StatusOr<LoadedKey> LoadOrCreateKey(const std::string& key_path, const std::string& origin) {
+absl::StatusOr<std::optional<NoteSigner>> ReadKey(const std::string& key_path,
+                                                  const std::string& origin) {
   std::error_code error;
-  std::optional<NoteSigner> signer;
+  if (!std::filesystem::exists(key_path, error)) return std::optional<NoteSigner>();
+  std::ifstream in(key_path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (!in) return absl::InvalidArgumentError(absl::StrCat("cannot read ", key_path));
+  absl::StatusOr<NoteSigner> loaded = NoteSigner::FromPrivateKeyPem(origin, text.str());
+  if (!loaded.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(key_path, ": ", loaded.status().message()));
+  }
+  return std::optional<NoteSigner>(*std::move(loaded));
+}
+
+absl::StatusOr<LoadedKey> LoadOrCreateKey(const std::string& key_path, const std::string& origin) {
+  absl::StatusOr<std::optional<NoteSigner>> read = ReadKey(key_path, origin);
+  if (!read.ok()) return read.status();
+  std::optional<NoteSigner> signer = *std::move(read);
   bool created = false;
-  if (std::filesystem::exists(key_path, error)) {
-    std::ifstream in(key_path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) return absl::InvalidArgumentError(absl::StrCat("cannot read ", key_path));
-    absl::StatusOr<NoteSigner> loaded = NoteSigner::FromPrivateKeyPem(origin, text.str());
-    if (!loaded.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(key_path, ": ", loaded.status().message()));
-    }
-    signer = *std::move(loaded);
-  } else {
+  if (!signer.has_value()) {
     absl::StatusOr<NoteSigner> made = NoteSigner::Generate(origin);
     if (!made.ok()) return made.status();
+    std::error_code error;
     const std::filesystem::path parent = std::filesystem::path(key_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, error);
     if (absl::Status s = WriteFile(key_path, made->PrivateKeyPem(), 0600); !s.ok()) return s;
@@ -67,6 +74,12 @@ absl::StatusOr<LoadedKey> LoadOrCreateKey(const std::string& key_path, const std
     return s;
   }
   return LoadedKey{*std::move(signer), key_path, public_path, created};
+}
+
+void RemoveCreatedKey(const LoadedKey& key) {
+  if (!key.created) return;
+  ::unlink(key.key_path.c_str());
+  ::unlink(key.public_key_path.c_str());
 }
 
 absl::StatusOr<NoteVerifier> ReadVerifierKey(const std::string& path) {

@@ -5,6 +5,7 @@
 #ifndef ARBITER_SERVICES_TRANSPARENCY_KEY_FILE_H_
 #define ARBITER_SERVICES_TRANSPARENCY_KEY_FILE_H_
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -24,6 +25,16 @@ struct LoadedKey {
 // log's name, the key's name in notes. InvalidArgument for a file that is not
 // an Ed25519 PEM private key; Internal if a file cannot be written.
 absl::StatusOr<LoadedKey> LoadOrCreateKey(const std::string& key_path, const std::string& origin);
+
+// Reads the key at `key_path` as LoadOrCreateKey does, writing nothing;
+// nullopt if the file does not exist. InvalidArgument as LoadOrCreateKey.
+absl::StatusOr<std::optional<NoteSigner>> ReadKey(const std::string& key_path,
+                                                  const std::string& origin);
+
+// Removes the key file and its verifier key file if LoadOrCreateKey created
+// them (`key.created`): a server refused right after its first start leaves
+// no key behind.
+void RemoveCreatedKey(const LoadedKey& key);
 
 // Reads a verifier key file (one line). InvalidArgument naming the file.
 absl::StatusOr<NoteVerifier> ReadVerifierKey(const std::string& path);
