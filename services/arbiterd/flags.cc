@@ -12,9 +12,11 @@ void AddBackgroundAndWebFlags(CLI::App& app, Flags& flags) {
   app.add_option("--transparency-key", flags.transparency_key,
                  "Ed25519 key (PEM) that signs the transparency log's checkpoints; created on "
                  "first start (default: <data dir>/transparency.key; the verifier key is written "
-                 "beside it as .pub)");
+                 "beside it as .pub). Every arbiterd on one database needs the same key file: "
+                 "the database's log is bound to the first server's key and origin");
   app.add_option("--log-origin", flags.log_origin,
-                 "Name of the transparency log, written in every checkpoint (docs/transparency.md)")
+                 "Name of the transparency log, written in every checkpoint; the same for every "
+                 "arbiterd on one database (docs/transparency.md)")
       ->capture_default_str();
   app.add_option("--checkpoint-interval", flags.checkpoint_seconds,
                  "Seconds between signed checkpoints while the log grows")
