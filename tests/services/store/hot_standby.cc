@@ -50,7 +50,8 @@ absl::StatusOr<std::unique_ptr<HotStandby>> HotStandby::Of(const EmbeddedPostgre
   options.data_dir = standby->base_ + "/data";
   options.database = "postgres";
   // A throwaway copy: no fsync (nor the sync of the whole copy at start).
-  options.extra_config = "shared_buffers = '32MB'\nmax_connections = 60\nfsync = off";
+  // A standby needs at least the primary's max_connections.
+  options.extra_config = "shared_buffers = '32MB'\nmax_connections = 200\nfsync = off";
   absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> server = EmbeddedPostgres::Start(options);
   if (!server.ok()) return server.status();
   standby->server_ = *std::move(server);
