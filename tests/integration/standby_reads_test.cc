@@ -59,6 +59,14 @@ class StandbyReadsTest : public LeagueServerTest {
     options.conninfos = {standby_->ConninfoFor(pqxx::connection(conninfo_).dbname())};
     options.wait = kWait;
     reads_ = std::make_unique<store::pg::StandbyReads>(events_->pool(), options);
+    StartReadingServer();
+  }
+
+  // A new server (with empty caches) reading from the standby, in place of
+  // the one running; the stubs talk to it.
+  void StartReadingServer() {
+    if (server_ != nullptr) server_->Shutdown(std::chrono::system_clock::now());
+    server_.reset();
     ServerOptions server_options;
     server_options.listen = "127.0.0.1:0";
     server_options.read_wait_ms = static_cast<int>(absl::ToInt64Milliseconds(kWait));
@@ -370,6 +378,36 @@ TEST_F(StandbyReadsTest, ALeagueReadWaitsForTheProjectorToPassAWritesPosition) {
   const absl::Time start = absl::Now();
   EXPECT_LT(board_after(position + 1000, &board), position + 1000);
   EXPECT_GE(absl::Now() - start, kWait - absl::Milliseconds(20));
+}
+
+TEST_F(StandbyReadsTest, AStaleReadFromTheStandbyIsNeverTakenForTheLatestByTheCache) {
+  const log::GameLog log = Simulated(7);
+  v1::Game live;
+  ASSERT_TRUE(Create(admin_, log, "live", &live).ok());
+  ASSERT_TRUE(standby_->CatchUp());
+  standby_->PauseReplay();
+  v1::AppendActionsResponse appended;
+  ASSERT_TRUE(Append(admin_, "live", 1, {log.actions[0]}, "move-1", &appended).ok());
+  // A server whose follower starts after the move: it has heard of nothing
+  // about the game, and its cache is empty.
+  StartReadingServer();
+  for (int i = 0; i < 500 && !server_->follower_progress().connected(); ++i) {
+    absl::SleepFor(absl::Milliseconds(10));
+  }
+  ASSERT_TRUE(server_->follower_progress().connected());
+  auto adjudicate = [&] {
+    v1::AdjudicateGameRequest request;
+    request.set_name("games/live");
+    v1::Adjudication adjudication;
+    const grpc::Status status = stub_->AdjudicateGame(As(admin_).get(), request, &adjudication);
+    EXPECT_TRUE(status.ok()) << status.error_message();
+    return adjudication.last_event();
+  };
+  EXPECT_EQ(adjudicate(), 1) << "the paused standby has not seen the move";
+  standby_->ResumeReplay();
+  ASSERT_TRUE(standby_->CatchUp());
+  // The first answer must not be the cache's "current" one.
+  EXPECT_EQ(adjudicate(), 2);
 }
 
 }  // namespace
