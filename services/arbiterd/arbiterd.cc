@@ -8,8 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "engine/core/status_macros.h"
-#include "services/health/prometheus_text.h"
 #include "services/arbiterd/transparency_key.h"
+#include "services/health/prometheus_text.h"
+#include "services/health/standby_read_figures.h"
 #include "services/store/token_store.h"
 
 namespace arbiter::arbiterd {
@@ -119,7 +120,8 @@ absl::Status Arbiterd::StartServer() {
       std::unique_ptr<server::ArbiterServer> started,
       server::ArbiterServer::Start(flags_.server, *db_->events,
                                    *db_->events,  // its own result index
-                                   *db_->tokens, *registry_, &*leagues_, transparency_.get()));
+                                   *db_->tokens, *registry_, &*leagues_, transparency_.get(),
+                                   db_->standby_reads.get()));
   server_ = std::move(started);
   return absl::OkStatus();
 }
@@ -146,7 +148,12 @@ web::HealthHooks Arbiterd::WebHealth() const {
     return web::ReadyAnswer{readiness.ready, readiness.reason};
   };
   health::LagMetrics* metrics = metrics_.get();
-  hooks.metrics = [metrics] { return metrics->Text(); };
+  store::pg::StandbyReads* reads = db_->standby_reads.get();
+  hooks.metrics = [metrics, reads] {
+    std::string text = metrics->Text();
+    if (reads != nullptr) text += health::StandbyReadFigures(reads->Stats());
+    return text;
+  };
   hooks.metrics_content_type = health::PrometheusText::kContentType;
   return hooks;
 }
@@ -210,6 +217,7 @@ void Arbiterd::Stop() {
     if (*keeper != nullptr) (*keeper)->Stop();
   }
   if (!db_.has_value()) return;
+  db_->standby_reads.reset();  // it routes from the event store's pool
   db_->tokens.reset();  // it uses the event store's pool
   db_->events.reset();
   if (db_->embedded != nullptr) {

@@ -10,6 +10,7 @@
 
 #include "engine/core/status_macros.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "services/access/token_format.h"
 #include "services/store/migrations.h"
 
@@ -43,6 +44,13 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
   if (!events.ok()) return events.status();
   db.events = *std::move(events);
   db.tokens = std::make_unique<store::PostgresTokenStore>(db.events->pool());
+  if (!options.read_urls.empty()) {
+    store::pg::StandbyReadOptions reads;
+    reads.conninfos = options.read_urls;
+    reads.wait = absl::Milliseconds(options.read_wait_ms);
+    reads.max_connections = options.max_connections;
+    db.standby_reads = std::make_unique<store::pg::StandbyReads>(db.events->pool(), reads);
+  }
   return db;
 }
 

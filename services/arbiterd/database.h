@@ -8,10 +8,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "services/store/postgres_token_store.h"
 #include "services/store/embedded_postgres.h"
+#include "services/store/pg/standby_reads.h"
 #include "services/store/postgres_event_store.h"
 
 namespace arbiter::arbiterd {
@@ -30,6 +32,13 @@ struct DatabaseOptions {
   // Keep each event's readable JSON copy in events.payload_json, for
   // auditors reading the database (PostgresOptions::keep_json_copies).
   bool keep_json_copies = false;
+  // Read databases (libpq strings or URLs, typically the standbys with
+  // target_session_attrs=prefer-standby): read-only calls may be served by
+  // them (store::pg::StandbyReads). Empty: every call reads the primary.
+  std::vector<std::string> read_urls;
+  // How long a read carrying a write's WAL position waits for a read
+  // database to replay it before it reads the primary.
+  int read_wait_ms = 200;
 };
 
 // Destroyed in reverse order: the token store before the event store whose
@@ -39,6 +48,8 @@ struct Database {
   std::string conninfo;
   std::unique_ptr<store::PostgresEventStore> events;
   std::unique_ptr<store::PostgresTokenStore> tokens;  // on events->pool()
+  // With read_urls; routes from events->pool().
+  std::unique_ptr<store::pg::StandbyReads> standby_reads;
 };
 
 // Starts the embedded cluster if needed, applies the migrations and opens

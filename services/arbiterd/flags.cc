@@ -76,6 +76,18 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "calls wait for one")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
+  app.add_option("--read-database", flags.database.read_urls,
+                 "A read database: a PostgreSQL connection string or URL, typically the hot "
+                 "standbys with target_session_attrs=prefer-standby. Read-only calls may be "
+                 "served by it; a read that carries a write's arbiter-read-after waits for it to "
+                 "replay that far (docs/replication.md, \"Reads from standbys\"). Repeat it to "
+                 "spread reads over several; none: every call reads the primary");
+  app.add_option("--read-wait-ms", flags.database.read_wait_ms,
+                 "How long a read carrying arbiter-read-after waits for a read database to "
+                 "replay it before it reads the primary; also the bound of a league read's "
+                 "wait for arbiter-after-position")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 60'000));
   app.add_option("--listen", flags.server.listen, "Address to listen on (host:port)")
       ->capture_default_str();
   app.add_option("--tls-cert", flags.server.tls_cert_file, "TLS certificate chain (PEM)")
@@ -127,6 +139,7 @@ void Complete(Flags& flags) {
   flags.server.limits.max_log_bytes = flags.server.max_message_bytes;
   flags.server.limits.json_copy_for_tournament_games = !flags.no_table_json;
   flags.web.max_body_bytes = server::kSmallRequestBytes;
+  flags.server.read_wait_ms = flags.database.read_wait_ms;
   if (flags.transparency_key.empty()) {
     flags.transparency_key = flags.database.data_dir + "/transparency.key";
   }

@@ -27,17 +27,25 @@ class PrometheusText {
 
   using Labels = std::vector<std::pair<std::string, std::string>>;
 
-  // Starts a family of gauges; its samples follow.
+  // Starts a family of gauges (counters, histograms); its samples follow.
   void Gauge(absl::string_view name, absl::string_view help);
+  void Counter(absl::string_view name, absl::string_view help);
+  void Histogram(absl::string_view name, absl::string_view help);
   // A sample of the family last started.
   void Sample(int64_t value, const Labels& labels = {});
   void Sample(double value, const Labels& labels = {});
   void Sample(bool value, const Labels& labels = {}) { Sample(int64_t{value ? 1 : 0}, labels); }
+  // A histogram's samples: the family's name with `suffix` ("_bucket",
+  // "_sum", "_count").
+  void SuffixedSample(absl::string_view suffix, int64_t value, const Labels& labels = {});
+  void SuffixedSample(absl::string_view suffix, double value, const Labels& labels = {});
 
   const std::string& text() const { return text_; }
 
  private:
-  void Line(absl::string_view value, const Labels& labels);
+  void Family(absl::string_view name, absl::string_view help, absl::string_view type);
+  void Line(absl::string_view value, const Labels& labels, absl::string_view suffix = "");
+  static std::string Number(double value);
 
   std::string family_;
   std::string text_;

@@ -13,7 +13,7 @@ namespace arbiter::server {
 grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
                                              const v1::OpenDisputeRequest* request,
                                              v1::Dispute* response) {
-  return Serve(context, auth_, "OpenDispute",
+  return Serve(context, auth_, reads_, Route::kWrite, "OpenDispute",
                common::NameOf(common::IdKind::kDispute, request->dispute_id()),
                request->request_id(), [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response,
@@ -25,7 +25,7 @@ grpc::Status DisputeServiceImpl::OpenDispute(grpc::ServerContext* context,
 grpc::Status DisputeServiceImpl::GetDispute(grpc::ServerContext* context,
                                             const v1::GetDisputeRequest* request,
                                             v1::Dispute* response) {
-  return Serve(context, auth_, "GetDispute", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetDispute", request->name(), "",
                [&](const access::Caller&) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(const std::string id,
                                           tournament::ParseDisputeName(request->name()));
@@ -41,7 +41,7 @@ grpc::Status DisputeServiceImpl::GetDispute(grpc::ServerContext* context,
 grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
                                              const v1::RuleDisputeRequest* request,
                                              v1::Dispute* response) {
-  return Serve(context, auth_, "RuleDispute", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "RuleDispute", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, writer_.RuleDispute(caller, *request));
                  return absl::OkStatus();
@@ -51,7 +51,7 @@ grpc::Status DisputeServiceImpl::RuleDispute(grpc::ServerContext* context,
 grpc::Status DisputeServiceImpl::ListDisputes(grpc::ServerContext* context,
                                               const v1::ListDisputesRequest* request,
                                               v1::ListDisputesResponse* response) {
-  return Serve(context, auth_, "ListDisputes", request->tournament(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "ListDisputes", request->tournament(), "",
                [&](const access::Caller&) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, tournament::ListDisputes(streams_, *request));
                  return absl::OkStatus();

@@ -9,6 +9,7 @@
 #include "arbiter/v1/tournament_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/access/authenticator.h"
+#include "services/server/read_routing.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
 #include "services/store/result_index.h"
@@ -21,12 +22,14 @@ class DisputeServiceImpl final : public v1::DisputeService::Service {
  public:
   DisputeServiceImpl(store::StreamStore& streams, store::EventStore& events,
                      store::ResultIndex& results, games::GameWriter& games,
-                     const engine::RulesetRegistry& registry, access::Authenticator& auth)
+                     const engine::RulesetRegistry& registry, access::Authenticator& auth,
+                     const ReadRouting* reads = nullptr)
       : streams_(streams),
         events_(events),
         results_(results),
         writer_(streams, events, results, games, registry),
-        auth_(auth) {}
+        auth_(auth),
+        reads_(reads) {}
 
   grpc::Status OpenDispute(grpc::ServerContext* context, const v1::OpenDisputeRequest* request,
                            v1::Dispute* response) override;
@@ -43,6 +46,7 @@ class DisputeServiceImpl final : public v1::DisputeService::Service {
   store::ResultIndex& results_;
   tournament::DisputeWriter writer_;
   access::Authenticator& auth_;
+  const ReadRouting* const reads_;  // null: every call on the primary
 };
 
 }  // namespace arbiter::server

@@ -129,7 +129,7 @@ grpc::Status ArbiterServiceImpl::CreateGame(grpc::ServerContext* context,
                                             const v1::CreateGameRequest* request,
                                             v1::Game* response) {
   std::string label = request->game_id();
-  return Serve(context, auth_, "CreateGame", label, request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "CreateGame", label, request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(v1::Game game, writer_.Create(caller, *request));
                  *response = std::move(game);
@@ -141,7 +141,7 @@ grpc::Status ArbiterServiceImpl::CreateGame(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::AppendActions(grpc::ServerContext* context,
                                                const v1::AppendActionsRequest* request,
                                                v1::AppendActionsResponse* response) {
-  return Serve(context, auth_, "AppendActions", request->game(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "AppendActions", request->game(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Append(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
@@ -154,7 +154,7 @@ grpc::Status ArbiterServiceImpl::SubmitGame(grpc::ServerContext* context,
                                             const v1::SubmitGameRequest* request,
                                             v1::SubmitGameResponse* response) {
   std::string label = request->game_id();
-  return Serve(context, auth_, "SubmitGame", label, request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "SubmitGame", label, request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Submit(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
@@ -167,7 +167,7 @@ grpc::Status ArbiterServiceImpl::SubmitGame(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
                                             const v1::RevealSeedRequest* request,
                                             v1::RevealSeedResponse* response) {
-  return Serve(context, auth_, "RevealSeed", request->game(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "RevealSeed", request->game(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Reveal(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
@@ -179,7 +179,7 @@ grpc::Status ArbiterServiceImpl::RevealSeed(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::AddSeatValue(grpc::ServerContext* context,
                                               const v1::AddSeatValueRequest* request,
                                               v1::Game* response) {
-  return Serve(context, auth_, "AddSeatValue", request->game(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "AddSeatValue", request->game(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.AddSeatValue(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
@@ -191,7 +191,7 @@ grpc::Status ArbiterServiceImpl::AddSeatValue(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::CloseDeal(grpc::ServerContext* context,
                                            const v1::CloseDealRequest* request,
                                            v1::Game* response) {
-  return Serve(context, auth_, "CloseDeal", request->game(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "CloseDeal", request->game(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.CloseDeal(caller, *request, CancelOf(context));
                  if (!answer.ok()) return answer.status();
@@ -202,7 +202,7 @@ grpc::Status ArbiterServiceImpl::CloseDeal(grpc::ServerContext* context,
 
 grpc::Status ArbiterServiceImpl::VoidGame(grpc::ServerContext* context,
                                           const v1::VoidGameRequest* request, v1::Game* response) {
-  return Serve(context, auth_, "VoidGame", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "VoidGame", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  auto answer = writer_.Void(caller, *request);
                  if (!answer.ok()) return answer.status();
@@ -213,7 +213,7 @@ grpc::Status ArbiterServiceImpl::VoidGame(grpc::ServerContext* context,
 
 grpc::Status ArbiterServiceImpl::GetGame(grpc::ServerContext* context,
                                          const v1::GetGameRequest* request, v1::Game* response) {
-  return Serve(context, auth_, "GetGame", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetGame", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
@@ -243,7 +243,7 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
                                            const v1::ListGamesRequest* request,
                                            v1::ListGamesResponse* response) {
   return Serve(
-      context, auth_, "ListGames", "", "", [&](const access::Caller& caller) -> absl::Status {
+      context, auth_, reads_, Route::kStandbyRead, "ListGames", "", "", [&](const access::Caller& caller) -> absl::Status {
         ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size()));
         ARBITER_ASSIGN_OR_RETURN(store::GameStatus status, StoreStatus(request->status()));
         // A player asking for its own games also gets the live ones its token
@@ -284,7 +284,7 @@ grpc::Status ArbiterServiceImpl::ListGames(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::ListEvents(grpc::ServerContext* context,
                                             const v1::ListEventsRequest* request,
                                             v1::ListEventsResponse* response) {
-  return Serve(context, auth_, "ListEvents", request->parent(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "ListEvents", request->parent(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->parent(), "parent");
                  if (!game_id.ok()) {
@@ -340,24 +340,36 @@ absl::Status ArbiterServiceImpl::AddInclusion(v1::Adjudication& adjudication) {
 absl::StatusOr<games::JudgementCache::Judgement> ArbiterServiceImpl::CurrentJudgement(
     const access::Caller& caller, const std::string& game_id, bool with_referee,
     const games::CancelCheck& cancel) {
+  // A read from a standby (read_routing.h) may be older than what this
+  // server's follower has heard of: it is remembered by its last hash only,
+  // never as current. A read that waits for a write skips the current
+  // entries (which know of another server's writes only once the follower
+  // heard of them) and checks the cache by hash.
+  const store::pg::StandbyReadScope* standby = store::pg::StandbyReadScope::OnThisThread();
   // A current entry (judgement_cache.h) needs no read at all. It holds the
   // chain's record, computed with it, for the permission check.
-  if (auto cached = judgements_.FindCurrent(game_id, store_.WrittenThrough())) {
-    ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
-    if (!with_referee || cached->referee != nullptr) return *std::move(cached);
+  if (standby == nullptr || !standby->waits_for_write()) {
+    if (auto cached = judgements_.FindCurrent(game_id, store_.WrittenThrough())) {
+      ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
+      if (!with_referee || cached->referee != nullptr) return *std::move(cached);
+    }
   }
   // Otherwise one statement reads the row, the first events and the last
   // one (game_stream.h): the permission check, a cache entry checked by the
   // last event's hash, and on a miss the start of the stream all come from
   // it.
-  const games::JudgementCache::ReadTicket ticket = judgements_.BeginRead();
+  const games::JudgementCache::ReadTicket ticket =
+      standby == nullptr ? judgements_.BeginRead() : games::JudgementCache::ReadTicket{};
   ARBITER_ASSIGN_OR_RETURN(games::OpenedGame game, OpenReadable(store_, caller, game_id));
   if (game.last.has_value()) {
     if (auto cached = judgements_.Find(game_id, game.last->hash)) {
       ARBITER_RETURN_IF_ERROR(access::RequireRead(caller, cached->chained));
       if (!with_referee || cached->referee != nullptr) {
-        // Checked against the store just now: current again.
-        judgements_.Store(game_id, game.last->hash, game.last->position, ticket, *cached);
+        // Checked against the store just now: current again (not from a
+        // standby, which may be behind).
+        if (standby == nullptr) {
+          judgements_.Store(game_id, game.last->hash, game.last->position, ticket, *cached);
+        }
         return *std::move(cached);
       }
     }
@@ -383,7 +395,7 @@ absl::StatusOr<games::JudgementCache::Judgement> ArbiterServiceImpl::CurrentJudg
 grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
                                                 const v1::AdjudicateGameRequest* request,
                                                 v1::Adjudication* response) {
-  return Serve(context, auth_, "AdjudicateGame", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "AdjudicateGame", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {
@@ -401,7 +413,7 @@ grpc::Status ArbiterServiceImpl::AdjudicateGame(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
                                               const v1::GetGameStateRequest* request,
                                               v1::GameState* response) {
-  return Serve(context, auth_, "GetGameState", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetGameState", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  const games::CancelCheck cancel = CancelOf(context);
                  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
@@ -435,7 +447,7 @@ grpc::Status ArbiterServiceImpl::GetGameState(grpc::ServerContext* context,
 grpc::Status ArbiterServiceImpl::ListLegalActions(grpc::ServerContext* context,
                                                   const v1::ListLegalActionsRequest* request,
                                                   v1::ListLegalActionsResponse* response) {
-  return Serve(context, auth_, "ListLegalActions", request->game(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "ListLegalActions", request->game(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> game_id =
                      common::ParseName(common::IdKind::kGame, request->game(), "game");
@@ -502,7 +514,7 @@ grpc::ServerWriteReactor<v1::GameUpdate>* ArbiterServiceImpl::WatchGame(
 grpc::Status ArbiterServiceImpl::VerifyGame(grpc::ServerContext* context,
                                             const v1::VerifyGameRequest* request,
                                             v1::VerifyGameResponse* response) {
-  return Serve(context, auth_, "VerifyGame", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "VerifyGame", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::string> game_id = common::ParseName(common::IdKind::kGame, request->name(), "name");
                  if (!game_id.ok()) {

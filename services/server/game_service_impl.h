@@ -14,6 +14,7 @@
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
 #include "services/access/authenticator.h"
+#include "services/server/read_routing.h"
 #include "services/access/permissions.h"
 #include "services/games/game_writer.h"
 #include "services/games/game_feeds.h"
@@ -36,11 +37,13 @@ class ArbiterServiceImpl final
  public:
   ArbiterServiceImpl(store::EventStore& store, store::ResultIndex& results,
                      const engine::RulesetRegistry& registry, access::Authenticator& auth,
-                     games::GameWriter& writer, games::FeedLimits feed_limits = {})
+                     games::GameWriter& writer, games::FeedLimits feed_limits = {},
+                     const ReadRouting* reads = nullptr)
       : store_(store),
         results_(results),
         registry_(registry),
         auth_(auth),
+        reads_(reads),
         writer_(writer),
         feeds_(store, registry, feed_limits),
         follower_(store.Follow(listeners_)) {
@@ -97,6 +100,7 @@ class ArbiterServiceImpl final
   store::ResultIndex& results_;  // VerifyGame compares its rows with the events
   const engine::RulesetRegistry& registry_;
   access::Authenticator& auth_;
+  const ReadRouting* const reads_;  // null: every call on the primary
   // Sets the answer's inclusion proof of its last event, or says why there
   // is none. Fails only if the log cannot be read.
   absl::Status AddInclusion(v1::Adjudication& adjudication);

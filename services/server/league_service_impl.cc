@@ -6,11 +6,13 @@
 #include "services/common/proto_time.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "engine/core/sha256.h"
 #include "google/protobuf/util/time_util.h"
 #include "services/league/league_settings.h"
@@ -119,7 +121,7 @@ absl::Status LeagueServiceImpl::CheckSeason(const std::string& league_id,
 grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
                                              const v1::CreateLeagueRequest* request,
                                              v1::League* response) {
-  return Serve(context, auth_, "CreateLeague", common::NameOf(common::IdKind::kLeague, request->league_id()),
+  return Serve(context, auth_, reads_, Route::kWrite, "CreateLeague", common::NameOf(common::IdKind::kLeague, request->league_id()),
                request->request_id(), [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_RETURN_IF_ERROR(CheckRequest(request->request_id()));
                  if (!common::IsValidId(common::IdKind::kLeague, request->league_id())) {
@@ -161,7 +163,7 @@ grpc::Status LeagueServiceImpl::CreateLeague(grpc::ServerContext* context,
 grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                                              const v1::UpdateLeagueRequest* request,
                                              v1::League* response) {
-  return Serve(context, auth_, "UpdateLeague", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "UpdateLeague", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->name(), "name"));
                  ARBITER_RETURN_IF_ERROR(CheckRequest(request->request_id()));
@@ -200,11 +202,27 @@ grpc::Status LeagueServiceImpl::UpdateLeague(grpc::ServerContext* context,
                });
 }
 
+absl::Status LeagueServiceImpl::AwaitProjection(grpc::ServerContext* context) {
+  ARBITER_ASSIGN_OR_RETURN(const std::optional<int64_t> after,
+                           ReadRouting::AfterPositionOf(*context));
+  if (after.has_value()) {
+    const absl::Time deadline =
+        absl::Now() + (reads_ != nullptr ? reads_->wait() : absl::Milliseconds(200));
+    while (projector_.position() < *after && absl::Now() < deadline) {
+      absl::SleepFor(absl::Milliseconds(2));
+    }
+  }
+  // Read before the rows, which are then at least this far.
+  context->AddInitialMetadata(kProjectedPositionHeader, absl::StrCat(projector_.position()));
+  return absl::OkStatus();
+}
+
 grpc::Status LeagueServiceImpl::GetLeague(grpc::ServerContext* context,
                                           const v1::GetLeagueRequest* request,
                                           v1::League* response) {
   return Serve(context, auth_, "GetLeague", request->name(), "",
                [&](const access::Caller&) -> absl::Status {
+                 ARBITER_RETURN_IF_ERROR(AwaitProjection(context));
                  ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->name(), "name"));
                  ARBITER_ASSIGN_OR_RETURN(v1::League league, ReadLeague(league_id));
                  *response = std::move(league);
@@ -252,6 +270,7 @@ grpc::Status LeagueServiceImpl::GetLeaderboard(grpc::ServerContext* context,
                                                v1::Leaderboard* response) {
   return Serve(context, auth_, "GetLeaderboard", request->league(), "",
                [&](const access::Caller&) -> absl::Status {
+                 ARBITER_RETURN_IF_ERROR(AwaitProjection(context));
                  ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->league(), "league"));
                  ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size(), 50));
                  ARBITER_RETURN_IF_ERROR(CheckSeason(league_id, request->season()));
@@ -279,6 +298,7 @@ grpc::Status LeagueServiceImpl::GetPlayerRating(grpc::ServerContext* context,
                                                 v1::LeaderboardRow* response) {
   return Serve(context, auth_, "GetPlayerRating", request->league(), "",
                [&](const access::Caller&) -> absl::Status {
+                 ARBITER_RETURN_IF_ERROR(AwaitProjection(context));
                  ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->league(), "league"));
                  ARBITER_RETURN_IF_ERROR(CheckSeason(league_id, request->season()));
                  ARBITER_ASSIGN_OR_RETURN(std::optional<league::RatingRow> row, projections_.Player(league_id, request->season(), request->player()));
@@ -297,6 +317,7 @@ grpc::Status LeagueServiceImpl::GetRatingHistory(grpc::ServerContext* context,
                                                  v1::RatingHistory* response) {
   return Serve(context, auth_, "GetRatingHistory", request->league(), "",
                [&](const access::Caller&) -> absl::Status {
+                 ARBITER_RETURN_IF_ERROR(AwaitProjection(context));
                  ARBITER_ASSIGN_OR_RETURN(std::string league_id, LeagueIdOf(request->league(), "league"));
                  ARBITER_ASSIGN_OR_RETURN(int size, common::PageSizeOf(request->page_size(), 100));
                  int64_t after = 0;

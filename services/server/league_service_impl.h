@@ -8,6 +8,7 @@
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
 #include "services/access/authenticator.h"
+#include "services/server/read_routing.h"
 #include "services/access/permissions.h"
 #include "services/store/stream_store.h"
 
@@ -16,8 +17,13 @@ namespace arbiter::server {
 class LeagueServiceImpl final : public v1::LeagueService::Service {
  public:
   LeagueServiceImpl(store::StreamStore& streams, league::ProjectionStore& projections,
-                    league::LeagueProjector& projector, access::Authenticator& auth)
-      : streams_(streams), projections_(projections), projector_(projector), auth_(auth) {}
+                    league::LeagueProjector& projector, access::Authenticator& auth,
+                    const ReadRouting* reads = nullptr)
+      : streams_(streams),
+        projections_(projections),
+        projector_(projector),
+        auth_(auth),
+        reads_(reads) {}
 
   grpc::Status CreateLeague(grpc::ServerContext* context, const v1::CreateLeagueRequest* request,
                             v1::League* response) override;
@@ -47,11 +53,18 @@ class LeagueServiceImpl final : public v1::LeagueService::Service {
   // NotFound unless the league exists and `season` is empty or one of its
   // seasons.
   absl::Status CheckSeason(const std::string& league_id, const std::string& season);
+  // For the reads of a league's projection: waits, at most the routing's
+  // wait, until the projector has passed the request's
+  // arbiter-after-position (if any), then answers arbiter-projected-position
+  // (read_routing.h). InvalidArgument for a malformed header; a projector
+  // still behind is not an error: the answer says how far it is.
+  absl::Status AwaitProjection(grpc::ServerContext* context);
 
   store::StreamStore& streams_;
   league::ProjectionStore& projections_;
   league::LeagueProjector& projector_;
   access::Authenticator& auth_;
+  const ReadRouting* const reads_;  // null: every call on the primary
 };
 
 }  // namespace arbiter::server

@@ -1,6 +1,7 @@
 // What every RPC handler does around its body: authenticate the caller,
 // refuse a request larger than its method allows (request_limits.h), stop
-// when the call is cancelled or past its deadline, log one line, and
+// when the call is cancelled or past its deadline, run the body where its
+// route says (read_routing.h: a standby, or the primary), log one line, and
 // turn an absl::Status into a grpc::Status with its details.
 #ifndef ARBITER_SERVICES_SERVER_RPC_COMMON_H_
 #define ARBITER_SERVICES_SERVER_RPC_COMMON_H_
@@ -10,6 +11,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/time/clock.h"
@@ -17,6 +19,7 @@
 #include "services/access/permissions.h"
 #include "services/games/game_loader.h"
 #include "services/server/log_text.h"
+#include "services/server/read_routing.h"
 #include "services/server/request_limits.h"
 #include "services/common/status_details.h"
 #include "services/server/status_mapping.h"
@@ -40,12 +43,14 @@ inline games::CancelCheck CancelOf(grpc::ServerContext* context) {
   };
 }
 
-// Authenticates, runs `body`, logs one line and maps the status. Caller
-// text in the line is escaped and cut (log_text.h); a server-side failure
-// reaches the client as a generic message with a correlation id, and the log
-// line keeps the detail under that id.
+// Authenticates, runs `body` as `route` says (RunRouted, read_routing.h;
+// `routing` null: on the primary), logs one line and maps the status.
+// Caller text in the line is escaped and cut (log_text.h); a server-side
+// failure reaches the client as a generic message with a correlation id, and
+// the log line keeps the detail under that id.
 template <typename Body>
-grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth, const char* method,
+grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth,
+                   const ReadRouting* routing, Route route, const char* method,
                    const std::string& game, const std::string& request_id, Body body) {
   const absl::Time start = absl::Now();
   std::string principal = "-";
@@ -57,7 +62,9 @@ grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth, co
     principal = caller->principal;
     status = TakeOversizeNote(context);
     if (status.ok()) status = CancelOf(context)();
-    if (status.ok()) status = body(*caller);
+    if (status.ok()) {
+      status = RunRouted(routing, route, context, [&]() -> absl::Status { return body(*caller); });
+    }
   }
   const double ms = absl::ToDoubleMilliseconds(absl::Now() - start);
   const std::string code = CodeName(status.code());
@@ -74,6 +81,13 @@ grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth, co
                LogSafe(status.message(), 1000));
   if (!correlation.empty()) return ToGrpcStatus(ClientSafe(status.code(), correlation));
   return ToGrpcStatus(status);
+}
+
+// As above, on the primary.
+template <typename Body>
+grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth, const char* method,
+                   const std::string& game, const std::string& request_id, Body body) {
+  return Serve(context, auth, nullptr, Route::kPrimary, method, game, request_id, std::move(body));
 }
 
 }  // namespace arbiter::server

@@ -57,8 +57,10 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
                              store::TokenStore& tokens,
                              const engine::RulesetRegistry& registry, const ServerOptions& options,
                              const LeagueParts* leagues,
-                             transparency::TransparencyLog* transparency)
+                             transparency::TransparencyLog* transparency,
+                             store::pg::StandbyReads* standby_reads)
     : auth_(tokens),
+      routing_(standby_reads, absl::Milliseconds(options.read_wait_ms)),
       league_check_(leagues != nullptr
                         ? std::make_unique<league::StreamLeagueCheck>(*leagues->streams)
                         : nullptr),
@@ -67,19 +69,19 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
               ? std::make_unique<tournament::StreamTournamentLeagues>(*leagues->streams)
               : nullptr),
       writer_(store, registry, options.limits, league_check_.get(), tournament_leagues_.get()),
-      arbiter_service_(store, results, registry, auth_, writer_, options.watch),
+      arbiter_service_(store, results, registry, auth_, writer_, options.watch, &routing_),
       token_service_(tokens, store, auth_, tournament_leagues_.get()) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,
-                                                          *leagues->projector, auth_);
-    tournament_service_ = std::make_unique<TournamentServiceImpl>(*leagues->streams, store,
-                                                                  results, writer_, auth_);
+                                                          *leagues->projector, auth_, &routing_);
+    tournament_service_ = std::make_unique<TournamentServiceImpl>(
+        *leagues->streams, store, results, writer_, auth_, &routing_);
     dispute_service_ = std::make_unique<DisputeServiceImpl>(*leagues->streams, store, results,
-                                                            writer_, registry, auth_);
+                                                            writer_, registry, auth_, &routing_);
   }
   if (transparency != nullptr) {
     transparency_service_ = std::make_unique<TransparencyServiceImpl>(
-        store, leagues != nullptr ? leagues->streams : nullptr, *transparency, auth_);
+        store, leagues != nullptr ? leagues->streams : nullptr, *transparency, auth_, &routing_);
     arbiter_service_.set_transparency(transparency);
   }
 }
@@ -91,12 +93,13 @@ ArbiterServer::~ArbiterServer() {
 absl::StatusOr<std::unique_ptr<ArbiterServer>> ArbiterServer::Start(
     const ServerOptions& options, store::EventStore& store, store::ResultIndex& results,
     store::TokenStore& tokens, const engine::RulesetRegistry& registry, const LeagueParts* leagues,
-    transparency::TransparencyLog* transparency) {
+    transparency::TransparencyLog* transparency, store::pg::StandbyReads* standby_reads) {
   ARBITER_ASSIGN_OR_RETURN(Credentials credentials, CredentialsFor(options));
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   std::unique_ptr<ArbiterServer> server(
-      new ArbiterServer(store, results, tokens, registry, options, leagues, transparency));
+      new ArbiterServer(store, results, tokens, registry, options, leagues, transparency,
+                        standby_reads));
   if (credentials.takes_auth_processor) {
     server->early_auth_ = std::make_shared<EarlyAuthProcessor>(server->auth_);
     credentials.credentials->SetAuthMetadataProcessor(server->early_auth_);

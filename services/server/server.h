@@ -27,6 +27,7 @@
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
 #include "services/server/game_service_impl.h"
+#include "services/server/read_routing.h"
 #include "services/games/game_writer.h"
 #include "services/server/token_service_impl.h"
 #include "services/store/token_store.h"
@@ -61,6 +62,9 @@ struct ServerOptions {
   // WatchGame: the most streams kept, and how far behind the newest event
   // a stream may fall before it is cut off (game_feeds.h).
   games::FeedLimits watch;
+  // How long a read that names a store position (arbiter-after-position)
+  // waits for the league projector to pass it (read_routing.h).
+  int read_wait_ms = 200;
 };
 
 // The gRPC health service's name for readiness (a writable PostgreSQL
@@ -88,11 +92,15 @@ class ArbiterServer {
   // Unavailable if the address cannot be bound.
   // With `transparency` (owned by the caller) the server also serves
   // TransparencyService, and AdjudicateGame answers carry inclusion proofs.
+  // With `standby_reads` (owned by the caller, on `store`'s pool), read-only
+  // calls may be served by its read databases and writes answer their
+  // read-your-writes headers (read_routing.h).
   static absl::StatusOr<std::unique_ptr<ArbiterServer>> Start(
       const ServerOptions& options, store::EventStore& store, store::ResultIndex& results,
       store::TokenStore& tokens, const engine::RulesetRegistry& registry,
       const LeagueParts* leagues = nullptr,
-      transparency::TransparencyLog* transparency = nullptr);
+      transparency::TransparencyLog* transparency = nullptr,
+      store::pg::StandbyReads* standby_reads = nullptr);
   ~ArbiterServer();
 
   // The port actually bound.
@@ -135,9 +143,12 @@ class ArbiterServer {
 
   ArbiterServer(store::EventStore& store, store::ResultIndex& results, store::TokenStore& tokens,
                 const engine::RulesetRegistry& registry, const ServerOptions& options,
-                const LeagueParts* leagues, transparency::TransparencyLog* transparency);
+                const LeagueParts* leagues, transparency::TransparencyLog* transparency,
+                store::pg::StandbyReads* standby_reads);
 
   access::Authenticator auth_;
+  // Where each call reads (before the services that use it).
+  const ReadRouting routing_;
   std::shared_ptr<grpc::AuthMetadataProcessor> early_auth_;
   // With LeagueParts: a new game's league must exist and rate its type.
   std::unique_ptr<games::LeagueCheck> league_check_;

@@ -15,7 +15,7 @@ namespace arbiter::server {
 grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* context,
                                                      const v1::CreateTournamentRequest* request,
                                                      v1::Tournament* response) {
-  return Serve(context, auth_, "CreateTournament",
+  return Serve(context, auth_, reads_, Route::kWrite, "CreateTournament",
                common::NameOf(common::IdKind::kTournament, request->tournament_id()),
                request->request_id(), [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, writer_.CreateTournament(caller, *request));
@@ -26,7 +26,7 @@ grpc::Status TournamentServiceImpl::CreateTournament(grpc::ServerContext* contex
 grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context,
                                                     const v1::RegisterPlayersRequest* request,
                                                     v1::Tournament* response) {
-  return Serve(context, auth_, "RegisterPlayers", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "RegisterPlayers", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, writer_.RegisterPlayers(caller, *request));
                  return absl::OkStatus();
@@ -36,7 +36,7 @@ grpc::Status TournamentServiceImpl::RegisterPlayers(grpc::ServerContext* context
 grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
                                                    const v1::WithdrawPlayerRequest* request,
                                                    v1::Tournament* response) {
-  return Serve(context, auth_, "WithdrawPlayer", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "WithdrawPlayer", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, editor_.WithdrawPlayer(caller, *request));
                  return absl::OkStatus();
@@ -46,7 +46,7 @@ grpc::Status TournamentServiceImpl::WithdrawPlayer(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::UpdateTournamentSettings(
     grpc::ServerContext* context, const v1::UpdateTournamentSettingsRequest* request,
     v1::Tournament* response) {
-  return Serve(context, auth_, "UpdateTournamentSettings", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "UpdateTournamentSettings", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response,
                                           editor_.UpdateTournamentSettings(caller, *request));
@@ -57,7 +57,7 @@ grpc::Status TournamentServiceImpl::UpdateTournamentSettings(
 grpc::Status TournamentServiceImpl::DeleteTournament(grpc::ServerContext* context,
                                                      const v1::DeleteTournamentRequest* request,
                                                      v1::DeleteTournamentResponse* response) {
-  return Serve(context, auth_, "DeleteTournament", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "DeleteTournament", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, editor_.DeleteTournament(caller, *request));
                  return absl::OkStatus();
@@ -67,7 +67,7 @@ grpc::Status TournamentServiceImpl::DeleteTournament(grpc::ServerContext* contex
 grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
                                                   const v1::GetTournamentRequest* request,
                                                   v1::Tournament* response) {
-  return Serve(context, auth_, "GetTournament", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetTournament", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(const std::string id,
                                           tournament::ParseTournamentName(request->name()));
@@ -83,7 +83,7 @@ grpc::Status TournamentServiceImpl::GetTournament(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::ListTournaments(grpc::ServerContext* context,
                                                     const v1::ListTournamentsRequest* request,
                                                     v1::ListTournamentsResponse* response) {
-  return Serve(context, auth_, "ListTournaments", "", "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "ListTournaments", "", "",
                [&](const access::Caller&) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response,
                                           tournament::ListTournaments(streams_, results_, *request));
@@ -94,7 +94,7 @@ grpc::Status TournamentServiceImpl::ListTournaments(grpc::ServerContext* context
 grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
                                                const v1::StartRoundRequest* request,
                                                v1::TournamentRound* response) {
-  return Serve(context, auth_, "StartRound", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "StartRound", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, writer_.StartRound(caller, *request));
                  return absl::OkStatus();
@@ -104,7 +104,7 @@ grpc::Status TournamentServiceImpl::StartRound(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
                                              const v1::GetRoundRequest* request,
                                              v1::TournamentRound* response) {
-  return Serve(context, auth_, "GetRound", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetRound", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(const std::string id,
                                           tournament::ParseTournamentName(request->name()));
@@ -123,7 +123,7 @@ grpc::Status TournamentServiceImpl::GetRound(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
                                                   const v1::ConfirmResultRequest* request,
                                                   v1::TournamentRound* response) {
-  return Serve(context, auth_, "ConfirmResult", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "ConfirmResult", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, writer_.ConfirmResult(caller, *request));
                  return absl::OkStatus();
@@ -133,7 +133,7 @@ grpc::Status TournamentServiceImpl::ConfirmResult(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::ReportResult(grpc::ServerContext* context,
                                                  const v1::ReportResultRequest* request,
                                                  v1::TournamentRound* response) {
-  return Serve(context, auth_, "ReportResult", request->name(), request->request_id(),
+  return Serve(context, auth_, reads_, Route::kWrite, "ReportResult", request->name(), request->request_id(),
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(*response, score_sheets_.ReportResult(caller, *request));
                  return absl::OkStatus();
@@ -143,7 +143,7 @@ grpc::Status TournamentServiceImpl::ReportResult(grpc::ServerContext* context,
 grpc::Status TournamentServiceImpl::GetStandings(grpc::ServerContext* context,
                                                  const v1::GetStandingsRequest* request,
                                                  v1::TournamentStandings* response) {
-  return Serve(context, auth_, "GetStandings", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetStandings", request->name(), "",
                [&](const access::Caller&) -> absl::Status {
                  ARBITER_ASSIGN_OR_RETURN(const std::string id,
                                           tournament::ParseTournamentName(request->name()));

@@ -8,6 +8,7 @@
 
 #include "arbiter/v1/tournament_service.grpc.pb.h"
 #include "services/access/authenticator.h"
+#include "services/server/read_routing.h"
 #include "services/games/game_writer.h"
 #include "services/store/event_store.h"
 #include "services/store/result_index.h"
@@ -22,9 +23,10 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
  public:
   TournamentServiceImpl(store::StreamStore& streams, store::EventStore& events,
                         store::ResultIndex& results, games::GameWriter& games,
-                        access::Authenticator& auth)
+                        access::Authenticator& auth, const ReadRouting* reads = nullptr)
       : streams_(streams), results_(results), writer_(streams, events, results, games),
-        editor_(streams, results, games), score_sheets_(streams, results, games), auth_(auth) {}
+        editor_(streams, results, games), score_sheets_(streams, results, games), auth_(auth),
+        reads_(reads) {}
 
   grpc::Status CreateTournament(grpc::ServerContext* context,
                                 const v1::CreateTournamentRequest* request,
@@ -64,6 +66,7 @@ class TournamentServiceImpl final : public v1::TournamentService::Service {
   tournament::TournamentEditor editor_;
   tournament::ScoreSheetWriter score_sheets_;
   access::Authenticator& auth_;
+  const ReadRouting* const reads_;  // null: every call on the primary
 };
 
 }  // namespace arbiter::server

@@ -35,7 +35,7 @@ absl::StatusOr<std::pair<std::string, int64_t>> ParseEventName(const std::string
 grpc::Status TransparencyServiceImpl::GetCheckpoint(grpc::ServerContext* context,
                                                     const v1::GetCheckpointRequest* request,
                                                     v1::Checkpoint* response) {
-  return Serve(context, auth_, "GetCheckpoint", "", "", [&](const access::Caller&) -> absl::Status {
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetCheckpoint", "", "", [&](const access::Caller&) -> absl::Status {
     ARBITER_ASSIGN_OR_RETURN(transparency::StoredCheckpoint checkpoint, transparency::FindCheckpoint(log_, request->tree_size()));
     *response = transparency::ToCheckpoint(checkpoint, log_.signer().name());
     return absl::OkStatus();
@@ -45,7 +45,7 @@ grpc::Status TransparencyServiceImpl::GetCheckpoint(grpc::ServerContext* context
 grpc::Status TransparencyServiceImpl::GetInclusionProof(
     grpc::ServerContext* context, const v1::GetInclusionProofRequest* request,
     v1::InclusionProof* response) {
-  return Serve(context, auth_, "GetInclusionProof", request->name(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetInclusionProof", request->name(), "",
                [&](const access::Caller& caller) -> absl::Status {
                  absl::StatusOr<std::pair<std::string, int64_t>> event =
                      ParseEventName(request->name());
@@ -68,7 +68,7 @@ grpc::Status TransparencyServiceImpl::GetInclusionProof(
 grpc::Status TransparencyServiceImpl::GetConsistencyProof(
     grpc::ServerContext* context, const v1::GetConsistencyProofRequest* request,
     v1::ConsistencyProof* response) {
-  return Serve(context, auth_, "GetConsistencyProof", "", "", [&](const access::Caller&) -> absl::Status {
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetConsistencyProof", "", "", [&](const access::Caller&) -> absl::Status {
     const int64_t from = request->from_tree_size();
     const int64_t to = request->to_tree_size();
     if (from < 0) return common::FieldError("from_tree_size", "from_tree_size must not be negative");
@@ -95,7 +95,7 @@ grpc::Status TransparencyServiceImpl::GetConsistencyProof(
 grpc::Status TransparencyServiceImpl::GetPublicKey(grpc::ServerContext* context,
                                                    const v1::GetPublicKeyRequest*,
                                                    v1::PublicKey* response) {
-  return Serve(context, auth_, "GetPublicKey", "", "", [&](const access::Caller&) -> absl::Status {
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetPublicKey", "", "", [&](const access::Caller&) -> absl::Status {
     response->set_origin(log_.signer().name());
     response->set_verifier_key(log_.signer().VerifierKey());
     return absl::OkStatus();
@@ -105,7 +105,7 @@ grpc::Status TransparencyServiceImpl::GetPublicKey(grpc::ServerContext* context,
 grpc::Status TransparencyServiceImpl::PublishCheckpoint(grpc::ServerContext* context,
                                                         const v1::PublishCheckpointRequest*,
                                                         v1::Checkpoint* response) {
-  return Serve(context, auth_, "PublishCheckpoint", "", "",
+  return Serve(context, auth_, reads_, Route::kWrite, "PublishCheckpoint", "", "",
                [&](const access::Caller& caller) -> absl::Status {
                  ARBITER_RETURN_IF_ERROR(access::RequireAdmin(caller));
                  ARBITER_ASSIGN_OR_RETURN(transparency::StoredCheckpoint checkpoint, log_.Publish());
@@ -117,7 +117,7 @@ grpc::Status TransparencyServiceImpl::PublishCheckpoint(grpc::ServerContext* con
 grpc::Status TransparencyServiceImpl::GetStreamEvidence(
     grpc::ServerContext* context, const v1::GetStreamEvidenceRequest* request,
     v1::AuditStream* response) {
-  return Serve(context, auth_, "GetStreamEvidence", request->stream(), "",
+  return Serve(context, auth_, reads_, Route::kStandbyRead, "GetStreamEvidence", request->stream(), "",
                [&](const access::Caller&) -> absl::Status {
                  // Disputes are public (GetDispute: every role); other
                  // streams are not offered here.

@@ -8,6 +8,7 @@
 
 #include "arbiter/v1/transparency_service.grpc.pb.h"
 #include "services/access/authenticator.h"
+#include "services/server/read_routing.h"
 #include "services/access/permissions.h"
 #include "services/store/event_store.h"
 #include "services/store/stream_store.h"
@@ -20,8 +21,9 @@ class TransparencyServiceImpl final : public v1::TransparencyService::Service {
   // `streams` may be null (no leagues, tournaments or disputes): then
   // GetStreamEvidence answers NOT_FOUND.
   TransparencyServiceImpl(store::EventStore& store, store::StreamStore* streams,
-                          transparency::TransparencyLog& log, access::Authenticator& auth)
-      : store_(store), streams_(streams), log_(log), auth_(auth) {}
+                          transparency::TransparencyLog& log, access::Authenticator& auth,
+                          const ReadRouting* reads = nullptr)
+      : store_(store), streams_(streams), log_(log), auth_(auth), reads_(reads) {}
 
   grpc::Status GetCheckpoint(grpc::ServerContext* context, const v1::GetCheckpointRequest* request,
                              v1::Checkpoint* response) override;
@@ -45,6 +47,7 @@ class TransparencyServiceImpl final : public v1::TransparencyService::Service {
   store::StreamStore* streams_;
   transparency::TransparencyLog& log_;
   access::Authenticator& auth_;
+  const ReadRouting* const reads_;  // null: every call on the primary
 };
 
 }  // namespace arbiter::server

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "services/store/pg/standby_reads.h"
 #include "services/store/pg/status.h"
 
 namespace arbiter::store::pg {
@@ -15,6 +16,7 @@ struct PgPool::Connection {
       : conn(conninfo), generation(opened_in) {}
   pqxx::connection conn;
   int64_t generation;  // PgPool::generation_ when it was opened
+  uint64_t replayed = 0;  // Lease::replayed()
 };
 
 void SetUpConnection(pqxx::connection_base& conn, const std::string& role) {
@@ -38,6 +40,9 @@ std::unique_ptr<PgPool::Connection> PgPool::Open(int64_t generation) const {
 }
 
 absl::StatusOr<PgPool::Lease> PgPool::Take() {
+  if (StandbyReadScope* scope = StandbyReadScope::Routing(*this); scope != nullptr) {
+    return scope->Take();
+  }
   return TakeOr(options_.connection_wait, absl::StatusCode::kUnavailable);
 }
 
@@ -148,6 +153,8 @@ PgPool::Lease::~Lease() {
 }
 
 pqxx::connection_base& PgPool::Lease::conn() { return connection_->conn; }
+
+uint64_t& PgPool::Lease::replayed() { return connection_->replayed; }
 
 absl::Status PgPool::Lease::Fail(const std::exception& error, absl::string_view doing) {
   if (IsConnectionLoss(error)) lost_ = true;

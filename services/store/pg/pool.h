@@ -47,6 +47,8 @@
 
 namespace arbiter::store::pg {
 
+class StandbyReadScope;  // standby_reads.h
+
 struct PgPoolOptions {
   std::string conninfo;  // libpq connection string or URL
   // After connecting, SET ROLE to this role (empty: stay as the login role).
@@ -74,7 +76,10 @@ class PgPool {
   PgPool(const PgPool&) = delete;
   PgPool& operator=(const PgPool&) = delete;
 
-  // A connection, idle or newly opened. Unavailable if all stayed busy for
+  // A connection, idle or newly opened. While a StandbyReadScope that
+  // routes this pool is open on the calling thread, a connection to a read
+  // database instead, or to this pool's server after the scope's fallback
+  // (standby_reads.h). Unavailable if all stayed busy for
   // connection_wait, or if a new one cannot be opened (refused, server
   // down); the status of StatusFromException for a set-up that fails
   // otherwise (an unknown role: InvalidArgument; a statement on_connect
@@ -84,7 +89,7 @@ class PgPool {
   // ResourceExhausted (a caller with a short bound of its own, such as the
   // health probe, tells a busy pool from an unreachable server). Opening a
   // new connection is bounded by the connection string's connect_timeout
-  // only.
+  // only. Never routed to a read database.
   absl::StatusOr<Lease> TakeWithin(absl::Duration wait);
 
   // Runs `work` on a leased connection and returns what it returns (an
@@ -102,6 +107,7 @@ class PgPool {
   int64_t connect_attempts() const;
 
  private:
+  friend class StandbyReadScope;
   struct Connection;  // a pqxx::connection (an alias of a template)
 
   // Take and TakeWithin: `busy` is the code when all stayed busy.
@@ -148,7 +154,11 @@ class PgPool::Lease {
 
  private:
   friend class PgPool;
+  friend class StandbyReadScope;
   Lease(PgPool& pool, std::unique_ptr<Connection> connection);
+  // The highest WAL replay position seen on this connection's server (a
+  // standby read's note; 0: none seen).
+  uint64_t& replayed();
 
   PgPool* pool_;
   std::unique_ptr<Connection> connection_;

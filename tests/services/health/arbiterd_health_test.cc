@@ -18,6 +18,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -96,15 +97,7 @@ class ArbiterdHealthTest : public ::testing::Test {
     static int counter = 0;
     database_ = absl::StrCat("health_", ++counter);
     Superuser(absl::StrCat("CREATE DATABASE ", database_));
-    Flags flags;
-    flags.database.url = cluster_->ConninfoFor(database_);
-    flags.database.data_dir = absl::StrCat(*base_, "/", database_);
-    flags.server.listen = "127.0.0.1:0";
-    flags.web.listen = "127.0.0.1:0";
-    flags.reveal_sweep_seconds = 0;
-    flags.checkpoint_seconds = 1;
-    flags.grace_seconds = 1;
-    Complete(flags);
+    const Flags flags = FlagsFor();
     absl::StatusOr<std::unique_ptr<Arbiterd>> started = Arbiterd::Start(flags);
     ASSERT_TRUE(started.ok()) << started.status();
     arbiterd_ = *std::move(started);
@@ -113,6 +106,22 @@ class ArbiterdHealthTest : public ::testing::Test {
     std::ifstream token_file(flags.database.data_dir + "/admin.token");
     std::getline(token_file, admin_);
     ASSERT_FALSE(admin_.empty());
+  }
+
+  // The flags of this test's arbiterd, with `read_urls` as its
+  // --read-database.
+  Flags FlagsFor(std::vector<std::string> read_urls = {}) const {
+    Flags flags;
+    flags.database.url = cluster_->ConninfoFor(database_);
+    flags.database.data_dir = absl::StrCat(*base_, "/", database_);
+    flags.database.read_urls = std::move(read_urls);
+    flags.server.listen = "127.0.0.1:0";
+    flags.web.listen = "127.0.0.1:0";
+    flags.reveal_sweep_seconds = 0;
+    flags.checkpoint_seconds = 1;
+    flags.grace_seconds = 1;
+    Complete(flags);
+    return flags;
   }
 
   void TearDown() override {
@@ -351,6 +360,45 @@ TEST_F(ArbiterdHealthTest, MetricsParseAsPrometheusTextAndMoveWhenAGameIsStored)
   EXPECT_EQ(after->Value("arbiter_follower_position"), new_head);
   EXPECT_EQ(after->Value("arbiter_projector_position", {{"projector", "leagues"}}), new_head);
   EXPECT_EQ(after->Value("arbiter_transparency_tree_size"), tree + (new_head - head));
+}
+
+// --read-database, wired through: here the primary itself (a server not in
+// recovery answers at once), so that the figures move without a standby;
+// tests/integration/standby_reads_test.cc reads through a real one.
+TEST_F(ArbiterdHealthTest, WithAReadDatabaseWritesAnswerATokenAndTheReadFiguresAppear) {
+  EXPECT_FALSE(Metrics()->Value("arbiter_standby_reads_total").has_value());
+  arbiterd_->Stop();
+  absl::StatusOr<std::unique_ptr<Arbiterd>> started =
+      Arbiterd::Start(FlagsFor({cluster_->ConninfoFor(database_)}));
+  ASSERT_TRUE(started.ok()) << started.status();
+  arbiterd_ = *std::move(started);
+  channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", arbiterd_->grpc_port()),
+                                 grpc::InsecureChannelCredentials());
+  auto stub = v1::ArbiterService::NewStub(channel_);
+  v1::SubmitGameRequest submit;
+  submit.set_request_id("submit-read");
+  submit.set_game_id("read");
+  submit.set_log(log::FormatLog(Simulated(12)));
+  v1::SubmitGameResponse submitted;
+  std::unique_ptr<grpc::ClientContext> context = As(admin_);
+  ASSERT_TRUE(stub->SubmitGame(context.get(), submit, &submitted).ok());
+  const auto& headers = context->GetServerInitialMetadata();
+  auto token = headers.find("arbiter-read-after");
+  ASSERT_NE(token, headers.end());
+  ASSERT_NE(headers.find("arbiter-position"), headers.end());
+
+  std::unique_ptr<grpc::ClientContext> read = As(admin_);
+  read->AddMetadata("arbiter-read-after", std::string(token->second.data(), token->second.size()));
+  v1::GetGameRequest get;
+  get.set_name("games/read");
+  v1::Game game;
+  const grpc::Status status = stub->GetGame(read.get(), get, &game);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  absl::StatusOr<PromText> text = Metrics();
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_GE(text->Value("arbiter_standby_reads_total").value_or(0), 1);
+  EXPECT_EQ(text->Value("arbiter_standby_read_fallbacks_total", {{"reason", "lag"}}), 0);
+  EXPECT_GE(text->Value("arbiter_standby_read_wait_seconds_count").value_or(0), 1);
 }
 
 TEST_F(ArbiterdHealthTest, NoGameIdSeedTokenOrConnectionDetailIsInAnyAnswer) {

@@ -8,14 +8,11 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <pqxx/pqxx>
 
 #include <atomic>
-#include <cstdlib>
-#include <filesystem>
 #include <future>
 #include <string>
 #include <thread>
@@ -24,18 +21,16 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "services/health/health_monitor.h"
 #include "services/health/lag_metrics.h"
-#include "services/store/embedded_postgres.h"
 #include "tests/services/health/prometheus_parse.h"
+#include "tests/services/store/hot_standby.h"
 #include "tests/services/store/postgres_test_env.h"
 
 namespace arbiter::store::pg {
 namespace {
 
-using store::testing::Cluster;
 using store::testing::FreshDatabase;
 
 PgPoolOptions PoolOn(const std::string& conninfo, int max_connections) {
@@ -160,52 +155,12 @@ class StandbyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     database_ = pqxx::connection(FreshDatabase()).dbname();
-    char pattern[] = "/tmp/arbiter-standby-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    base_ = pattern;
-    ASSERT_EQ(chmod(base_.c_str(), 0755), 0);
-    const bool root = geteuid() == 0;
-    if (root) {
-      ASSERT_EQ(std::system(absl::StrCat("chown postgres: ", base_).c_str()), 0);
-    }
-    std::string host, port;
-    for (absl::string_view part : absl::StrSplit(Cluster().ConninfoFor("postgres"), ' ')) {
-      if (absl::ConsumePrefix(&part, "host=")) host = std::string(part);
-      if (absl::ConsumePrefix(&part, "port=")) port = std::string(part);
-    }
-    const std::string backup =
-        absl::StrCat(root ? "runuser -u postgres -- " : "", BinDir(), "/pg_basebackup -h ", host,
-                     " -p ", port, " -U postgres -D ", base_, "/data -R -X stream -c fast --no-sync");
-    ASSERT_EQ(std::system(backup.c_str()), 0) << backup;
-    EmbeddedPostgresOptions options;
-    options.data_dir = base_ + "/data";
-    options.database = "postgres";
-    // A throwaway copy: no fsync (nor the sync of the whole copy at start).
-    options.extra_config = "shared_buffers = '32MB'\nmax_connections = 60\nfsync = off";
-    absl::StatusOr<std::unique_ptr<EmbeddedPostgres>> standby = EmbeddedPostgres::Start(options);
-    ASSERT_TRUE(standby.ok()) << standby.status();
-    standby_ = *std::move(standby);
-  }
-
-  void TearDown() override {
-    if (standby_ != nullptr) {
-      EXPECT_TRUE(standby_->Stop().ok());
-    }
-    std::error_code ignored;
-    std::filesystem::remove_all(base_, ignored);
-  }
-
-  static std::string BinDir() {
-    for (const char* version : {"17", "16", "15", "14"}) {
-      const std::string dir = absl::StrCat("/usr/lib/postgresql/", version, "/bin");
-      if (std::filesystem::exists(dir + "/pg_basebackup")) return dir;
-    }
-    return "/usr/bin";
+    standby_ = store::testing::HotStandby::Start();
+    ASSERT_NE(standby_, nullptr);
   }
 
   std::string database_;
-  std::string base_;
-  std::unique_ptr<EmbeddedPostgres> standby_;
+  std::unique_ptr<store::testing::HotStandby> standby_;
 };
 
 TEST_F(StandbyTest, AStandbyIsInRecoveryReportsItsReplayLagAndIsNotReady) {

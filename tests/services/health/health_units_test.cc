@@ -18,6 +18,7 @@
 #include "services/health/lag_metrics.h"
 #include "services/health/prometheus_text.h"
 #include "services/health/readiness.h"
+#include "services/health/standby_read_figures.h"
 #include "tests/services/health/prometheus_parse.h"
 
 namespace arbiter::health {
@@ -375,6 +376,36 @@ TEST(PrometheusText, EscapesHelpAndLabelValuesAndWritesNumbersExactly) {
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->helps["a_b:c"], "back\\slash and\nnewline \"quoted\"");
   EXPECT_EQ(parsed->samples[0].labels["l"], "x\"y\\z\nw");
+}
+
+}  // namespace
+}  // namespace arbiter::health
+
+namespace arbiter::health {
+namespace {
+
+TEST(MetricsText, TheStandbyReadFiguresParseAsCountersAndAHistogram) {
+  store::pg::StandbyReadStats stats;
+  stats.served_by_standby = 7;
+  stats.fallbacks_lag = 2;
+  stats.fallbacks_unreachable = 1;
+  stats.waits = 3;
+  stats.wait_seconds_sum = 0.25;
+  for (std::size_t i = 0; i < stats.wait_buckets.size(); ++i) {
+    stats.wait_buckets[i] = store::pg::StandbyReadStats::kWaitBounds[i] >= 0.01 ? 3 : 1;
+  }
+  absl::StatusOr<testing::PromText> text = testing::ParsePrometheusText(StandbyReadFigures(stats));
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_EQ(text->types.at("arbiter_standby_reads_total"), "counter");
+  EXPECT_EQ(text->types.at("arbiter_standby_read_wait_seconds"), "histogram");
+  EXPECT_EQ(text->Value("arbiter_standby_reads_total"), 7);
+  EXPECT_EQ(text->Value("arbiter_standby_read_fallbacks_total", {{"reason", "lag"}}), 2);
+  EXPECT_EQ(text->Value("arbiter_standby_read_fallbacks_total", {{"reason", "unreachable"}}), 1);
+  EXPECT_EQ(text->Value("arbiter_standby_read_wait_seconds_bucket", {{"le", "0.005"}}), 1);
+  EXPECT_EQ(text->Value("arbiter_standby_read_wait_seconds_bucket", {{"le", "0.01"}}), 3);
+  EXPECT_EQ(text->Value("arbiter_standby_read_wait_seconds_bucket", {{"le", "+Inf"}}), 3);
+  EXPECT_EQ(text->Value("arbiter_standby_read_wait_seconds_sum"), 0.25);
+  EXPECT_EQ(text->Value("arbiter_standby_read_wait_seconds_count"), 3);
 }
 
 }  // namespace
