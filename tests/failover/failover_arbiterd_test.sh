@@ -270,10 +270,19 @@ fault() {
 }
 
 # Brings every node back (a killed one as a standby) and waits for the
-# cluster's two standbys.
+# cluster's two standbys. A node that pg_rewind cannot rewind (an old primary
+# shut down immediately: its crash recovery would have to run in single-user
+# mode, which refuses standby mode) is copied anew by pg_autoctl with
+# pg_basebackup, which waits for a spread checkpoint on the primary, minutes
+# with the default settings: meanwhile the primary is asked for an immediate
+# checkpoint every 5 s.
 restore_cluster() {
-  "$pg_cluster" --dir "$cluster" start >>"$work/faults.log" 2>&1 ||
-    fail "the cluster did not come back: $(tail -n 5 "$work/faults.log")"
+  ( while sleep 5; do psql -X -q "$url" -c CHECKPOINT >/dev/null 2>&1 || true; done ) &
+  local nudge=$! status=0
+  "$pg_cluster" --dir "$cluster" start >>"$work/faults.log" 2>&1 || status=$?
+  kill "$nudge" 2>/dev/null || true
+  wait "$nudge" 2>/dev/null || true
+  [ $status -eq 0 ] || fail "the cluster did not come back: $(tail -n 5 "$work/faults.log")"
 }
 
 # The processes of a node's postgres: its postmaster and the postmaster's
