@@ -8,6 +8,9 @@
 // broken channel) is an unknown outcome: the client sends the very same
 // request again, to the next server in `--servers`, until it is answered;
 // it never moves on before that. A definite refusal ends that client's game.
+// With `--leagues`, each client's games belong to one of those leagues in
+// turn (client t: the (t mod n)-th), so that every finished game is a result
+// for the league projector.
 // `--progress-file` shows the count of acknowledged appends as it grows.
 // When `--stop-file` appears (or after `--seconds`), every client finishes
 // its call in flight, and then each game is read back: its last event must
@@ -16,9 +19,14 @@
 // must find its hash chain intact.
 //
 // Prints one line of figures and exits 0 only if all of that holds:
-//   failover_load: G games, A appends acknowledged, U unknown outcomes
-//   (resolved U, longest N ms), R refused, longest gap between
-//   acknowledgements N ms, lost 0, extra 0, broken chains 0
+//   failover_load: G clients, A appends acknowledged, U unknown outcomes
+//   (resolved U, p50 N ms, p99 N ms, longest N ms), R refused, longest gap
+//   between acknowledgements N ms, lost 0, extra 0, broken chains 0
+// Each unknown outcome is printed when it is resolved, ending with when it
+// began ("[unknown from epoch ms T]"); each problem (LOST, EXTRA, REFUSED)
+// with the wall-clock time of the game's last acknowledgement ("epoch ms
+// T"), so that a soak (scripts/failover-soak) can tell which fault it
+// followed.
 #include <grpcpp/grpcpp.h>
 
 #include <CLI/CLI.hpp>
@@ -54,6 +62,7 @@ struct Options {
   double seconds = 0;
   std::string stop_file;
   std::string progress_file;
+  std::vector<std::string> leagues;  // league ids; empty: games in no league
 };
 
 // What every client saw, for the summary.
@@ -64,6 +73,7 @@ struct Tally {
   int64_t resolved = 0;
   int64_t refused = 0;
   int64_t longest_unknown_ms = 0;
+  std::vector<int64_t> unknown_ms;  // how long each resolved unknown outcome took
   Clock::time_point last_ack = Clock::now();
   int64_t longest_gap_ms = 0;
   std::vector<std::string> refusals;
@@ -80,9 +90,10 @@ struct Tally {
   void Resolved(Clock::time_point since) {
     std::lock_guard<std::mutex> lock(mu);
     ++resolved;
-    longest_unknown_ms = std::max<int64_t>(
-        longest_unknown_ms,
-        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count());
+    const int64_t took =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - since).count();
+    longest_unknown_ms = std::max<int64_t>(longest_unknown_ms, took);
+    unknown_ms.push_back(took);
   }
   void Refused(const std::string& what) {
     std::lock_guard<std::mutex> lock(mu);
@@ -93,6 +104,23 @@ struct Tally {
 
 std::atomic<bool> g_stop{false};
 Tally g_tally;
+
+// Milliseconds since 1970 by the wall clock: comparable with the times the
+// test scripts log for their faults.
+int64_t EpochMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The `q` quantile (0-1) of `values`, nearest rank; 0 if empty.
+int64_t Quantile(std::vector<int64_t> values, double q) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  std::size_t rank = static_cast<std::size_t>(q * static_cast<double>(values.size()) + 0.999999);
+  rank = std::clamp<std::size_t>(rank, 1, values.size());
+  return values[rank - 1];
+}
 
 std::unique_ptr<grpc::ClientContext> Context(const std::string& token) {
   auto context = std::make_unique<grpc::ClientContext>();
@@ -138,6 +166,7 @@ grpc::Status UntilAnswered(Servers& servers, const std::string& what, const Call
   }
   const grpc::Status first = status;
   const Clock::time_point since = Clock::now();
+  const int64_t since_epoch_ms = EpochMs();
   int attempts = 1;
   while (OutcomeUnknown(status)) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -146,18 +175,21 @@ grpc::Status UntilAnswered(Servers& servers, const std::string& what, const Call
     ++attempts;
   }
   g_tally.Resolved(since);
-  std::printf("UNKNOWN: %s: %s; answered after %lld ms and %d calls: %s\n", what.c_str(),
-              first.error_message().c_str(),
+  std::printf("UNKNOWN: %s: %s; answered after %lld ms and %d calls: %s "
+              "[unknown from epoch ms %lld]\n",
+              what.c_str(), first.error_message().c_str(),
               static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                          Clock::now() - since)
                                          .count()),
-              attempts, status.ok() ? "OK" : status.error_message().c_str());
+              attempts, status.ok() ? "OK" : status.error_message().c_str(),
+              static_cast<long long>(since_epoch_ms));
   return status;
 }
 
 struct Game {
   std::string id;
   int64_t acknowledged_last_event = 0;  // 0: never created
+  int64_t acknowledged_at_ms = 0;       // EpochMs() of that acknowledgement
   bool ended = false;  // the last append ended it, adding the result's event
 };
 
@@ -179,6 +211,10 @@ bool PlayOne(int table, uint64_t round, const Options& options,
   create.mutable_game()->set_ruleset_hash(log->header.ruleset_hash());
   *create.mutable_game()->mutable_players() = log->header.players();
   create.mutable_game()->set_seed(log->header.seed());
+  if (!options.leagues.empty()) {
+    create.mutable_game()->set_league(
+        options.leagues[static_cast<std::size_t>(table) % options.leagues.size()]);
+  }
   const grpc::Status created = UntilAnswered(servers, game->id, [&](v1::ArbiterService::Stub& stub) {
     v1::Game answer;
     return stub.CreateGame(Context(options.token).get(), create, &answer);
@@ -188,6 +224,7 @@ bool PlayOne(int table, uint64_t round, const Options& options,
     return false;
   }
   game->acknowledged_last_event = 1;
+  game->acknowledged_at_ms = EpochMs();
   for (std::size_t i = 0; i < log->actions.size() && !g_stop; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(options.move_every_ms));
     v1::AppendActionsRequest request;
@@ -200,10 +237,12 @@ bool PlayOne(int table, uint64_t round, const Options& options,
       return stub.AppendActions(Context(options.token).get(), request, &response);
     });
     if (!status.ok()) {
-      g_tally.Refused(absl::StrCat(game->id, " move ", i, ": ", status.error_message()));
+      g_tally.Refused(absl::StrCat(game->id, " move ", i, ": ", status.error_message(),
+                                   " (refused at epoch ms ", EpochMs(), ")"));
       return false;
     }
     game->acknowledged_last_event = response.last_event();
+    game->acknowledged_at_ms = EpochMs();
     game->ended = response.status() == v1::GAME_STATUS_FINISHED;
     g_tally.Acknowledged();
   }
@@ -239,16 +278,22 @@ Check CheckGames(const Options& options, const std::vector<Game>& games) {
     const int64_t expected = game.acknowledged_last_event + (game.ended ? 1 : 0);
     if (!status.ok() || stored.last_event() < expected) {
       ++check.lost;
-      std::printf("LOST: %s: acknowledged through event %lld, stored through %lld (%s)\n",
-                  game.id.c_str(), static_cast<long long>(expected),
-                  static_cast<long long>(stored.last_event()), status.error_message().c_str());
+      std::printf(
+          "LOST: %s: acknowledged through event %lld, stored through %lld (%s); last "
+          "acknowledged at epoch ms %lld\n",
+          game.id.c_str(), static_cast<long long>(expected),
+          static_cast<long long>(stored.last_event()), status.error_message().c_str(),
+          static_cast<long long>(game.acknowledged_at_ms));
       continue;
     }
     if (stored.last_event() > expected) {
       ++check.extra;
-      std::printf("EXTRA: %s: acknowledged through event %lld, stored through %lld\n", game.id.c_str(),
-                  static_cast<long long>(expected),
-                  static_cast<long long>(stored.last_event()));
+      std::printf(
+          "EXTRA: %s: acknowledged through event %lld, stored through %lld; last acknowledged at "
+          "epoch ms %lld\n",
+          game.id.c_str(), static_cast<long long>(expected),
+          static_cast<long long>(stored.last_event()),
+          static_cast<long long>(game.acknowledged_at_ms));
     }
     v1::VerifyGameRequest verify;
     verify.set_name(get.name());
@@ -291,7 +336,7 @@ void WriteProgress(const std::string& path) {
 
 int main(int argc, char** argv) {
   Options options;
-  std::string servers, token_file;
+  std::string servers, token_file, leagues;
   CLI::App app("Live games on arbiterd through faults; then checks nothing acknowledged was lost");
   app.add_option("--servers", servers, "host:port of each arbiterd, comma-separated")->required();
   app.add_option("--token-file", token_file, "A file holding an admin's token")->required();
@@ -301,8 +346,11 @@ int main(int argc, char** argv) {
   app.add_option("--stop-file", options.stop_file, "Stop once this file exists");
   app.add_option("--progress-file", options.progress_file,
                  "Keep the count of acknowledged appends in this file (rewritten every 100 ms)");
+  app.add_option("--leagues", leagues,
+                 "League ids, comma-separated: client t's games belong to the (t mod n)-th");
   CLI11_PARSE(app, argc, argv);
   options.servers = absl::StrSplit(servers, ',', absl::SkipEmpty());
+  options.leagues = absl::StrSplit(leagues, ',', absl::SkipEmpty());
   options.token = ReadToken(token_file);
   if (options.token.empty()) {
     std::fprintf(stderr, "failover_load: no token in %s\n", token_file.c_str());
@@ -334,10 +382,12 @@ int main(int argc, char** argv) {
   for (const std::string& refusal : g_tally.refusals) std::printf("REFUSED: %s\n", refusal.c_str());
   std::printf(
       "failover_load: %d clients, %lld appends acknowledged, %lld unknown outcomes (resolved %lld, "
-      "longest %lld ms), %lld refused, longest gap between acknowledgements %lld ms, lost %lld, "
-      "extra %lld, broken chains %lld\n",
+      "p50 %lld ms, p99 %lld ms, longest %lld ms), %lld refused, longest gap between "
+      "acknowledgements %lld ms, lost %lld, extra %lld, broken chains %lld\n",
       options.games, static_cast<long long>(g_tally.acknowledged),
       static_cast<long long>(g_tally.unknown), static_cast<long long>(g_tally.resolved),
+      static_cast<long long>(Quantile(g_tally.unknown_ms, 0.5)),
+      static_cast<long long>(Quantile(g_tally.unknown_ms, 0.99)),
       static_cast<long long>(g_tally.longest_unknown_ms), static_cast<long long>(g_tally.refused),
       static_cast<long long>(g_tally.longest_gap_ms), static_cast<long long>(check.lost),
       static_cast<long long>(check.extra), static_cast<long long>(check.broken));
