@@ -130,6 +130,14 @@ void AddFlags(CLI::App& app, Flags& flags) {
   app.add_option("--shutdown-grace", flags.grace_seconds,
                  "Seconds calls in flight get to finish on SIGTERM")
       ->capture_default_str();
+  app.add_option("--stop-timeout", flags.stop_timeout_seconds,
+                 "Seconds after SIGTERM when arbiterd exits (status 3) even if calls or "
+                 "background work still wait on a database that does not answer, such as "
+                 "commits waiting for a synchronous standby that no longer follows a fenced "
+                 "old primary; their writes are answered to a retry by request id. More than "
+                 "--shutdown-grace; 0: wait however long it takes")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--log-level", flags.log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
   AddBackgroundAndWebFlags(app, flags);

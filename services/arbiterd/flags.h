@@ -17,6 +17,10 @@ struct Flags {
   server::ServerOptions server;
   web::WebOptions web;
   int grace_seconds = 30;
+  // After SIGTERM, the process ends anyway once this many seconds have
+  // passed (0: it waits however long stopping takes). More than
+  // grace_seconds.
+  int stop_timeout_seconds = 60;
   std::string log_level = "info";
   // The transparency log's signing key (empty: <data dir>/transparency.key)
   // and its name in every checkpoint.
