@@ -9,6 +9,10 @@
 #   postgres-kill    the new primary's postgres is killed (SIGKILL): its
 #                    keeper or the monitor brings a primary back;
 #   switchover       a planned switchover;
+#   cancel-wait      both standbys stop (SIGSTOP), the commits waiting for
+#                    them are cancelled (committed on the primary alone, with
+#                    PostgreSQL's warning), and the standbys go on: those
+#                    appends are answered only once durable;
 #   cancel-double    both standbys stop (SIGSTOP), the commits waiting for
 #                    them are cancelled (committed on the primary alone, with
 #                    PostgreSQL's warning), the primary node dies, and the
@@ -68,7 +72,7 @@ arbiterd=${2:?$usage}
 failover_load=${3:?$usage}
 arbiter=${4:?$usage}
 shift 4
-readonly kAllFaults="node-kill,postgres-kill,switchover,cancel-double,primary-sigstop,standby-primary,arbiterd-kill,projector-kill"
+readonly kAllFaults="node-kill,postgres-kill,switchover,cancel-wait,cancel-double,primary-sigstop,standby-primary,arbiterd-kill,projector-kill"
 rounds=1
 faults=$kAllFaults
 figures_file=
@@ -293,20 +297,19 @@ postgres_processes() {
   echo "$postmaster" $(ps -o pid= --ppid "$postmaster")
 }
 
-# The double fault that can lose a commit nobody waited for: both standbys
-# stop (SIGSTOP), so commits wait for them; the waits are cancelled, which
-# leaves those commits on the primary alone with PostgreSQL's warning; the
-# standbys' walreceivers are killed with what they had not read yet, the
-# primary node dies, and the standbys go on. An append acknowledged on that
-# warning would be lost: arbiterd must not acknowledge it.
-cancel_waits_then_kill_primary() {
-  local port node stopped=()
-  port=$(sql "SELECT inet_server_port()")
+# Stops both standbys of the primary on port $1 (SIGSTOP, their postgres
+# processes, pids left in `stopped_standbys`), so that commits wait for them,
+# and cancels those waits: the commits stay on the primary alone, with
+# PostgreSQL's warning "committed locally, but might not have been
+# replicated".
+stop_standbys_and_cancel_waits() {
+  local port=$1 node
+  stopped_standbys=()
   for node in node1 node2 node3; do
     [ $((base_port + ${node#node})) = "$port" ] && continue
-    stopped+=($(postgres_processes "$node"))
+    stopped_standbys+=($(postgres_processes "$node"))
   done
-  kill -STOP "${stopped[@]}"
+  kill -STOP "${stopped_standbys[@]}"
   local direct="postgresql://$superuser@127.0.0.1:$port/arbiter"
   local waiting=0
   for _ in $(seq 100); do
@@ -319,6 +322,30 @@ cancel_waits_then_kill_primary() {
   cancelled=$(psql -X -q -At "$direct" -c \
     "SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity WHERE wait_event = 'SyncRep'")
   echo "$waiting commits waited for the standbys; $cancelled cancelled"
+}
+
+# A backend's wait for the synchronous standby cancelled, alone: the
+# standbys stop, the commits waiting for them are cancelled (their appends
+# become unknown outcomes, looked up again, and answered only once a later
+# commit is durable), and the standbys go on 2 s later and receive them.
+cancel_waits() {
+  local port
+  port=$(sql "SELECT inet_server_port()")
+  stop_standbys_and_cancel_waits "$port"
+  sleep 2
+  kill -CONT "${stopped_standbys[@]}"
+}
+
+# The double fault that can lose a commit nobody waited for: both standbys
+# stop (SIGSTOP), so commits wait for them; the waits are cancelled, which
+# leaves those commits on the primary alone with PostgreSQL's warning; the
+# standbys' walreceivers are killed with what they had not read yet, the
+# primary node dies, and the standbys go on. An append acknowledged on that
+# warning would be lost: arbiterd must not acknowledge it.
+cancel_waits_then_kill_primary() {
+  local port node
+  port=$(sql "SELECT inet_server_port()")
+  stop_standbys_and_cancel_waits "$port"
   sleep 1  # the cancelled commits' appends are looked up again, and wait again
   # What the primary sent may still sit in the stopped walreceivers' sockets:
   # killed, they lose it, and the standbys never receive those commits.
@@ -328,7 +355,7 @@ cancel_waits_then_kill_primary() {
                  awk '/walreceiver/ { print $1 }') 2>/dev/null || true
   done
   "$pg_cluster" --dir "$cluster" kill-primary --whole-node
-  kill -CONT "${stopped[@]}" 2>/dev/null || true
+  kill -CONT "${stopped_standbys[@]}" 2>/dev/null || true
 }
 
 monitor_sql() {
@@ -524,6 +551,10 @@ run_fault() {
       restore_cluster ;;
     switchover)
       fault "a planned switchover (round $round)" "$kind" "$pg_cluster" --dir "$cluster" switchover ;;
+    cancel-wait)
+      fault "commits waiting for the standbys cancelled, the standbys going on (round $round)" \
+        "$kind" cancel_waits
+      log "$(grep 'commits waited for the standbys' "$work/faults.log" | tail -n 1)" ;;
     cancel-double)
       fault "commits waiting for the standbys cancelled, then the primary node killed (round $round)" \
         "$kind" cancel_waits_then_kill_primary
