@@ -48,6 +48,7 @@ absl::StatusOr<Database> OpenDatabase(const DatabaseOptions& options) {
     store::pg::StandbyReadOptions reads;
     reads.conninfos = options.read_urls;
     reads.wait = absl::Milliseconds(options.read_wait_ms);
+    reads.max_lag = absl::Milliseconds(options.read_max_lag_ms);
     reads.max_connections = options.max_connections;
     db.standby_reads = std::make_unique<store::pg::StandbyReads>(db.events->pool(), reads);
   }

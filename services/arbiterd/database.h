@@ -39,6 +39,9 @@ struct DatabaseOptions {
   // How long a read carrying a write's WAL position waits for a read
   // database to replay it before it reads the primary.
   int read_wait_ms = 200;
+  // How far behind its primary a read database may be for a read without
+  // a token (StandbyReadOptions::max_lag); 0: no bound.
+  int read_max_lag_ms = 0;
 };
 
 // Destroyed in reverse order: the token store before the event store whose

@@ -88,6 +88,13 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "wait for arbiter-after-position")
       ->capture_default_str()
       ->check(CLI::Range(0, 60'000));
+  app.add_option("--read-max-lag-ms", flags.database.read_max_lag_ms,
+                 "How far behind its primary a read database may be for a read without "
+                 "arbiter-read-after: one cut off from its primary, or whose last replayed "
+                 "commit is older than this while it has WAL to replay, sends the read to the "
+                 "primary (one more round trip per such read); 0: no bound")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 3'600'000));
   app.add_option("--listen", flags.server.listen, "Address to listen on (host:port)")
       ->capture_default_str();
   app.add_option("--tls-cert", flags.server.tls_cert_file, "TLS certificate chain (PEM)")

@@ -410,5 +410,28 @@ TEST_F(StandbyReadsTest, AStaleReadFromTheStandbyIsNeverTakenForTheLatestByTheCa
   EXPECT_EQ(adjudicate(), 2);
 }
 
+TEST_F(StandbyReadsTest, WithALagBoundATokenlessReadSkipsAStandbyThatFellBehind) {
+  server_->Shutdown(std::chrono::system_clock::now());
+  server_.reset();  // before the routing it points to is replaced
+  store::pg::StandbyReadOptions options = reads_->options();
+  options.max_lag = absl::Milliseconds(300);
+  reads_ = std::make_unique<store::pg::StandbyReads>(events_->pool(), options);
+  StartReadingServer();
+  // Caught up: within the bound, the standby serves the read.
+  ASSERT_TRUE(SubmitGame("g1", Simulated(1)).status.ok());
+  ASSERT_TRUE(standby_->CatchUp());
+  EXPECT_TRUE(GetGameAs(admin_, "g1").ok());
+  EXPECT_EQ(Stats().served_by_standby, 1);
+  EXPECT_EQ(Stats().fallbacks_lag, 0);
+  // Replay paused behind a write for longer than the bound: the primary
+  // answers, and the write is there.
+  standby_->PauseReplay();
+  ASSERT_TRUE(SubmitGame("g2", Simulated(2)).status.ok());
+  absl::SleepFor(absl::Milliseconds(800));
+  EXPECT_TRUE(GetGameAs(admin_, "g2").ok());
+  EXPECT_EQ(Stats().fallbacks_lag, 1);
+  EXPECT_EQ(Stats().served_by_standby, 1);
+}
+
 }  // namespace
 }  // namespace arbiter::server::testing

@@ -144,7 +144,12 @@ absl::StatusOr<PgPool::Lease> StandbyReadScope::Take() {
   }
   absl::StatusOr<PgPool::Lease> lease = standby_.Take();
   if (!lease.ok()) return FallBack(StandbyReads::Ending::kUnreachable);
-  if (!after_.has_value() || lease->replayed() >= *after_) return lease;
+  if (!after_.has_value()) {
+    if (within_lag_ || reads_.options().max_lag <= absl::ZeroDuration()) return lease;
+    if ((within_lag_ = WithinLag(*lease))) return lease;
+    return FallBack(ending_.value_or(StandbyReads::Ending::kLag));
+  }
+  if (lease->replayed() >= *after_) return lease;
   if (Replayed(*lease)) return lease;
   return FallBack(ending_.value_or(StandbyReads::Ending::kLag));
 }
@@ -181,6 +186,35 @@ bool StandbyReadScope::Replayed(PgPool::Lease& lease) {
       return false;
     }
     absl::SleepFor(std::min(poll, deadline_ - now));
+  }
+}
+
+bool StandbyReadScope::WithinLag(PgPool::Lease& lease) {
+  // Whether it is a standby; whether its walreceiver runs (the view has a
+  // row only then, its pid visible to every role); how old its last
+  // replayed commit is while received WAL waits to be replayed (0 when it
+  // has replayed all it received; no commit replayed yet counts as behind).
+  static constexpr char kLagProbe[] =
+      "SELECT r, EXISTS (SELECT 1 FROM pg_stat_wal_receiver), "
+      "  CASE WHEN r AND pg_last_wal_receive_lsn() IS DISTINCT FROM pg_last_wal_replay_lsn() "
+      "    THEN coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp())::float8, "
+      "                  'Infinity') "
+      "    ELSE 0 END "
+      "FROM pg_is_in_recovery() AS r";
+  try {
+    pqxx::nontransaction txn(lease.conn());
+    const pqxx::row row = txn.exec1(kLagProbe);
+    txn.commit();
+    if (!row[0].as<bool>()) {
+      lease.replayed() = UINT64_MAX;  // not (or no longer) a standby
+      return true;
+    }
+    return row[1].as<bool>() &&
+           row[2].as<double>() <= absl::ToDoubleSeconds(reads_.options().max_lag);
+  } catch (const std::exception& error) {
+    (void)lease.Fail(error, "reading a standby's lag");
+    ending_ = StandbyReads::Ending::kUnreachable;
+    return false;
   }
 }
 

@@ -17,7 +17,13 @@
 //     promoted standby, or a primary that prefer-standby fell back to) has
 //     every commit it will ever have: it answers at once;
 //   - a read database that cannot be reached sends the scope to the
-//     primary too.
+//     primary too;
+//   - with `max_lag` set, a scope without a WAL position first asks the
+//     standby how far behind it is (one more round trip): in recovery with
+//     no walreceiver (cut off from its primary), or with received WAL not
+//     replayed yet and its last replayed commit older than `max_lag`, it
+//     goes to the primary (a "fallback" for lag). This bounds how stale a
+//     tokenless read may be.
 //
 // Each connection remembers the highest replay position it has seen (its
 // server's replay only moves forward, and a restarted server breaks the
@@ -64,6 +70,9 @@ struct StandbyReadOptions {
   absl::Duration wait = absl::Milliseconds(200);
   // Between two looks at the standby's replay position.
   absl::Duration poll = absl::Milliseconds(2);
+  // How far behind its primary a standby may be for a read without a WAL
+  // position (see above); zero: no bound.
+  absl::Duration max_lag = absl::ZeroDuration();
   // Connections per read database at most.
   int max_connections = 16;
 };
@@ -151,6 +160,9 @@ class StandbyReadScope {
   // True if the leased standby connection has replayed `after_` (waiting
   // for it within the deadline); false to fall back.
   bool Replayed(PgPool::Lease& lease);
+  // True if the leased standby connection is within options().max_lag of
+  // its primary (see above); false to fall back.
+  bool WithinLag(PgPool::Lease& lease);
   absl::StatusOr<PgPool::Lease> FallBack(StandbyReads::Ending why);
 
   StandbyReads& reads_;
@@ -160,6 +172,7 @@ class StandbyReadScope {
   bool active_ = false;  // false for an ignored inner scope
   bool on_primary_ = false;
   bool used_ = false;
+  bool within_lag_ = false;  // a standby of this scope passed WithinLag
   std::optional<StandbyReads::Ending> ending_;
   absl::Duration waited_ = absl::ZeroDuration();
 };
