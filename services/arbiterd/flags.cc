@@ -61,9 +61,8 @@ void AddBackgroundAndWebFlags(CLI::App& app, Flags& flags) {
       ->check(CLI::Range(1.0, 1e9));
 }
 
-}  // namespace
-
-void AddFlags(CLI::App& app, Flags& flags) {
+// Where the data lives: the database, its connections, the read databases.
+void AddDatabaseFlags(CLI::App& app, Flags& flags) {
   app.add_option("--data-dir", flags.database.data_dir,
                  "Directory of the embedded PostgreSQL and of admin.token")
       ->capture_default_str();
@@ -95,6 +94,12 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "primary (one more round trip per such read); 0: no bound")
       ->capture_default_str()
       ->check(CLI::Range(0, 3'600'000));
+}
+
+}  // namespace
+
+void AddFlags(CLI::App& app, Flags& flags) {
+  AddDatabaseFlags(app, flags);
   app.add_option("--listen", flags.server.listen, "Address to listen on (host:port)")
       ->capture_default_str();
   app.add_option("--tls-cert", flags.server.tls_cert_file, "TLS certificate chain (PEM)")
