@@ -2,7 +2,8 @@
 # Two arbiterd on a replicated PostgreSQL (scripts/pg-cluster), several
 # clients playing live games through them (failover_load: one AppendActions
 # per move, each with a request id, an unknown outcome sent again with the
-# same id until answered), two leagues rating those games (so that the league
+# same id until answered), two more submitting whole games (SubmitGame, the
+# same way), two leagues rating those games (so that the league
 # projector works all along), and one fault after another:
 #   node-kill        the primary node dies (its keeper and postgres, SIGKILL):
 #                    a standby is promoted;
@@ -200,7 +201,8 @@ acknowledged() {
 }
 
 "$failover_load" --servers "${address[a]},${address[b]}" --token-file "$work/a/admin.token" \
-  --games 8 --move-every-ms 20 --stop-file "$work/stop" --progress-file "$work/progress" \
+  --games 8 --move-every-ms 20 --submitters 2 --submit-every-ms 250 \
+  --stop-file "$work/stop" --progress-file "$work/progress" \
   --leagues "$(IFS=,; echo "${kLeagues[*]}")" \
   >"$work/load.out" 2>&1 &
 load_pid=$!

@@ -11,6 +11,10 @@
 // With `--leagues`, each client's games belong to one of those leagues in
 // turn (client t: the (t mod n)-th), so that every finished game is a result
 // for the league projector.
+// Beside them, each of `--submitters` clients submits whole games
+// (SubmitGame, with a request id, sent again with that id until answered
+// like an append), one every `--submit-every-ms`; each acknowledged one is
+// read back at the end like a live game.
 // `--progress-file` shows the count of acknowledged appends as it grows.
 // When `--stop-file` appears (or after `--seconds`), every client finishes
 // its call in flight, and then each game is read back: its last event must
@@ -19,7 +23,8 @@
 // must find its hash chain intact.
 //
 // Prints one line of figures and exits 0 only if all of that holds:
-//   failover_load: G clients, A appends acknowledged, U unknown outcomes
+//   failover_load: G clients, A appends acknowledged, S whole games
+//   submitted, U unknown outcomes
 //   (resolved U, p50 N ms, p99 N ms, longest N ms), R refused, longest gap
 //   between acknowledgements N ms, lost 0, extra 0, broken chains 0
 // Each unknown outcome is printed when it is resolved, ending with when it
@@ -47,6 +52,7 @@
 #include "absl/strings/strip.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "engine/core/ruleset_registry.h"
+#include "services/log/log_file.h"
 #include "services/replay/simulate.h"
 
 namespace {
@@ -63,6 +69,8 @@ struct Options {
   std::string stop_file;
   std::string progress_file;
   std::vector<std::string> leagues;  // league ids; empty: games in no league
+  int submitters = 0;
+  int submit_every_ms = 200;
 };
 
 // What every client saw, for the summary.
@@ -104,6 +112,7 @@ struct Tally {
 
 std::atomic<bool> g_stop{false};
 Tally g_tally;
+std::atomic<int64_t> g_submitted{0};  // whole games acknowledged
 
 // Milliseconds since 1970 by the wall clock: comparable with the times the
 // test scripts log for their faults.
@@ -259,6 +268,46 @@ void Play(int table, const std::string& run, const Options& options,
   }
 }
 
+// One submitter: whole games of Atlantis for three, one after the other
+// until the stop, each acknowledged one kept in `games` for the end's check.
+void Submit(int submitter, const std::string& run, const Options& options,
+            const arbiter::engine::RulesetRegistry& registry, std::vector<Game>* games) {
+  Servers servers(options.servers, static_cast<std::size_t>(submitter));
+  for (uint64_t round = 1; !g_stop; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(options.submit_every_ms));
+    // Seeds apart from the live games' (7919 * table + round), so that no
+    // submission is refused as a duplicate of a played game.
+    const uint64_t seed = (uint64_t{1} << 40) + 1'000'003 * static_cast<uint64_t>(submitter) + round;
+    auto log = arbiter::replay::SimulateGame({"atlantis", 3, seed, "", {}}, registry);
+    if (!log.ok()) {
+      g_tally.Refused(absl::StrCat("submitter ", submitter, ": cannot simulate: ",
+                                   log.status().ToString()));
+      return;
+    }
+    Game game{absl::StrCat("submitted-", run, "-", submitter, "-", round)};
+    v1::SubmitGameRequest request;
+    request.set_request_id(game.id);
+    request.set_game_id(game.id);
+    request.set_log(arbiter::log::FormatLog(*log));
+    if (!options.leagues.empty()) {
+      request.set_league(options.leagues[static_cast<std::size_t>(submitter) % options.leagues.size()]);
+    }
+    v1::SubmitGameResponse response;
+    const grpc::Status status = UntilAnswered(servers, game.id, [&](v1::ArbiterService::Stub& stub) {
+      return stub.SubmitGame(Context(options.token).get(), request, &response);
+    });
+    if (!status.ok()) {
+      g_tally.Refused(absl::StrCat(game.id, ": SubmitGame: ", status.error_message(),
+                                   " (refused at epoch ms ", EpochMs(), ")"));
+      return;
+    }
+    game.acknowledged_last_event = response.game().last_event();
+    game.acknowledged_at_ms = EpochMs();
+    games->push_back(game);
+    ++g_submitted;
+  }
+}
+
 // Reads every game back, printing each problem.
 struct Check {
   int64_t lost = 0, extra = 0, broken = 0;
@@ -348,6 +397,11 @@ int main(int argc, char** argv) {
                  "Keep the count of acknowledged appends in this file (rewritten every 100 ms)");
   app.add_option("--leagues", leagues,
                  "League ids, comma-separated: client t's games belong to the (t mod n)-th");
+  app.add_option("--submitters", options.submitters,
+                 "Clients submitting whole games (SubmitGame) beside the live ones")
+      ->check(CLI::Range(0, 100));
+  app.add_option("--submit-every-ms", options.submit_every_ms,
+                 "Each submitter's pause between two games");
   CLI11_PARSE(app, argc, argv);
   options.servers = absl::StrSplit(servers, ',', absl::SkipEmpty());
   options.leagues = absl::StrSplit(leagues, ',', absl::SkipEmpty());
@@ -365,6 +419,11 @@ int main(int argc, char** argv) {
     clients.emplace_back(Play, t, std::cref(run), std::cref(options), std::cref(*registry),
                          &games[static_cast<std::size_t>(t)]);
   }
+  std::vector<std::vector<Game>> submitted(static_cast<std::size_t>(options.submitters));
+  for (int t = 0; t < options.submitters; ++t) {
+    clients.emplace_back(Submit, t, std::cref(run), std::cref(options), std::cref(*registry),
+                         &submitted[static_cast<std::size_t>(t)]);
+  }
   const Clock::time_point start = Clock::now();
   while (!g_stop) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -378,14 +437,16 @@ int main(int argc, char** argv) {
   for (std::thread& client : clients) client.join();
   std::vector<Game> all;
   for (const std::vector<Game>& table : games) all.insert(all.end(), table.begin(), table.end());
+  for (const std::vector<Game>& one : submitted) all.insert(all.end(), one.begin(), one.end());
   const Check check = CheckGames(options, all);
   for (const std::string& refusal : g_tally.refusals) std::printf("REFUSED: %s\n", refusal.c_str());
   std::printf(
-      "failover_load: %d clients, %lld appends acknowledged, %lld unknown outcomes (resolved %lld, "
+      "failover_load: %d clients, %lld appends acknowledged, %lld whole games submitted, %lld "
+      "unknown outcomes (resolved %lld, "
       "p50 %lld ms, p99 %lld ms, longest %lld ms), %lld refused, longest gap between "
       "acknowledgements %lld ms, lost %lld, extra %lld, broken chains %lld\n",
       options.games, static_cast<long long>(g_tally.acknowledged),
-      static_cast<long long>(g_tally.unknown), static_cast<long long>(g_tally.resolved),
+      static_cast<long long>(g_submitted.load()), static_cast<long long>(g_tally.unknown), static_cast<long long>(g_tally.resolved),
       static_cast<long long>(Quantile(g_tally.unknown_ms, 0.5)),
       static_cast<long long>(Quantile(g_tally.unknown_ms, 0.99)),
       static_cast<long long>(g_tally.longest_unknown_ms), static_cast<long long>(g_tally.refused),
