@@ -36,6 +36,7 @@
 #include "services/store/pg/pool.h"
 #include "services/store/embedded_postgres.h"
 #include "services/transparency/note.h"
+#include "tests/services/store/private_cluster.h"
 
 namespace arbiter::arbiterd {
 namespace {
@@ -94,28 +95,22 @@ std::string PublicKeyOf(const std::string& verifier_key) {
 class ArbiterdConfigTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    char pattern[] = "/tmp/arbiter-config-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    base_ = new std::string(pattern);
-    ASSERT_EQ(chmod(base_->c_str(), 0755), 0);  // the cluster's user passes through
-    store::EmbeddedPostgresOptions options;
-    options.data_dir = *base_ + "/pg";
-    options.database = "postgres";
-    options.extra_config = "shared_buffers = '32MB'";
-    absl::StatusOr<std::unique_ptr<store::EmbeddedPostgres>> started =
-        store::EmbeddedPostgres::Start(options);
+    absl::StatusOr<std::unique_ptr<store::testing::PrivateCluster>> started =
+        store::testing::PrivateCluster::Start("arbiter-config");
     ASSERT_TRUE(started.ok()) << started.status();
-    cluster_ = started->release();
+    own_ = started->release();
+    cluster_ = &own_->server();
+    base_ = &own_->dir();
   }
 
   static void TearDownTestSuite() {
-    if (cluster_ != nullptr) {
-      EXPECT_TRUE(cluster_->Stop().ok());
+    if (own_ != nullptr) {
+      EXPECT_TRUE(own_->Stop().ok());
     }
-    delete cluster_;
+    delete own_;
+    own_ = nullptr;
     cluster_ = nullptr;
-    std::error_code ignored;
-    if (base_ != nullptr) std::filesystem::remove_all(*base_, ignored);
+    base_ = nullptr;
   }
 
   void SetUp() override {
@@ -207,13 +202,15 @@ class ArbiterdConfigTest : public ::testing::Test {
     return contents;
   }
 
-  static std::string* base_;
+  static store::testing::PrivateCluster* own_;
+  static const std::string* base_;
   static store::EmbeddedPostgres* cluster_;
   std::string database_;
   std::string dir_;
 };
 
-std::string* ArbiterdConfigTest::base_ = nullptr;
+store::testing::PrivateCluster* ArbiterdConfigTest::own_ = nullptr;
+const std::string* ArbiterdConfigTest::base_ = nullptr;
 store::EmbeddedPostgres* ArbiterdConfigTest::cluster_ = nullptr;
 
 TEST_F(ArbiterdConfigTest, ASecondServerWithAnotherKeyIsRefusedAndWritesNothing) {

@@ -35,6 +35,7 @@
 #include "services/server/server.h"
 #include "services/store/embedded_postgres.h"
 #include "tests/services/health/prometheus_parse.h"
+#include "tests/services/store/private_cluster.h"
 
 namespace arbiter::arbiterd {
 namespace {
@@ -68,28 +69,22 @@ class ArbiterdHealthTest : public ::testing::Test {
   // One cluster for the program, in a directory that is kept while it is
   // stopped, so that it comes back at the same address.
   static void SetUpTestSuite() {
-    char pattern[] = "/tmp/arbiter-health-XXXXXX";
-    ASSERT_NE(mkdtemp(pattern), nullptr);
-    base_ = new std::string(pattern);
-    ASSERT_EQ(chmod(base_->c_str(), 0755), 0);  // the cluster's user passes through
-    store::EmbeddedPostgresOptions options;
-    options.data_dir = *base_ + "/pg";
-    options.database = "postgres";
-    options.extra_config = "shared_buffers = '32MB'";
-    absl::StatusOr<std::unique_ptr<store::EmbeddedPostgres>> started =
-        store::EmbeddedPostgres::Start(options);
+    absl::StatusOr<std::unique_ptr<store::testing::PrivateCluster>> started =
+        store::testing::PrivateCluster::Start("arbiter-health");
     ASSERT_TRUE(started.ok()) << started.status();
-    cluster_ = started->release();
+    own_ = started->release();
+    cluster_ = &own_->server();
+    base_ = &own_->dir();
   }
 
   static void TearDownTestSuite() {
-    if (cluster_ != nullptr) {
-      EXPECT_TRUE(cluster_->Stop().ok());
+    if (own_ != nullptr) {
+      EXPECT_TRUE(own_->Stop().ok());
     }
-    delete cluster_;
+    delete own_;
+    own_ = nullptr;
     cluster_ = nullptr;
-    std::error_code ignored;
-    if (base_ != nullptr) std::filesystem::remove_all(*base_, ignored);
+    base_ = nullptr;
   }
 
   void SetUp() override {
@@ -192,7 +187,8 @@ class ArbiterdHealthTest : public ::testing::Test {
     frozen_.clear();
   }
 
-  static std::string* base_;
+  static store::testing::PrivateCluster* own_;
+  static const std::string* base_;
   static store::EmbeddedPostgres* cluster_;
   std::string database_;
   std::unique_ptr<Arbiterd> arbiterd_;
@@ -201,7 +197,8 @@ class ArbiterdHealthTest : public ::testing::Test {
   std::vector<int> frozen_;
 };
 
-std::string* ArbiterdHealthTest::base_ = nullptr;
+store::testing::PrivateCluster* ArbiterdHealthTest::own_ = nullptr;
+const std::string* ArbiterdHealthTest::base_ = nullptr;
 store::EmbeddedPostgres* ArbiterdHealthTest::cluster_ = nullptr;
 
 TEST_F(ArbiterdHealthTest, LivenessStaysUpWhileTheDatabaseIsDown) {
