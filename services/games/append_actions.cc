@@ -325,16 +325,29 @@ absl::StatusOr<std::string> AddEndingEvent(store::EventStore& store, LiveGame& l
   return last_action_hash;
 }
 
+// Whether the store's answer to an append judged at the live game's cached
+// head says that head was not the game's: the game moved on (Aborted), is
+// over (FailedPrecondition), or the request was stored already (replayed).
+bool HeadWasStale(const absl::StatusOr<store::AppendResult>& result) {
+  if (result.ok()) return result->replayed;
+  return result.status().code() == absl::StatusCode::kAborted ||
+         result.status().code() == absl::StatusCode::kFailedPrecondition;
+}
+
 // Stores the judged append (what the store answered in `stored`) and
-// answers it. Aborted with
+// answers it; nullopt, having forgotten the live game, if it was judged at
+// the cached head (`at_known_head`) and the store says that head was stale
+// (the caller reads the game and starts again). Aborted with
 // STALE_EXPECTED_EVENT if another server wrote to the game since it was
 // read; the store's other errors as they are.
-absl::StatusOr<v1::AppendActionsResponse> StoreJudgedAppend(store::EventStore& store,
-                                                            LiveGame& live,
-                                                            const PendingAppend& pending,
-                                                            const std::string& last_action_hash,
-                                                            store::AppendResult& stored) {
+absl::StatusOr<std::optional<v1::AppendActionsResponse>> StoreJudgedAppend(
+    store::EventStore& store, LiveGame& live, const PendingAppend& pending,
+    const std::string& last_action_hash, bool at_known_head, store::AppendResult& stored) {
   absl::StatusOr<store::AppendResult> result = store.Append(pending.append);
+  if (at_known_head && HeadWasStale(result)) {
+    live.Forget();
+    return std::optional<v1::AppendActionsResponse>();
+  }
   if (!result.ok()) {
     live.Forget();
     if (result.status().code() == absl::StatusCode::kAborted) {
@@ -344,6 +357,7 @@ absl::StatusOr<v1::AppendActionsResponse> StoreJudgedAppend(store::EventStore& s
   }
   stored = *result;
   live.last_event = result->last_sequence;
+  live.head.reset();
   v1::AppendActionsResponse out;
   out.set_status(v1::GAME_STATUS_ACTIVE);
   if (live.seed_known) {
@@ -359,7 +373,36 @@ absl::StatusOr<v1::AppendActionsResponse> StoreJudgedAppend(store::EventStore& s
       }
     }
   }
-  return Answered(std::move(out), pending, *result, last_action_hash);
+  if (!pending.ends && !result->replayed) {
+    live.head = pending.record;
+    live.head->last_sequence = result->last_sequence;
+    live.head->last_hash = result->last_hash;
+  }
+  return std::optional<v1::AppendActionsResponse>(
+      Answered(std::move(out), pending, *result, last_action_hash));
+}
+
+// The live game's cached head, if it is the one `request` expects and the
+// cached referee has judged through it: the game as the last append this
+// server stored left it.
+std::optional<store::GameRecord> KnownHead(const LiveGame& live,
+                                           const v1::AppendActionsRequest& request) {
+  if (!live.head.has_value() || !live.referee.has_value() ||
+      live.last_event != live.head->last_sequence ||
+      live.head->last_sequence != request.expected_last_event()) {
+    return std::nullopt;
+  }
+  return live.head;
+}
+
+// OK if every action of `request` is for a seat the player token `caller`
+// holds in `record`; PERMISSION_DENIED naming the seat otherwise.
+absl::Status RequireOwnSeats(const access::Caller& caller, const store::GameRecord& record,
+                             const v1::AppendActionsRequest& request) {
+  for (int i = 0; i < request.actions_size(); ++i) {
+    ARBITER_RETURN_IF_ERROR(access::RequireOwnSeat(caller, record, request.actions(i).player(), i));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -373,17 +416,47 @@ absl::StatusOr<store::GameRecord> GameWriter::Appendable(const access::Caller& c
   if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
   ARBITER_RETURN_IF_ERROR(
       access::RequirePlayerWrite(caller, game_id, record.ok() ? &*record : nullptr));
-  for (int i = 0; i < request.actions_size(); ++i) {
-    ARBITER_RETURN_IF_ERROR(access::RequireOwnSeat(caller, *record, request.actions(i).player(), i));
-  }
+  ARBITER_RETURN_IF_ERROR(RequireOwnSeats(caller, *record, request));
   return record;
+}
+
+absl::Status GameWriter::AppendAllowed(const access::Caller& caller, const store::GameRecord& record,
+                                       const v1::AppendActionsRequest& request) {
+  if (caller.role != store::Role::kPlayer) {
+    ARBITER_RETURN_IF_ERROR(access::RequireWriteRole(caller));
+    if (caller.role == store::Role::kAdmin || access::InScope(caller, record)) {
+      return absl::OkStatus();
+    }
+    return access::RequireWrite(caller, record, record.creator_token_id);
+  }
+  ARBITER_RETURN_IF_ERROR(access::RequirePlayerWrite(caller, record.game_id, &record));
+  return RequireOwnSeats(caller, record, request);
 }
 
 absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
   ARBITER_ASSIGN_OR_RETURN(std::string game_id, CheckAppendRequest(request));
   LiveGames::Locked live = live_.Lock(game_id);
+  if (std::optional<store::GameRecord> head = KnownHead(*live, request)) {
+    // This server stored the game's last event: the permission checks read
+    // the head it kept, with the same immutable fields a read would give.
+    ARBITER_RETURN_IF_ERROR(AppendAllowed(caller, *head, request));
+    ARBITER_ASSIGN_OR_RETURN(std::optional<v1::AppendActionsResponse> out,
+                             AppendAtHead(caller, request, cancel, *live, *std::move(head), true));
+    if (out.has_value()) return *std::move(out);
+    // The game moved on elsewhere: read it, as any other append does.
+  }
   ARBITER_ASSIGN_OR_RETURN(store::GameRecord record, Appendable(caller, game_id, request));
+  ARBITER_ASSIGN_OR_RETURN(std::optional<v1::AppendActionsResponse> out,
+                           AppendAtHead(caller, request, cancel, *live, std::move(record), false));
+  if (!out.has_value()) return absl::InternalError("an append read from the store was called stale");
+  return *std::move(out);
+}
+
+absl::StatusOr<std::optional<v1::AppendActionsResponse>> GameWriter::AppendAtHead(
+    const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel,
+    LiveGame& live, store::GameRecord record, bool at_known_head) {
+  std::string game_id = record.game_id;
   ARBITER_ASSIGN_OR_RETURN(
       PendingAppend pending,
       ActionsToStore(caller, request, std::move(game_id), std::move(record), limits_));
@@ -391,24 +464,25 @@ absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     return AnswerRetryOrRefuse(store_, registry_, pending, cancel);
   }
   ARBITER_RETURN_IF_ERROR(CheckAcceptsActions(pending, limits_));
-  ARBITER_RETURN_IF_ERROR(Refresh(store_, registry_, *live, pending.record, cancel));
-  if (live->seed_known && live->referee->state().IsTerminal()) {
+  ARBITER_RETURN_IF_ERROR(Refresh(store_, registry_, live, pending.record, cancel));
+  if (live.seed_known && live.referee->state().IsTerminal()) {
     // A previous append ended the game but could not record its end.
     ARBITER_RETURN_IF_ERROR(RecordFinished(
-        pending.game_id, live->created,
-        ToAdjudication(pending.game_id, *live->referee, live->last_event), live->last_event));
+        pending.game_id, live.created,
+        ToAdjudication(pending.game_id, *live.referee, live.last_event), live.last_event));
     return absl::FailedPreconditionError(
         absl::StrCat("game \"", pending.game_id, "\" is over and accepts no more actions"));
   }
-  ARBITER_RETURN_IF_ERROR(JudgeActions(*live, request, cancel));
+  ARBITER_RETURN_IF_ERROR(JudgeActions(live, request, cancel));
   ARBITER_ASSIGN_OR_RETURN(const std::string last_action_hash,
-                           AddEndingEvent(store_, *live, pending));
+                           AddEndingEvent(store_, live, pending));
   const JudgementCache::ReadTicket ticket =
       judgements_ != nullptr ? judgements_->BeginRead() : JudgementCache::ReadTicket{};
   store::AppendResult stored;
-  ARBITER_ASSIGN_OR_RETURN(v1::AppendActionsResponse out,
-                           StoreJudgedAppend(store_, *live, pending, last_action_hash, stored));
-  if (!pending.ends) RememberJudgement(pending.record, *live, stored, ticket);
+  ARBITER_ASSIGN_OR_RETURN(std::optional<v1::AppendActionsResponse> out,
+                           StoreJudgedAppend(store_, live, pending, last_action_hash,
+                                             at_known_head, stored));
+  if (out.has_value() && !pending.ends) RememberJudgement(pending.record, live, stored, ticket);
   return out;
 }
 

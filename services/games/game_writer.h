@@ -180,6 +180,19 @@ class GameWriter {
   absl::StatusOr<store::GameRecord> Appendable(const access::Caller& caller,
                                                const std::string& game_id,
                                                const v1::AppendActionsRequest& request);
+  // Appendable's checks on a game already read (`record`, the head a live
+  // game kept): the same answers, without a read.
+  absl::Status AppendAllowed(const access::Caller& caller, const store::GameRecord& record,
+                             const v1::AppendActionsRequest& request);
+  // AppendActions once `live` is locked and the caller may write to the game
+  // at `record`: a retry answered again or a stale view refused, else the
+  // actions judged, stored and answered (append_actions.cc). nullopt if
+  // `at_known_head` (record is the live game's kept head) and the store
+  // found the game elsewhere than that head: nothing was stored by this
+  // call, and the caller reads the game and calls again.
+  absl::StatusOr<std::optional<v1::AppendActionsResponse>> AppendAtHead(
+      const access::Caller& caller, const v1::AppendActionsRequest& request,
+      const CancelCheck& cancel, LiveGame& live, store::GameRecord record, bool at_known_head);
   // Stores the "game_finished" event of a game whose last event is
   // `last_sequence`, recorded by the referee ("arbiter") under a request id
   // derived from the game alone, so that whoever notices first writes it

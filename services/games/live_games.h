@@ -19,6 +19,7 @@
 #include "absl/synchronization/mutex.h"
 #include "arbiter/v1/arbiter_service.pb.h"
 #include "services/replay/referee.h"
+#include "services/store/event_store.h"
 
 namespace arbiter::games {
 
@@ -32,10 +33,18 @@ struct LiveGame {
   bool seed_known = false;
   // The game's creation (league and tournament with the header).
   v1::GameCreated created;
+  // The game as its chain stated it through `last_event`, set after this
+  // server's own append stored it (and the cached referee judged it): what
+  // the next append's permission checks read instead of the store when it
+  // expects that same last event. The store still checks the expected event
+  // as it writes, so a head that moved on elsewhere is refused, never
+  // overwritten (GameWriter::Append then reads the game again).
+  std::optional<store::GameRecord> head;
 
   void Forget() {
     referee.reset();
     last_event = 0;
+    head.reset();
   }
 };
 

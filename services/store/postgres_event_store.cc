@@ -18,6 +18,7 @@ namespace {
 using internal::EventFromRow;
 using internal::GameFromRow;
 using internal::kEventsWithBatch;
+using internal::kEventsWithTheirBatch;
 using internal::kGameColumns;
 
 // A game's row with its first $2 events and its last stored event, in one
@@ -57,7 +58,7 @@ std::string WithColumns(std::string sql) {
   // The first events are a run from sequence 1: FillPrevHashes links them.
   replace("%EVENT_IN_RUN%", internal::EventColumns("false"));
   replace("%EVENT%", internal::EventColumns("true"));
-  replace("%BATCH%", kEventsWithBatch);
+  replace("%BATCH%", kEventsWithTheirBatch);
   return sql;
 }
 
@@ -74,7 +75,7 @@ void PostgresEventStore::PrepareReadStatements(pqxx::connection_base& conn) {
   conn.prepare("get_game", absl::StrCat("SELECT ", kGameColumns, " FROM games WHERE game_id = $1"));
   conn.prepare("read_game_events",
                absl::StrCat("SELECT ", internal::EventColumns("e.sequence = $2 + 1"),
-                            kEventsWithBatch,
+                            kEventsWithTheirBatch,
                             "WHERE e.game_id = $1 AND e.sequence > $2 ORDER BY e.sequence "
                             "LIMIT $3"));
   conn.prepare("read_game_head", WithColumns(kReadGameHead));

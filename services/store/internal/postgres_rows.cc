@@ -146,7 +146,7 @@ std::optional<absl::Status> TakenEventId(pqxx::connection_base& conn,
   ids.reserve(events.size());
   for (const NewEvent& event : events) ids.push_back(event.event_id);
   pqxx::result taken = txn.exec_params(
-      absl::StrCat("SELECT ", EventColumns("true"), kEventsWithBatch,
+      absl::StrCat("SELECT ", EventColumns("true"), kEventsWithTheirBatch,
                    "WHERE e.event_id = ANY($1::text[]) ORDER BY 1 LIMIT 1"),
       TextArray(ids));
   if (taken.empty()) return std::nullopt;

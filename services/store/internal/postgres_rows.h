@@ -42,10 +42,22 @@ std::string PrevHashWhere(const std::string& lookup);
 // EventFromRow reads them.
 std::string EventColumns(const std::string& lookup);
 
+// Events `e` with their batch `r`, for reads led by positions (the batches
+// first, each joined with its events).
 inline constexpr char kEventsWithBatch[] =
     " FROM events e JOIN append_requests r ON r.game_id = e.game_id "
     "AND e.sequence BETWEEN r.first_sequence AND r.last_sequence ";
 
+// The same for reads led by a game's events: each event finds its batch by
+// one backward probe of append_requests_by_game (the batch that starts at
+// or before it). kEventsWithBatch's join would fetch every batch of the
+// game for each read, one heap page each: a game played one action per
+// append has as many batches as events, and its head read took 0.5 ms
+// instead of 0.03 (docs/benchmarks.md, "A write path built for live play").
+inline constexpr char kEventsWithTheirBatch[] =
+    " FROM events e JOIN LATERAL (SELECT * FROM append_requests b "
+    "WHERE b.game_id = e.game_id AND b.first_sequence <= e.sequence "
+    "ORDER BY b.first_sequence DESC LIMIT 1) r ON e.sequence <= r.last_sequence ";
 
 // A row of kGameColumns as a record; DataLoss if it holds what the store
 // never writes.

@@ -223,6 +223,86 @@ TEST_P(AppendTest, AnAppendToASealedGameIsCheckedForShapeOnly) {
   EXPECT_EQ(FieldOf(refused.status()), "actions[0]");
 }
 
+// After its own append, a writer keeps the game's head and judges the next
+// append at it without reading the game. Another server (a second writer on
+// the same store) may have moved the game on since.
+TEST_P(AppendTest, AnAppendAtAKeptHeadThatAnotherServerMovedOnIsRefusedAsStale) {
+  ASSERT_TRUE(writer_->Append(admin_, AppendRequest("live", 1, log_, 0, 5, "a1"), Never()).ok());
+  GameWriter other(*store_, Registry(), WriteLimits{});
+  ASSERT_TRUE(other.Append(admin_, AppendRequest("live", 6, log_, 5, 7, "b1"), Never()).ok());
+  // An append that expects neither the kept head nor the real one is
+  // refused naming the real one.
+  absl::StatusOr<v1::AppendActionsResponse> older =
+      writer_->Append(admin_, AppendRequest("live", 1, log_, 0, 1, "older"), Never());
+  EXPECT_EQ(older.status().message(),
+            "expected_last_event is 1 but the game is at event 8; read the new events and decide "
+            "again");
+  absl::StatusOr<v1::AppendActionsResponse> stale =
+      writer_->Append(admin_, AppendRequest("live", 6, log_, 5, 6, "late"), Never());
+  EXPECT_EQ(stale.status().code(), StatusCode::kAborted);
+  EXPECT_EQ(ReasonOf(stale.status()), "STALE_EXPECTED_EVENT");
+  EXPECT_EQ(stale.status().message(),
+            "expected_last_event is 6 but the game is at event 8; read the new events and decide "
+            "again");
+  EXPECT_EQ(Row("live").last_sequence, 8);
+  // At the game's real head, the writer judges from the stored game: the
+  // actions the other server stored count.
+  absl::StatusOr<v1::AppendActionsResponse> next =
+      writer_->Append(admin_, AppendRequest("live", 8, log_, 7, 9, "a2"), Never());
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->last_event(), 10);
+  EXPECT_EQ(next->last_event_hash(), Row("live").last_hash);
+  EXPECT_EQ(next->verdict(), v1::VERDICT_UNFINISHED);
+  EXPECT_EQ(static_cast<int>(Events("live").size()), 10);
+}
+
+TEST_P(AppendTest, ARetryThatAnotherServerStoredIsAnsweredAsTheFirstTimeAtAKeptHead) {
+  ASSERT_TRUE(writer_->Append(admin_, AppendRequest("live", 1, log_, 0, 5, "a1"), Never()).ok());
+  const v1::AppendActionsRequest request = AppendRequest("live", 6, log_, 5, 7, "b1");
+  GameWriter other(*store_, Registry(), WriteLimits{});
+  absl::StatusOr<v1::AppendActionsResponse> first = other.Append(admin_, request, Never());
+  ASSERT_TRUE(first.ok()) << first.status();
+  // The client's retry reaches this writer, whose kept head is event 6.
+  absl::StatusOr<v1::AppendActionsResponse> again = writer_->Append(admin_, request, Never());
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->SerializeAsString(), first->SerializeAsString());
+  EXPECT_EQ(static_cast<int>(Events("live").size()), 8);
+  // And the writer goes on from the stored game.
+  absl::StatusOr<v1::AppendActionsResponse> next =
+      writer_->Append(admin_, AppendRequest("live", 8, log_, 7, 8, "a2"), Never());
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->last_event(), 9);
+}
+
+TEST_P(AppendTest, AKeptHeadAnswersThePermissionChecksAsAReadWould) {
+  ASSERT_TRUE(writer_->Append(admin_, AppendRequest("live", 1, log_, 0, 5, "a1"), Never()).ok());
+  const v1::AppendActionsRequest request = AppendRequest("live", 6, log_, 5, 6, "a2");
+  const access::Caller elsewhere = SignIn(store::Role::kOrganiser, "org", {"north"});
+  absl::StatusOr<v1::AppendActionsResponse> denied = writer_->Append(elsewhere, request, Never());
+  EXPECT_EQ(denied.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(denied.status().message(),
+            "this organiser token may not write to game \"live\" (games of its scope, and games "
+            "it created, only)");
+  const access::Caller auditor = SignIn(store::Role::kAuditor, "aud");
+  EXPECT_EQ(writer_->Append(auditor, request, Never()).status().code(),
+            StatusCode::kPermissionDenied);
+  // A player of the game may act for its own seat only.
+  const std::string actor = request.actions(0).player();
+  const std::string other_seat = actor == "p1" ? "p2" : "p1";
+  access::Caller player{.principal = other_seat, .role = store::Role::kPlayer, .games = {"live"}};
+  absl::StatusOr<v1::AppendActionsResponse> not_yours = writer_->Append(player, request, Never());
+  EXPECT_EQ(not_yours.status().code(), StatusCode::kPermissionDenied);
+  EXPECT_TRUE(absl::StrContains(not_yours.status().message(), "act for seat")) << not_yours.status();
+  access::Caller stranger{.principal = actor, .role = store::Role::kPlayer, .games = {"another"}};
+  EXPECT_EQ(writer_->Append(stranger, request, Never()).status().code(),
+            StatusCode::kPermissionDenied);
+  EXPECT_EQ(Row("live").last_sequence, 6);
+  player.principal = actor;
+  absl::StatusOr<v1::AppendActionsResponse> own = writer_->Append(player, request, Never());
+  ASSERT_TRUE(own.ok()) << own.status();
+  EXPECT_EQ(own->last_event(), 7);
+}
+
 INSTANTIATE_TEST_SUITE_P(BothStores, AppendTest,
                          ::testing::Values(StoreKind::kMemory, StoreKind::kPostgres), StoreName);
 
