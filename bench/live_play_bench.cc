@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "spdlog/spdlog.h"
 #include "arbiter/v1/arbiter_service.grpc.pb.h"
 #include "bench/bench_server.h"
 #include "services/log/log_file.h"
@@ -104,6 +105,32 @@ void BM_LiveMoves(benchmark::State& state) {
   state.counters["p99_ms"] = benchmark::Counter(Percentile(ms, 0.99), benchmark::Counter::kAvgThreads);
 }
 BENCHMARK(BM_LiveMoves)->Threads(1)->Threads(8)->Threads(64)->UseRealTime()->MinTime(5);
+
+// The floor under BM_LiveMoves: the same call, signed in and routed as a
+// write, but refused by its own checks (expected_last_event 0) before any
+// store work. Its rate is what this machine's cores give one action per
+// AppendActions call with nothing stored: the ceiling of BM_LiveMoves here.
+void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
+  World& w = TheWorld();
+  const arbiter::log::GameLog script = Simulate(w, 7);
+  v1::AppendActionsRequest append;
+  append.set_game("games/floor");
+  append.set_expected_last_event(0);
+  append.set_request_id(absl::StrCat("floor-", state.thread_index()));
+  *append.add_actions() = script.actions[0];
+  // Each refusal is logged as a warning; the floor is of the call alone.
+  if (state.thread_index() == 0) spdlog::set_level(spdlog::level::err);
+  for (auto _ : state) {
+    v1::AppendActionsResponse response;
+    grpc::Status status = w.games->AppendActions(BenchContext(w.token).get(), append, &response);
+    if (status.error_code() != grpc::StatusCode::INVALID_ARGUMENT) {
+      Fail(absl::StrCat("expected INVALID_ARGUMENT, got ", status.error_message()));
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+  if (state.thread_index() == 0) spdlog::set_level(spdlog::level::warn);
+}
+BENCHMARK(BM_CallRefusedBeforeTheStore)->Threads(8)->Threads(64)->UseRealTime()->MinTime(5);
 
 }  // namespace
 
