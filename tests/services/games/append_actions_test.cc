@@ -29,6 +29,30 @@ class AppendTest : public GameWriterTest {
 
   int Actions() const { return static_cast<int>(log_.actions.size()); }
 
+  // A player token of `principal`, bound to game `game`.
+  static access::Caller PlayerOf(const std::string& principal, const std::string& game) {
+    access::Caller player;
+    player.principal = principal;
+    player.role = store::Role::kPlayer;
+    player.games = {game};
+    return player;
+  }
+
+  // Expects `request` to game "live" refused to an organiser of another
+  // scope (with its words) and to an auditor; answers the organiser.
+  access::Caller ExpectOthersRefused(const v1::AppendActionsRequest& request) {
+    const access::Caller elsewhere = SignIn(store::Role::kOrganiser, "org", {"north"});
+    absl::StatusOr<v1::AppendActionsResponse> denied = writer_->Append(elsewhere, request, Never());
+    EXPECT_EQ(denied.status().code(), StatusCode::kPermissionDenied);
+    EXPECT_EQ(denied.status().message(),
+              "this organiser token may not write to game \"live\" (games of its scope, and games "
+              "it created, only)");
+    const access::Caller auditor = SignIn(store::Role::kAuditor, "aud");
+    EXPECT_EQ(writer_->Append(auditor, request, Never()).status().code(),
+              StatusCode::kPermissionDenied);
+    return elsewhere;
+  }
+
   log::GameLog log_;
 };
 
@@ -163,15 +187,7 @@ TEST_P(AppendTest, AGameThatIsOverAcceptsNoMoreActions) {
 
 TEST_P(AppendTest, OnlyWritersOfTheGameMayAppend) {
   const v1::AppendActionsRequest request = AppendRequest("live", 1, log_, 0, 1, "a1");
-  const access::Caller elsewhere = SignIn(store::Role::kOrganiser, "org", {"north"});
-  absl::StatusOr<v1::AppendActionsResponse> denied = writer_->Append(elsewhere, request, Never());
-  EXPECT_EQ(denied.status().code(), StatusCode::kPermissionDenied);
-  EXPECT_EQ(denied.status().message(),
-            "this organiser token may not write to game \"live\" (games of its scope, and games "
-            "it created, only)");
-  const access::Caller auditor = SignIn(store::Role::kAuditor, "aud");
-  EXPECT_EQ(writer_->Append(auditor, request, Never()).status().code(),
-            StatusCode::kPermissionDenied);
+  const access::Caller elsewhere = ExpectOthersRefused(request);
   // Permission before existence: the same answer for a game that does not
   // exist, unless the caller is an admin.
   const v1::AppendActionsRequest nowhere = AppendRequest("nowhere", 1, log_, 0, 1, "a1");
@@ -277,23 +293,15 @@ TEST_P(AppendTest, ARetryThatAnotherServerStoredIsAnsweredAsTheFirstTimeAtAKeptH
 TEST_P(AppendTest, AKeptHeadAnswersThePermissionChecksAsAReadWould) {
   ASSERT_TRUE(writer_->Append(admin_, AppendRequest("live", 1, log_, 0, 5, "a1"), Never()).ok());
   const v1::AppendActionsRequest request = AppendRequest("live", 6, log_, 5, 6, "a2");
-  const access::Caller elsewhere = SignIn(store::Role::kOrganiser, "org", {"north"});
-  absl::StatusOr<v1::AppendActionsResponse> denied = writer_->Append(elsewhere, request, Never());
-  EXPECT_EQ(denied.status().code(), StatusCode::kPermissionDenied);
-  EXPECT_EQ(denied.status().message(),
-            "this organiser token may not write to game \"live\" (games of its scope, and games "
-            "it created, only)");
-  const access::Caller auditor = SignIn(store::Role::kAuditor, "aud");
-  EXPECT_EQ(writer_->Append(auditor, request, Never()).status().code(),
-            StatusCode::kPermissionDenied);
+  ExpectOthersRefused(request);
   // A player of the game may act for its own seat only.
   const std::string actor = request.actions(0).player();
   const std::string other_seat = actor == "p1" ? "p2" : "p1";
-  access::Caller player{.principal = other_seat, .role = store::Role::kPlayer, .games = {"live"}};
+  access::Caller player = PlayerOf(other_seat, "live");
   absl::StatusOr<v1::AppendActionsResponse> not_yours = writer_->Append(player, request, Never());
   EXPECT_EQ(not_yours.status().code(), StatusCode::kPermissionDenied);
   EXPECT_TRUE(absl::StrContains(not_yours.status().message(), "act for seat")) << not_yours.status();
-  access::Caller stranger{.principal = actor, .role = store::Role::kPlayer, .games = {"another"}};
+  const access::Caller stranger = PlayerOf(actor, "another");
   EXPECT_EQ(writer_->Append(stranger, request, Never()).status().code(),
             StatusCode::kPermissionDenied);
   EXPECT_EQ(Row("live").last_sequence, 6);
