@@ -16,9 +16,14 @@ void LeagueServerTest::SetUp() {
   parts_ = LeagueParts{streams_.get(), projections_.get(), projector_.get()};
   ServerOptions options;
   options.listen = "127.0.0.1:0";
+  StartLeagueServer(options);
+}
+
+void LeagueServerTest::StartLeagueServer(ServerOptions options, store::pg::StandbyReads* reads) {
   static const engine::RulesetRegistry* const registry =
       new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
-  auto server = ArbiterServer::Start(options, *events_, *events_, *tokens_, *registry, &parts_);
+  auto server = ArbiterServer::Start(options, *events_, *events_, *tokens_, *registry, &parts_,
+                                     nullptr, reads);
   ASSERT_TRUE(server.ok()) << server.status();
   server_ = *std::move(server);
   stub_ = StubFor(*server_);

@@ -9,6 +9,7 @@
 #include "arbiter/v1/league_service.grpc.pb.h"
 #include "services/league/league_projector.h"
 #include "services/league/projection_store.h"
+#include "services/store/pg/standby_reads.h"
 #include "services/store/postgres_stream_store.h"
 #include "tests/integration/server_fixture.h"
 
@@ -19,6 +20,10 @@ class LeagueServerTest : public ServerTest {
   // Replaces the plain server ServerTest started with one that has the
   // league parts; stub_ talks to it.
   void SetUp() override;
+  // Starts a server with the league parts and `options` (reading from the
+  // standbys of `reads` when given) in place of server_; stub_ and
+  // leagues_ talk to it over channel_.
+  void StartLeagueServer(ServerOptions options, store::pg::StandbyReads* reads = nullptr);
 
   std::unique_ptr<store::PostgresStreamStore> streams_;
   std::unique_ptr<league::ProjectionStore> projections_;

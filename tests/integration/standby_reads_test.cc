@@ -20,7 +20,6 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "arbiter/v1/tournament_service.grpc.pb.h"
-#include "engine/core/ruleset_registry.h"
 #include "services/log/log_file.h"
 #include "services/server/read_routing.h"
 #include "services/store/pg/standby_reads.h"
@@ -70,16 +69,8 @@ class StandbyReadsTest : public LeagueServerTest {
     ServerOptions server_options;
     server_options.listen = "127.0.0.1:0";
     server_options.read_wait_ms = static_cast<int>(absl::ToInt64Milliseconds(kWait));
-    static const engine::RulesetRegistry* const registry =
-        new engine::RulesetRegistry(*engine::RulesetRegistry::WithBuiltins());
-    auto server = ArbiterServer::Start(server_options, *events_, *events_, *tokens_, *registry,
-                                       &parts_, nullptr, reads_.get());
-    ASSERT_TRUE(server.ok()) << server.status();
-    server_ = *std::move(server);
-    stub_ = StubFor(*server_);
-    channel_ = grpc::CreateChannel(absl::StrCat("127.0.0.1:", server_->port()),
-                                   grpc::InsecureChannelCredentials());
-    leagues_ = v1::LeagueService::NewStub(channel_);
+    StartLeagueServer(server_options, reads_.get());
+    if (HasFatalFailure()) return;
     tournaments_ = v1::TournamentService::NewStub(channel_);
     token_stub_ = v1::TokenService::NewStub(channel_);
   }
