@@ -16,7 +16,12 @@ log() {
   echo "[$(date -u +%T)] $*"
 }
 
+# The reason is said again as the output's last line, after the logs the
+# cleanup prints, so that a report showing only the output's head and tail
+# still names it.
+failure=
 fail() {
+  failure=$*
   echo "FAILED: $*" >&2
   exit 1
 }
@@ -41,6 +46,7 @@ cleanup() {
   fi
   "$pg_cluster" --dir "$cluster" stop >/dev/null 2>&1 || true
   rm -rf "$work"
+  [ -z "$failure" ] || echo "FAILED (said above, before the logs): $failure" >&2
   exit $status
 }
 trap cleanup EXIT

@@ -591,7 +591,7 @@ status=0
 wait "$load_pid" || status=$?
 load_pid=
 cat "$work/load.out"
-[ $status -eq 0 ] || fail "failover_load found a problem (above)"
+[ $status -eq 0 ] || fail "failover_load found a problem (exit $status): $(grep -E '^(LOST|EXTRA|BROKEN|REFUSED)' "$work/load.out" | head -n 5)"
 grep -q ' lost 0, extra 0, broken chains 0' "$work/load.out" ||
   fail "failover_load's summary is missing"
 
