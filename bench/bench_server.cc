@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -60,6 +61,11 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
       std::make_unique<engine::RulesetRegistry>(*engine::RulesetRegistry::WithBuiltins());
   server::ServerOptions server_options;
   server_options.listen = "127.0.0.1:0";
+  // BENCH_IDLE_THREADS sets ServerOptions::idle_threads, to compare
+  // settings in one sitting.
+  if (const char* idle = std::getenv("BENCH_IDLE_THREADS"); idle != nullptr) {
+    server_options.idle_threads = std::max(1, std::atoi(idle));
+  }
   absl::StatusOr<std::unique_ptr<server::ArbiterServer>> started =
       server::ArbiterServer::Start(server_options, *out->store, *out->store, *out->tokens,
                                    *out->registry);
@@ -71,6 +77,19 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
                                            grpc::InsecureChannelCredentials(), arguments);
   out->games = v1::ArbiterService::NewStub(out->channel);
   return out;
+}
+
+std::shared_ptr<grpc::Channel> NewClientChannel(const BenchServer& server, const std::string& program) {
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxSendMessageSize(64 << 20);
+  arguments.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateCustomChannel(absl::StrCat("127.0.0.1:", server.server->port()),
+                                grpc::InsecureChannelCredentials(), arguments);
+  if (!channel->WaitForConnected(std::chrono::system_clock::now() + std::chrono::seconds(10))) {
+    BenchFail(program, "a client's own channel did not connect within 10 s");
+  }
+  return channel;
 }
 
 void CreateLiveGame(BenchServer& server, const std::string& program, const log::GameLog& log,

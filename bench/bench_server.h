@@ -47,6 +47,12 @@ BenchServer& SharedBenchServer(const std::string& program);
 void CreateLiveGame(BenchServer& server, const std::string& program, const log::GameLog& log,
                     const std::string& game_id);
 
+// A channel of its own to the server, connected, with its own TCP connection
+// (a local subchannel pool: channels with equal arguments otherwise share
+// one), as each client on another machine would have. The program ends if
+// it does not connect within ten seconds.
+std::shared_ptr<grpc::Channel> NewClientChannel(const BenchServer& server, const std::string& program);
+
 // A context carrying `token`, with a deadline of ten minutes.
 std::unique_ptr<grpc::ClientContext> BenchContext(const std::string& token);
 

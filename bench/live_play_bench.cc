@@ -2,7 +2,10 @@
 // through Arbiter (docs/benchmarks.md).
 //
 // BM_LiveMoves, with 1, 8 and 64 client threads: each thread is the client
-// of one game in play (3-player Atlantis, simulated before the timing) and
+// of one game in play, on a connection of its own (own_connection:1, as the
+// tables of an event have) or all on one shared connection (own_connection:0,
+// the only way before 2026-11-28: one HTTP/2 connection carrying every
+// client's calls) (3-player Atlantis, simulated before the timing) and
 // sends its moves one AppendActions call each, with the game's last event as
 // expected_last_event and a request id of its own, as a table page does.
 // The server checks every action by the rules before it is stored, durably
@@ -73,6 +76,9 @@ void BM_LiveMoves(benchmark::State& state) {
   for (int s = 0; s < kScripts; ++s) {
     scripts.push_back(Simulate(w, 1000 * static_cast<uint64_t>(state.thread_index()) + s));
   }
+  std::unique_ptr<v1::ArbiterService::Stub> own;
+  if (state.range(0) == 1) own = v1::ArbiterService::NewStub(arbiter::bench::NewClientChannel(w, kProgram));
+  v1::ArbiterService::Stub& stub = own != nullptr ? *own : *w.games;
   size_t script = 0;
   std::string game = Create(w, scripts[script]);
   size_t move = 0;
@@ -92,7 +98,7 @@ void BM_LiveMoves(benchmark::State& state) {
     *append.add_actions() = scripts[script].actions[move];
     v1::AppendActionsResponse response;
     const auto sent = std::chrono::steady_clock::now();
-    grpc::Status status = w.games->AppendActions(BenchContext(w.token).get(), append, &response);
+    grpc::Status status = stub.AppendActions(BenchContext(w.token).get(), append, &response);
     ms.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count());
     if (!status.ok()) Fail(status.error_message());
@@ -104,12 +110,21 @@ void BM_LiveMoves(benchmark::State& state) {
   state.counters["p50_ms"] = benchmark::Counter(Percentile(ms, 0.50), benchmark::Counter::kAvgThreads);
   state.counters["p99_ms"] = benchmark::Counter(Percentile(ms, 0.99), benchmark::Counter::kAvgThreads);
 }
-BENCHMARK(BM_LiveMoves)->Threads(1)->Threads(8)->Threads(64)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_LiveMoves)
+    ->ArgName("own_connection")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(8)
+    ->Threads(64)
+    ->UseRealTime()
+    ->MinTime(5);
 
 // The floor under BM_LiveMoves: the same call, signed in and routed as a
 // write, but refused by its own checks (expected_last_event 0) before any
 // store work. Its rate is what this machine's cores give one action per
-// AppendActions call with nothing stored: the ceiling of BM_LiveMoves here.
+// AppendActions call with nothing stored: the ceiling of BM_LiveMoves here,
+// on one shared connection or on one a client (own_connection, as above).
 void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
   World& w = TheWorld();
   const arbiter::log::GameLog script = Simulate(w, 7);
@@ -118,11 +133,14 @@ void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
   append.set_expected_last_event(0);
   append.set_request_id(absl::StrCat("floor-", state.thread_index()));
   *append.add_actions() = script.actions[0];
+  std::unique_ptr<v1::ArbiterService::Stub> own;
+  if (state.range(0) == 1) own = v1::ArbiterService::NewStub(arbiter::bench::NewClientChannel(w, kProgram));
+  v1::ArbiterService::Stub& stub = own != nullptr ? *own : *w.games;
   // Each refusal is logged as a warning; the floor is of the call alone.
   if (state.thread_index() == 0) spdlog::set_level(spdlog::level::err);
   for (auto _ : state) {
     v1::AppendActionsResponse response;
-    grpc::Status status = w.games->AppendActions(BenchContext(w.token).get(), append, &response);
+    grpc::Status status = stub.AppendActions(BenchContext(w.token).get(), append, &response);
     if (status.error_code() != grpc::StatusCode::INVALID_ARGUMENT) {
       Fail(absl::StrCat("expected INVALID_ARGUMENT, got ", status.error_message()));
     }
@@ -130,7 +148,14 @@ void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   if (state.thread_index() == 0) spdlog::set_level(spdlog::level::warn);
 }
-BENCHMARK(BM_CallRefusedBeforeTheStore)->Threads(8)->Threads(64)->UseRealTime()->MinTime(5);
+BENCHMARK(BM_CallRefusedBeforeTheStore)
+    ->ArgName("own_connection")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(8)
+    ->Threads(64)
+    ->UseRealTime()
+    ->MinTime(5);
 
 }  // namespace
 
