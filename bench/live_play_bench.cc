@@ -64,6 +64,15 @@ std::string Create(World& w, const arbiter::log::GameLog& script) {
   return id;
 }
 
+// The stub a benchmark thread calls through: the shared connection's for
+// own_connection:0, else one on a connection of its own, kept in `own`.
+v1::ArbiterService::Stub& ClientStub(World& w, const benchmark::State& state,
+                                     std::unique_ptr<v1::ArbiterService::Stub>& own) {
+  if (state.range(0) == 0) return *w.games;
+  own = v1::ArbiterService::NewStub(arbiter::bench::NewClientChannel(w, kProgram));
+  return *own;
+}
+
 double Percentile(std::vector<double>& values, double q) {
   std::sort(values.begin(), values.end());
   return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
@@ -77,8 +86,7 @@ void BM_LiveMoves(benchmark::State& state) {
     scripts.push_back(Simulate(w, 1000 * static_cast<uint64_t>(state.thread_index()) + s));
   }
   std::unique_ptr<v1::ArbiterService::Stub> own;
-  if (state.range(0) == 1) own = v1::ArbiterService::NewStub(arbiter::bench::NewClientChannel(w, kProgram));
-  v1::ArbiterService::Stub& stub = own != nullptr ? *own : *w.games;
+  v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
   size_t script = 0;
   std::string game = Create(w, scripts[script]);
   size_t move = 0;
@@ -134,8 +142,7 @@ void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
   append.set_request_id(absl::StrCat("floor-", state.thread_index()));
   *append.add_actions() = script.actions[0];
   std::unique_ptr<v1::ArbiterService::Stub> own;
-  if (state.range(0) == 1) own = v1::ArbiterService::NewStub(arbiter::bench::NewClientChannel(w, kProgram));
-  v1::ArbiterService::Stub& stub = own != nullptr ? *own : *w.games;
+  v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
   // Each refusal is logged as a warning; the floor is of the call alone.
   if (state.thread_index() == 0) spdlog::set_level(spdlog::level::err);
   for (auto _ : state) {
