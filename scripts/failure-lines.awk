@@ -19,8 +19,7 @@ in_output {
   }
   next
 }
-/^Test Passed\./ { name = ""; next }
-/^Test Failed\./ || /^Test failed/ || /Timeout/ || /Exception/ {
+/^Test Failed\./ {
   if (n == 0) {
     print name ": " $0 " Its output's last lines:"
     for (i = (lines > 5 ? lines - 4 : 1); i <= lines; i++) print name ": " tail[i % 5]

@@ -2,9 +2,10 @@
 # scripts/failure-lines.awk, which scripts/test runs after a failed ctest:
 # on the log of a real ctest run of a small project (a script test that
 # says "FAILED: ...", a GoogleTest-style failure, a timeout, a passing test
-# that prints failure-looking lines, and a failure-looking command line),
-# it names each failed test with the lines that say why, and nothing of the
-# passing test or of any command line.
+# that prints failure-looking lines, a failure-looking command line, and a
+# passing test named with words of ctest's failures), it names each failed
+# test with the lines that say why, and nothing of the passing tests or of
+# any command line.
 # Usage: tests/scripts/failure_lines_test.sh scripts/failure-lines.awk
 set -euo pipefail
 
@@ -26,6 +27,7 @@ add_test(NAME gtest_style COMMAND sh -c "printf 'x.cc:12: Failure\nExpected equa
 add_test(NAME times_out COMMAND sh -c "echo one; echo two; sleep 30")
 set_tests_properties(times_out PROPERTIES TIMEOUT 2)
 add_test(NAME command_line_only COMMAND sh -c "exit 1 # FAILED: in the command, not the output")
+add_test(NAME passes_with_Timeout_and_Exception_in_its_name COMMAND sh -c "echo fine")
 CMAKE
 cmake -S "$work" -B "$work/build" >/dev/null
 (cd "$work/build" && ctest >/dev/null 2>&1) && fail "ctest passed a project with failing tests"
