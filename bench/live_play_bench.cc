@@ -2,10 +2,7 @@
 // through Arbiter (docs/benchmarks.md).
 //
 // BM_LiveMoves, with 1, 8 and 64 client threads: each thread is the client
-// of one game in play, on a connection of its own (own_connection:1, as the
-// tables of an event have) or all on one shared connection (own_connection:0,
-// the only way before 2026-11-28: one HTTP/2 connection carrying every
-// client's calls) (3-player Atlantis, simulated before the timing) and
+// of one game in play (3-player Atlantis, simulated before the timing) and
 // sends its moves one AppendActions call each, with the game's last event as
 // expected_last_event and a request id of its own, as a table page does.
 // The server checks every action by the rules before it is stored, durably
@@ -13,7 +10,10 @@
 // A game played to its end is replaced by a new one (its creation is timed
 // but not counted). items_per_second is actions per second; p50_ms and
 // p99_ms are each thread's percentiles of the call's round trip, averaged
-// over the threads. Compare with bench/message_db_compare's one_event case,
+// over the threads. own_connection:0 puts every thread's calls on one
+// shared HTTP/2 connection (as every figure before 2026-11-28 did);
+// own_connection:1 gives each thread a connection of its own, as the tables
+// of an event have. Compare with bench/message_db_compare's one_event case,
 // run in the same sitting.
 //
 //   build/bin/live_play_bench
@@ -132,7 +132,7 @@ BENCHMARK(BM_LiveMoves)
 // write, but refused by its own checks (expected_last_event 0) before any
 // store work. Its rate is what this machine's cores give one action per
 // AppendActions call with nothing stored: the ceiling of BM_LiveMoves here,
-// on one shared connection or on one a client (own_connection, as above).
+// on one shared connection or on one per client (own_connection, as above).
 void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
   World& w = TheWorld();
   const arbiter::log::GameLog script = Simulate(w, 7);
