@@ -125,6 +125,15 @@ void AddFlags(CLI::App& app, Flags& flags) {
                  "WatchGame streams kept at most; further ones are refused (RESOURCE_EXHAUSTED)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1'000'000));
+  app.add_option("--max-append-streams", flags.server.append_streams.max_streams,
+                 "StreamAppendActions streams kept open at most; further ones are refused "
+                 "(RESOURCE_EXHAUSTED)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  app.add_option("--stream-append-threads", flags.server.append_streams.threads,
+                 "StreamAppendActions appends run at once (threads waiting for their commits)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 4096));
   app.add_option("--watch-max-lag", flags.server.watch.max_lag,
                  "Events a WatchGame stream may fall behind the newest before it is cut off")
       ->capture_default_str()

@@ -150,6 +150,26 @@ grpc::Status ArbiterServiceImpl::AppendActions(grpc::ServerContext* context,
                });
 }
 
+grpc::ServerBidiReactor<v1::AppendActionsRequest, v1::AppendActionsOutcome>*
+ArbiterServiceImpl::StreamAppendActions(grpc::CallbackServerContext* context) {
+  return AppendStreamReactor::Start(
+      stream_workers_, append_streams_, [this, context](const v1::AppendActionsRequest& request) {
+        v1::AppendActionsOutcome outcome;
+        outcome.set_request_id(request.request_id());
+        // As AppendActions, but on the primary without its read-after
+        // headers: a stream's metadata is sent once, before its first answer.
+        const absl::Status status = ServeStatus(
+            context, auth_, nullptr, Route::kPrimary, "StreamAppendActions", request.game(),
+            request.request_id(), [&](const access::Caller& caller) -> absl::Status {
+              ARBITER_ASSIGN_OR_RETURN(*outcome.mutable_appended(),
+                                       writer_.Append(caller, request, CancelOf(context)));
+              return absl::OkStatus();
+            });
+        if (!status.ok()) *outcome.mutable_refused() = ToRpcStatus(status);
+        return outcome;
+      });
+}
+
 grpc::Status ArbiterServiceImpl::SubmitGame(grpc::ServerContext* context,
                                             const v1::SubmitGameRequest* request,
                                             v1::SubmitGameResponse* response) {

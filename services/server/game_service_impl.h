@@ -19,6 +19,7 @@
 #include "services/games/game_writer.h"
 #include "services/games/game_feeds.h"
 #include "services/games/judgement_cache.h"
+#include "services/server/append_stream.h"
 #include "services/server/watch_game.h"
 #include "services/store/follower_progress.h"
 #include "services/store/listener_fan_out.h"
@@ -30,15 +31,19 @@
 
 namespace arbiter::server {
 
-// WatchGame uses gRPC's callback API (a stream holds no thread while it
-// waits); every other method is synchronous.
-class ArbiterServiceImpl final
-    : public v1::ArbiterService::WithCallbackMethod_WatchGame<v1::ArbiterService::Service> {
+// The generated service with WatchGame and StreamAppendActions in gRPC's
+// callback form.
+using ArbiterServiceBase = v1::ArbiterService::WithCallbackMethod_WatchGame<
+    v1::ArbiterService::WithCallbackMethod_StreamAppendActions<v1::ArbiterService::Service>>;
+
+// WatchGame and StreamAppendActions use gRPC's callback API (a stream holds
+// no thread while it waits); every other method is synchronous.
+class ArbiterServiceImpl final : public ArbiterServiceBase {
  public:
   ArbiterServiceImpl(store::EventStore& store, store::ResultIndex& results,
                      const engine::RulesetRegistry& registry, access::Authenticator& auth,
                      games::GameWriter& writer, games::FeedLimits feed_limits = {},
-                     const ReadRouting* reads = nullptr)
+                     const ReadRouting* reads = nullptr, AppendStreamLimits streams = {})
       : store_(store),
         results_(results),
         registry_(registry),
@@ -46,7 +51,9 @@ class ArbiterServiceImpl final
         reads_(reads),
         writer_(writer),
         feeds_(store, registry, feed_limits),
-        follower_(store.Follow(listeners_)) {
+        follower_(store.Follow(listeners_)),
+        stream_workers_(streams.threads),
+        append_streams_(streams.max_streams) {
     writer_.RememberJudgementsIn(&judgements_);
   }
   ~ArbiterServiceImpl() override { writer_.RememberJudgementsIn(nullptr); }
@@ -59,6 +66,8 @@ class ArbiterServiceImpl final
                           v1::Game* response) override;
   grpc::Status AppendActions(grpc::ServerContext* context, const v1::AppendActionsRequest* request,
                              v1::AppendActionsResponse* response) override;
+  grpc::ServerBidiReactor<v1::AppendActionsRequest, v1::AppendActionsOutcome>*
+  StreamAppendActions(grpc::CallbackServerContext* context) override;
   grpc::Status SubmitGame(grpc::ServerContext* context, const v1::SubmitGameRequest* request,
                           v1::SubmitGameResponse* response) override;
   grpc::Status RevealSeed(grpc::ServerContext* context, const v1::RevealSeedRequest* request,
@@ -81,8 +90,9 @@ class ArbiterServiceImpl final
   grpc::Status ListLegalActions(grpc::ServerContext* context,
                                 const v1::ListLegalActionsRequest* request,
                                 v1::ListLegalActionsResponse* response) override;
-  // The generated synchronous form, disabled by the callback one.
-  using v1::ArbiterService::WithCallbackMethod_WatchGame<v1::ArbiterService::Service>::WatchGame;
+  // The generated synchronous forms, disabled by the callback ones.
+  using ArbiterServiceBase::WatchGame;
+  using ArbiterServiceBase::StreamAppendActions;
   grpc::ServerWriteReactor<v1::GameUpdate>* WatchGame(grpc::CallbackServerContext* context,
                                                       const v1::WatchGameRequest* request) override;
   grpc::Status VerifyGame(grpc::ServerContext* context, const v1::VerifyGameRequest* request,
@@ -135,6 +145,9 @@ class ArbiterServiceImpl final
   // null for a store that cannot be followed. Declared last: stops before
   // the listeners go.
   std::unique_ptr<store::StoreFollower> follower_;
+  // StreamAppendActions' appends run on these (append_stream.h).
+  AppendWorkers stream_workers_;
+  StreamCount append_streams_;
 };
 
 }  // namespace arbiter::server

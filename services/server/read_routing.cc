@@ -12,7 +12,7 @@ namespace arbiter::server {
 namespace {
 
 // The value of request header `name`, if present.
-std::optional<std::string> HeaderOf(const grpc::ServerContext& context, const char* name) {
+std::optional<std::string> HeaderOf(const grpc::ServerContextBase& context, const char* name) {
   const auto& metadata = context.client_metadata();
   auto it = metadata.find(name);
   if (it == metadata.end()) return std::nullopt;
@@ -22,7 +22,7 @@ std::optional<std::string> HeaderOf(const grpc::ServerContext& context, const ch
 }  // namespace
 
 absl::StatusOr<std::optional<uint64_t>> ReadRouting::ReadAfterOf(
-    const grpc::ServerContext& context) {
+    const grpc::ServerContextBase& context) {
   std::optional<std::string> value = HeaderOf(context, kReadAfterHeader);
   if (!value.has_value()) return std::optional<uint64_t>();
   absl::StatusOr<uint64_t> position = store::pg::ParseWalPosition(*value);
@@ -37,7 +37,7 @@ absl::StatusOr<std::optional<uint64_t>> ReadRouting::ReadAfterOf(
 }
 
 absl::StatusOr<std::optional<int64_t>> ReadRouting::AfterPositionOf(
-    const grpc::ServerContext& context) {
+    const grpc::ServerContextBase& context) {
   std::optional<std::string> value = HeaderOf(context, kAfterPositionHeader);
   if (!value.has_value()) return std::optional<int64_t>();
   int64_t position = 0;
@@ -53,7 +53,7 @@ absl::StatusOr<std::optional<int64_t>> ReadRouting::AfterPositionOf(
   return std::optional<int64_t>(position);
 }
 
-void ReadRouting::AnswerWrite(grpc::ServerContext* context) const {
+void ReadRouting::AnswerWrite(grpc::ServerContextBase* context) const {
   if (standby_ == nullptr) return;
   absl::StatusOr<store::pg::WriteMark> mark = standby_->AfterWrite();
   if (!mark.ok()) {

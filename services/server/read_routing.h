@@ -54,15 +54,15 @@ class ReadRouting {
   // The request's `arbiter-read-after`, if it carries one. InvalidArgument
   // naming the header and the expected form if it is malformed (checked
   // with or without a read database, so a client's mistake shows at once).
-  static absl::StatusOr<std::optional<uint64_t>> ReadAfterOf(const grpc::ServerContext& context);
+  static absl::StatusOr<std::optional<uint64_t>> ReadAfterOf(const grpc::ServerContextBase& context);
   // The request's `arbiter-after-position`, if any: a store position, a
   // whole number >= 0. InvalidArgument otherwise.
-  static absl::StatusOr<std::optional<int64_t>> AfterPositionOf(const grpc::ServerContext& context);
+  static absl::StatusOr<std::optional<int64_t>> AfterPositionOf(const grpc::ServerContextBase& context);
 
   // After a write's commit: adds kReadAfterHeader and kPositionHeader to the
   // answer's initial metadata. Nothing without a read database; logs and
   // adds nothing if the primary cannot tell (the write itself stands).
-  void AnswerWrite(grpc::ServerContext* context) const;
+  void AnswerWrite(grpc::ServerContextBase* context) const;
 
  private:
   store::pg::StandbyReads* const standby_;
@@ -72,7 +72,7 @@ class ReadRouting {
 // Runs `run` (returning absl::Status) as `route` says, with `routing` (null:
 // as kPrimary).
 template <typename Run>
-absl::Status RunRouted(const ReadRouting* routing, Route route, grpc::ServerContext* context,
+absl::Status RunRouted(const ReadRouting* routing, Route route, grpc::ServerContextBase* context,
                        Run run) {
   if (routing == nullptr || route == Route::kPrimary) return run();
   if (route == Route::kWrite) {

@@ -74,7 +74,9 @@ std::string SizeInWords(int64_t bytes) {
 
 int64_t RequestLimitFor(std::string_view method, int64_t max_message_bytes) {
   const std::string_view name = ShortName(method);
-  if (name == "SubmitGame" || name == "AppendActions") return max_message_bytes;
+  if (name == "SubmitGame" || name == "AppendActions" || name == "StreamAppendActions") {
+    return max_message_bytes;
+  }
   if (name == "CreateTournament" || name == "RegisterPlayers") {
     return std::min(max_message_bytes, kPlayerListRequestBytes);
   }

@@ -33,7 +33,7 @@ inline std::string AuthorizationOf(const grpc::ServerContextBase* context) {
   return std::string(it->second.data(), it->second.size());
 }
 
-inline games::CancelCheck CancelOf(grpc::ServerContext* context) {
+inline games::CancelCheck CancelOf(grpc::ServerContextBase* context) {
   return [context]() -> absl::Status {
     if (context->IsCancelled()) return absl::CancelledError("the call was cancelled");
     if (std::chrono::system_clock::now() > context->deadline()) {
@@ -44,14 +44,14 @@ inline games::CancelCheck CancelOf(grpc::ServerContext* context) {
 }
 
 // Authenticates, runs `body` as `route` says (RunRouted, read_routing.h;
-// `routing` null: on the primary), logs one line and maps the status.
-// Caller text in the line is escaped and cut (log_text.h); a server-side
-// failure reaches the client as a generic message with a correlation id, and
-// the log line keeps the detail under that id.
+// `routing` null: on the primary), logs one line and answers the status the
+// client is to see. Caller text in the line is escaped and cut (log_text.h);
+// a server-side failure reaches the client as a generic message with a
+// correlation id, and the log line keeps the detail under that id.
 template <typename Body>
-grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth,
-                   const ReadRouting* routing, Route route, const char* method,
-                   const std::string& game, const std::string& request_id, Body body) {
+absl::Status ServeStatus(grpc::ServerContextBase* context, access::Authenticator& auth,
+                         const ReadRouting* routing, Route route, const char* method,
+                         const std::string& game, const std::string& request_id, Body body) {
   const absl::Time start = absl::Now();
   std::string principal = "-";
   absl::Status status;
@@ -71,7 +71,7 @@ grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth,
   if (status.ok()) {
     spdlog::info("{} game={} request_id={} principal={} status=OK time={:.2f}ms", method,
                  LogSafe(game), LogSafe(request_id), LogSafe(principal), ms);
-    return grpc::Status::OK;
+    return status;
   }
   std::string correlation;
   if (IsServerSide(status.code())) correlation = NewCorrelationId();
@@ -79,8 +79,17 @@ grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth,
                LogSafe(game), LogSafe(request_id), LogSafe(principal), code, ms,
                correlation.empty() ? "" : " correlation_id=", correlation,
                LogSafe(status.message(), 1000));
-  if (!correlation.empty()) return ToGrpcStatus(ClientSafe(status.code(), correlation));
-  return ToGrpcStatus(status);
+  if (!correlation.empty()) return ClientSafe(status.code(), correlation);
+  return status;
+}
+
+// ServeStatus as a call's grpc::Status, with its details.
+template <typename Body>
+grpc::Status Serve(grpc::ServerContext* context, access::Authenticator& auth,
+                   const ReadRouting* routing, Route route, const char* method,
+                   const std::string& game, const std::string& request_id, Body body) {
+  return ToGrpcStatus(ServeStatus(context, auth, routing, route, method, game, request_id,
+                                  std::move(body)));
 }
 
 // As above, on the primary.

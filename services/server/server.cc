@@ -69,7 +69,8 @@ ArbiterServer::ArbiterServer(store::EventStore& store, store::ResultIndex& resul
               ? std::make_unique<tournament::StreamTournamentLeagues>(*leagues->streams)
               : nullptr),
       writer_(store, registry, options.limits, league_check_.get(), tournament_leagues_.get()),
-      arbiter_service_(store, results, registry, auth_, writer_, options.watch, &routing_),
+      arbiter_service_(store, results, registry, auth_, writer_, options.watch, &routing_,
+                       options.append_streams),
       token_service_(tokens, store, auth_, tournament_leagues_.get()) {
   if (leagues != nullptr) {
     league_service_ = std::make_unique<LeagueServiceImpl>(*leagues->streams, *leagues->projections,

@@ -26,6 +26,7 @@
 #include "engine/core/ruleset_registry.h"
 #include "services/access/authenticator.h"
 #include "services/access/permissions.h"
+#include "services/server/append_stream.h"
 #include "services/server/game_service_impl.h"
 #include "services/server/read_routing.h"
 #include "services/games/game_writer.h"
@@ -58,6 +59,9 @@ struct ServerOptions {
   // RESOURCE_EXHAUSTED instead of exhausting the machine.
   int64_t memory_quota_bytes = int64_t{1} << 30;
   int max_threads = 256;
+  // StreamAppendActions: streamed appends run at once, and streams kept open
+  // (append_stream.h).
+  AppendStreamLimits append_streams;
   games::WriteLimits limits;
   // WatchGame: the most streams kept, and how far behind the newest event
   // a stream may fall before it is cut off (game_feeds.h).

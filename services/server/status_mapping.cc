@@ -13,9 +13,9 @@ std::string CodeName(absl::StatusCode code) {
   return absl::AsciiStrToUpper(absl::StatusCodeToString(code));
 }
 
-grpc::Status ToGrpcStatus(const absl::Status& status) {
-  if (status.ok()) return grpc::Status::OK;
+google::rpc::Status ToRpcStatus(const absl::Status& status) {
   google::rpc::Status rpc;
+  if (status.ok()) return rpc;
   rpc.set_code(static_cast<int>(status.code()));
   rpc.set_message(std::string(status.message()));
   google::rpc::ErrorInfo info =
@@ -26,6 +26,12 @@ grpc::Status ToGrpcStatus(const absl::Status& status) {
   if (auto bad = common::BadRequestOf(status)) {
     rpc.add_details()->PackFrom(*bad);
   }
+  return rpc;
+}
+
+grpc::Status ToGrpcStatus(const absl::Status& status) {
+  if (status.ok()) return grpc::Status::OK;
+  const google::rpc::Status rpc = ToRpcStatus(status);
   return grpc::Status(static_cast<grpc::StatusCode>(status.code()), rpc.message(),
                       rpc.SerializeAsString());
 }
