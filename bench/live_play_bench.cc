@@ -14,7 +14,9 @@
 // shared HTTP/2 connection (as every figure before 2026-11-28 did);
 // own_connection:1 gives each thread a connection of its own, as the tables
 // of an event have. Compare with bench/message_db_compare's one_event case,
-// run in the same sitting.
+// run in the same sitting. BM_StreamedMoves is the same play with each
+// thread's moves on one StreamAppendActions stream of its own (a request
+// message and its answer per action) instead of one call each.
 //
 //   build/bin/live_play_bench
 #include <benchmark/benchmark.h>
@@ -78,47 +80,113 @@ double Percentile(std::vector<double>& values, double q) {
   return values[static_cast<size_t>(q * static_cast<double>(values.size() - 1))];
 }
 
-void BM_LiveMoves(benchmark::State& state) {
-  World& w = TheWorld();
-  constexpr int kScripts = 8;  // games simulated per thread before the timing
-  std::vector<arbiter::log::GameLog> scripts;
-  for (int s = 0; s < kScripts; ++s) {
-    scripts.push_back(Simulate(w, 1000 * static_cast<uint64_t>(state.thread_index()) + s));
+// One benchmark thread's table: the games it plays in turn (simulated
+// before the timing) and where it is in the current one.
+class Table {
+ public:
+  Table(World& w, const benchmark::State& state) : w_(w) {
+    constexpr int kScripts = 8;
+    for (int s = 0; s < kScripts; ++s) {
+      scripts_.push_back(Simulate(w, 1000 * static_cast<uint64_t>(state.thread_index()) + s));
+    }
+    game_ = Create(w, scripts_[script_]);
   }
-  std::unique_ptr<v1::ArbiterService::Stub> own;
-  v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
-  size_t script = 0;
-  std::string game = Create(w, scripts[script]);
-  size_t move = 0;
-  int64_t last_event = 1;
-  std::vector<double> ms;
-  for (auto _ : state) {
-    if (move == scripts[script].actions.size()) {
-      script = (script + 1) % scripts.size();
-      game = Create(w, scripts[script]);
-      move = 0;
-      last_event = 1;
+
+  // The next move's append (a new game first, if the last one ended).
+  v1::AppendActionsRequest NextAppend() {
+    if (move_ == scripts_[script_].actions.size()) {
+      script_ = (script_ + 1) % scripts_.size();
+      game_ = Create(w_, scripts_[script_]);
+      move_ = 0;
+      last_event_ = 1;
     }
     v1::AppendActionsRequest append;
-    append.set_game("games/" + game);
-    append.set_expected_last_event(last_event);
-    append.set_request_id(absl::StrCat(game, "-", move));
-    *append.add_actions() = scripts[script].actions[move];
-    v1::AppendActionsResponse response;
-    const auto sent = std::chrono::steady_clock::now();
-    grpc::Status status = stub.AppendActions(BenchContext(w.token).get(), append, &response);
-    ms.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sent).count());
-    if (!status.ok()) Fail(status.error_message());
-    last_event = response.last_event();
-    ++move;
+    append.set_game("games/" + game_);
+    append.set_expected_last_event(last_event_);
+    append.set_request_id(absl::StrCat(game_, "-", move_));
+    *append.add_actions() = scripts_[script_].actions[move_];
+    return append;
   }
+
+  void Stored(const v1::AppendActionsResponse& response) {
+    last_event_ = response.last_event();
+    ++move_;
+  }
+
+ private:
+  World& w_;
+  std::vector<arbiter::log::GameLog> scripts_;
+  size_t script_ = 0;
+  std::string game_;
+  size_t move_ = 0;
+  int64_t last_event_ = 1;
+};
+
+// Round trips in ms, as the two percentile counters.
+void ReportLatency(benchmark::State& state, std::vector<double>& ms) {
   state.SetItemsProcessed(state.iterations());
   if (ms.empty()) return;
   state.counters["p50_ms"] = benchmark::Counter(Percentile(ms, 0.50), benchmark::Counter::kAvgThreads);
   state.counters["p99_ms"] = benchmark::Counter(Percentile(ms, 0.99), benchmark::Counter::kAvgThreads);
 }
+
+double MsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+void BM_LiveMoves(benchmark::State& state) {
+  World& w = TheWorld();
+  Table table(w, state);
+  std::unique_ptr<v1::ArbiterService::Stub> own;
+  v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    const v1::AppendActionsRequest append = table.NextAppend();
+    v1::AppendActionsResponse response;
+    const auto sent = std::chrono::steady_clock::now();
+    grpc::Status status = stub.AppendActions(BenchContext(w.token).get(), append, &response);
+    ms.push_back(MsSince(sent));
+    if (!status.ok()) Fail(status.error_message());
+    table.Stored(response);
+  }
+  ReportLatency(state, ms);
+}
 BENCHMARK(BM_LiveMoves)
+    ->ArgName("own_connection")
+    ->Arg(0)
+    ->Arg(1)
+    ->Threads(1)
+    ->Threads(8)
+    ->Threads(64)
+    ->UseRealTime()
+    ->MinTime(5);
+
+// BM_LiveMoves with each thread's appends on one StreamAppendActions
+// stream of its own (all streams on the shared connection, or each on a
+// connection of its own): one request message and its answer per action.
+void BM_StreamedMoves(benchmark::State& state) {
+  World& w = TheWorld();
+  Table table(w, state);
+  std::unique_ptr<v1::ArbiterService::Stub> own;
+  v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
+  std::unique_ptr<grpc::ClientContext> context = BenchContext(w.token);
+  auto stream = stub.StreamAppendActions(context.get());
+  std::vector<double> ms;
+  for (auto _ : state) {
+    const v1::AppendActionsRequest append = table.NextAppend();
+    v1::AppendActionsOutcome outcome;
+    const auto sent = std::chrono::steady_clock::now();
+    if (!stream->Write(append) || !stream->Read(&outcome)) Fail("the stream ended");
+    ms.push_back(MsSince(sent));
+    if (!outcome.has_appended()) Fail(outcome.refused().message());
+    table.Stored(outcome.appended());
+  }
+  stream->WritesDone();
+  if (grpc::Status status = stream->Finish(); !status.ok()) Fail(status.error_message());
+  ReportLatency(state, ms);
+}
+BENCHMARK(BM_StreamedMoves)
     ->ArgName("own_connection")
     ->Arg(0)
     ->Arg(1)
