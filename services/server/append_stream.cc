@@ -1,5 +1,6 @@
 #include "services/server/append_stream.h"
 
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -12,7 +13,12 @@
 namespace arbiter::server {
 
 AppendWorkers::AppendWorkers(int threads) {
-  for (int i = 0; i < std::max(1, threads); ++i) threads_.emplace_back([this] { Work(); });
+  for (int i = 0; i < std::max(1, threads); ++i) {
+    threads_.emplace_back([this] {
+      pthread_setname_np(pthread_self(), "append-worker");  // as top -H and perf show it
+      Work();
+    });
+  }
 }
 
 AppendWorkers::~AppendWorkers() {
