@@ -135,6 +135,13 @@ double MsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+// Both live-play benchmarks' cases: a shared connection or one each, with
+// 1, 8 and 64 games in play.
+void GamesInPlay(benchmark::internal::Benchmark* b) {
+  b->ArgName("own_connection")->Arg(0)->Arg(1)->Threads(1)->Threads(8)->Threads(64);
+  b->UseRealTime()->MinTime(5);
+}
+
 void BM_LiveMoves(benchmark::State& state) {
   World& w = TheWorld();
   Table table(w, state);
@@ -152,15 +159,7 @@ void BM_LiveMoves(benchmark::State& state) {
   }
   ReportLatency(state, ms);
 }
-BENCHMARK(BM_LiveMoves)
-    ->ArgName("own_connection")
-    ->Arg(0)
-    ->Arg(1)
-    ->Threads(1)
-    ->Threads(8)
-    ->Threads(64)
-    ->UseRealTime()
-    ->MinTime(5);
+BENCHMARK(BM_LiveMoves)->Apply(GamesInPlay);
 
 // BM_LiveMoves with each thread's appends on one StreamAppendActions
 // stream of its own (all streams on the shared connection, or each on a
@@ -186,15 +185,7 @@ void BM_StreamedMoves(benchmark::State& state) {
   if (grpc::Status status = stream->Finish(); !status.ok()) Fail(status.error_message());
   ReportLatency(state, ms);
 }
-BENCHMARK(BM_StreamedMoves)
-    ->ArgName("own_connection")
-    ->Arg(0)
-    ->Arg(1)
-    ->Threads(1)
-    ->Threads(8)
-    ->Threads(64)
-    ->UseRealTime()
-    ->MinTime(5);
+BENCHMARK(BM_StreamedMoves)->Apply(GamesInPlay);
 
 // The floor under BM_LiveMoves: the same call, signed in and routed as a
 // write, but refused by its own checks (expected_last_event 0) before any

@@ -248,10 +248,7 @@ TEST_F(PlayerTest, APlayerWritesNothingBeyondItsOwnSeatOfItsOwnGames) {
   ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
   ASSERT_TRUE(Create(admin_, log, "g2", &game).ok());
   const v1::Action& first = log.actions[0];
-  std::string other_player;
-  for (const v1::Player& p : log.header.players()) {
-    if (p.id() != first.player()) other_player = p.id();
-  }
+  const std::string other_player = AnotherPlayer(log, first.player());
   const std::string other = MintPlayer(admin_, other_player, {"g1"});
   v1::AppendActionsResponse response;
   grpc::Status status = Append(other, "g1", 1, {first}, "not-mine", &response);

@@ -146,6 +146,14 @@ grpc::Status ServerTest::Create(const std::string& token, const log::GameLog& lo
   return stub_->CreateGame(As(token).get(), request, out);
 }
 
+std::string ServerTest::AnotherPlayer(const log::GameLog& log, const std::string& player) {
+  std::string other;
+  for (const v1::Player& p : log.header.players()) {
+    if (p.id() != player) other = p.id();
+  }
+  return other;
+}
+
 grpc::Status ServerTest::Append(const std::string& token, const std::string& game_id,
                                 int64_t expected, const std::vector<v1::Action>& actions,
                                 const std::string& request_id, v1::AppendActionsResponse* out) {

@@ -57,6 +57,8 @@ class ServerTest : public ::testing::Test {
   // it), through the first that breaks a rule: what Event.text and a
   // violation's action_text must say of it.
   static std::vector<std::string> ActionWords(const log::GameLog& log);
+  // The last player of the log's header other than `player`.
+  static std::string AnotherPlayer(const log::GameLog& log, const std::string& player);
   // The same log with action `index` given to a player whose turn it is not.
   static log::GameLog WithActionOutOfTurn(log::GameLog log, std::size_t index);
 

@@ -167,10 +167,7 @@ TEST_F(StreamAppendsTest, AStreamWritesNothingItsCallerCouldNotWriteByAppendActi
   ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
   ASSERT_TRUE(Create(admin_, log, "g2", &game).ok());
   const v1::Action& first = log.actions[0];
-  std::string other_player;
-  for (const v1::Player& p : log.header.players()) {
-    if (p.id() != first.player()) other_player = p.id();
-  }
+  const std::string other_player = AnotherPlayer(log, first.player());
   v1::AppendActionsResponse unused;
   // Each refusal is the one AppendActions gives, word for word.
   auto expect_refused_as_unary = [&](OpenStream& open, const std::string& token,
