@@ -435,6 +435,20 @@ absl::Status GameWriter::AppendAllowed(const access::Caller& caller, const store
 
 absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
     const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
+  absl::StatusOr<v1::AppendActionsResponse> out = AppendAsRead(caller, request, cancel);
+  if (!absl::IsNotFound(out.status())) return out;
+  // "The game does not exist" may have been read from a server that a
+  // failover has just deposed and that has not yet seen the games created
+  // on its successor: said only once the primary confirms it.
+  ARBITER_ASSIGN_OR_RETURN(std::string game_id, CheckAppendRequest(request));
+  const absl::Status absent = store_.ConfirmGameAbsent(game_id);
+  if (absl::IsNotFound(absent)) return out;
+  ARBITER_RETURN_IF_ERROR(absent);
+  return AppendAsRead(caller, request, cancel);  // it exists: the first read was stale
+}
+
+absl::StatusOr<v1::AppendActionsResponse> GameWriter::AppendAsRead(
+    const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
   ARBITER_ASSIGN_OR_RETURN(std::string game_id, CheckAppendRequest(request));
   LiveGames::Locked live = live_.Lock(game_id);
   if (std::optional<store::GameRecord> head = KnownHead(*live, request)) {

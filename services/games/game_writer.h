@@ -141,6 +141,10 @@ class GameWriter {
                                        const std::string& request_id);
 
  private:
+  // Append, its answer taken as read (Append confirms a NotFound first).
+  absl::StatusOr<v1::AppendActionsResponse> AppendAsRead(const access::Caller& caller,
+                                                         const v1::AppendActionsRequest& request,
+                                                         const CancelCheck& cancel);
   struct PreparedGame {
     store::CreateGameRequest create;  // what the store writes
     v1::GameCreated created;          // event 1's body

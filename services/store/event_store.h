@@ -337,6 +337,17 @@ class EventStore {
   // bad limit.
   virtual absl::StatusOr<GameHead> ReadGameHead(const std::string& game_id, int limit) = 0;
 
+  // Whether `game_id` exists, as a write may say it: OK if it does; NotFound
+  // only once a commit made after the look-up was confirmed (in PostgreSQL,
+  // by the synchronous standbys), so that a server deposed by a failover,
+  // whose reads may miss games created since, never answers NotFound for
+  // them; Unavailable when that commit could not be confirmed (retry).
+  // A write flow asks this before it answers that a game does not exist.
+  virtual absl::Status ConfirmGameAbsent(const std::string& game_id) {
+    absl::StatusOr<GameRecord> game = GetGame(game_id);
+    return game.ok() ? absl::OkStatus() : game.status();
+  }
+
   // The first event of `type` of a game with
   // after_sequence < sequence <= up_to_sequence, if any (how a streaming
   // reader finds a seed revealed near the end of a long game before it

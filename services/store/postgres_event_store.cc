@@ -10,6 +10,7 @@
 #include "services/store/event_hash.h"
 #include "services/store/internal/postgres_rows.h"
 #include "services/store/internal/store_rules.h"
+#include "services/store/pg/commit.h"
 #include "services/store/postgres_store_follower.h"
 
 namespace arbiter::store {
@@ -149,6 +150,28 @@ absl::StatusOr<GameRecord> PostgresEventStore::GetGame(const std::string& game_i
     return GameFromRow(rows[0]);
   } catch (const std::exception& e) {
     return lease.Fail(e, "reading a game");
+  }
+}
+
+absl::Status PostgresEventStore::ConfirmGameAbsent(const std::string& game_id) {
+  ARBITER_ASSIGN_OR_RETURN(Lease lease, pool_.Take());
+  try {
+    // The look-up and a commit that waits for the synchronous standbys, on
+    // one connection: a server that is no longer the primary cannot have
+    // that commit confirmed.
+    pqxx::work txn(lease.conn());
+    const bool exists = !txn.exec_prepared("get_game", game_id).empty();
+    std::string notice;
+    if (pg::ConfirmDurable(txn, &notice) != pg::CommitOutcome::kCommitted) {
+      lease.Drop();
+      return absl::UnavailableError(absl::StrCat(
+          "could not confirm with the primary whether game \"", game_id,
+          "\" exists (", notice.empty() ? "the connection was lost at commit" : notice,
+          "; a failover may be under way): retry"));
+    }
+    return exists ? absl::OkStatus() : internal::GameNotFound(game_id);
+  } catch (const std::exception& e) {
+    return lease.Fail(e, "confirming whether a game exists");
   }
 }
 

@@ -107,6 +107,7 @@ class PostgresEventStore final : public EventStore, public ResultIndex {
                                                           int64_t after_sequence,
                                                           int limit) override;
   absl::StatusOr<GameHead> ReadGameHead(const std::string& game_id, int limit) override;
+  absl::Status ConfirmGameAbsent(const std::string& game_id) override;
   absl::StatusOr<std::optional<StoredEvent>> FindGameEvent(const std::string& game_id,
                                                            const std::string& type,
                                                            int64_t after_sequence,

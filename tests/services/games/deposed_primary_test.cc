@@ -1,0 +1,155 @@
+// An append never answers "the game does not exist" on the word of a server
+// that a failover has deposed: GameWriter::Append asks the store to confirm
+// the absence (EventStore::ConfirmGameAbsent, a look-up and a commit that the
+// synchronous standbys must confirm) before it says so, on both stores.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "services/store/internal/store_rules.h"
+#include "tests/services/games/writer_test_env.h"
+
+namespace arbiter::games::testing {
+namespace {
+
+// The fixture's store as a deposed primary sees it: while `deposed` is set,
+// the game `missing` does not exist in any read or append (it was created
+// on the new primary). ConfirmGameAbsent is the step that reaches the
+// current primary (deposed is cleared), or, with `unconfirmable`, one
+// whose commit no standby confirms (Unavailable).
+class DeposedStore final : public store::EventStore {
+ public:
+  explicit DeposedStore(store::EventStore& inner) : inner_(inner) {}
+
+  std::string missing;
+  bool deposed = false;
+  bool unconfirmable = false;
+  int confirmations = 0;
+
+  absl::Status ConfirmGameAbsent(const std::string& id) override {
+    ++confirmations;
+    if (unconfirmable) return absl::UnavailableError("no standby confirmed the commit: retry");
+    deposed = false;
+    return inner_.ConfirmGameAbsent(id);
+  }
+  absl::StatusOr<store::GameRecord> CreateGame(const store::CreateGameRequest& r) override {
+    return inner_.CreateGame(r);
+  }
+  absl::StatusOr<store::GameRecord> GetGame(const std::string& id) override {
+    if (Hidden(id)) return store::internal::GameNotFound(id);
+    return inner_.GetGame(id);
+  }
+  absl::StatusOr<std::string> KeepDealerSecret(const std::string& game_id,
+                                               const std::string& secret) override {
+    return inner_.KeepDealerSecret(game_id, secret);
+  }
+  absl::StatusOr<std::optional<std::string>> DealerSecret(const std::string& game_id) override {
+    return inner_.DealerSecret(game_id);
+  }
+  absl::StatusOr<std::optional<std::string>> FindPlayedGame(const std::string& key) override {
+    return inner_.FindPlayedGame(key);
+  }
+  absl::StatusOr<store::ListGamesPage> ListGames(const store::ListGamesFilter& f, int size,
+                                                 const std::string& token) override {
+    return inner_.ListGames(f, size, token);
+  }
+  absl::Status SetGameStatus(const std::string& id, store::GameStatus status) override {
+    return inner_.SetGameStatus(id, status);
+  }
+  absl::StatusOr<store::AppendResult> Append(const store::AppendRequest& r) override {
+    if (Hidden(r.game_id)) return store::internal::GameNotFound(r.game_id);
+    return inner_.Append(r);
+  }
+  absl::StatusOr<std::vector<store::StoredEvent>> ReadGameEvents(const std::string& id,
+                                                                 int64_t after,
+                                                                 int limit) override {
+    if (Hidden(id)) return store::internal::GameNotFound(id);
+    return inner_.ReadGameEvents(id, after, limit);
+  }
+  absl::StatusOr<store::GameHead> ReadGameHead(const std::string& id, int limit) override {
+    if (Hidden(id)) return store::internal::GameNotFound(id);
+    return inner_.ReadGameHead(id, limit);
+  }
+  absl::StatusOr<std::optional<store::StoredEvent>> FindGameEvent(const std::string& id,
+                                                                  const std::string& type,
+                                                                  int64_t after,
+                                                                  int64_t up_to) override {
+    return inner_.FindGameEvent(id, type, after, up_to);
+  }
+  absl::StatusOr<std::vector<store::StoredEvent>> ReadAll(int64_t after, int limit) override {
+    return inner_.ReadAll(after, limit);
+  }
+  absl::StatusOr<int64_t> HeadPosition() override { return inner_.HeadPosition(); }
+  absl::StatusOr<store::VerifyReport> VerifyGame(const std::string& id) override {
+    return inner_.VerifyGame(id);
+  }
+  std::unique_ptr<store::StoreFollower> Follow(store::StoreListener& listener) override {
+    return inner_.Follow(listener);
+  }
+  int64_t WrittenThrough() const override { return inner_.WrittenThrough(); }
+
+ private:
+  bool Hidden(const std::string& id) const { return deposed && id == missing; }
+
+  store::EventStore& inner_;
+};
+
+class DeposedPrimaryTest : public GameWriterTest {
+ protected:
+  void SetUp() override {
+    GameWriterTest::SetUp();
+    deposed_ = std::make_unique<DeposedStore>(*store_);
+    writer_.emplace(*deposed_, Registry(), WriteLimits{});
+    log_ = Simulated(8);
+    CreateAsAdmin("new", log_);
+    deposed_->missing = "new";
+  }
+  // The writer goes before the store it was given.
+  void TearDown() override { writer_.reset(); }
+
+  std::unique_ptr<DeposedStore> deposed_;
+  log::GameLog log_;
+};
+
+// The deposed server reads no game "new"; the primary has it: the append is
+// stored there, not refused.
+TEST_P(DeposedPrimaryTest, AGameTheDeposedServerHasNotSeenIsAppendedToOnThePrimary) {
+  deposed_->deposed = true;
+  absl::StatusOr<v1::AppendActionsResponse> appended =
+      writer_->Append(admin_, AppendRequest("new", 1, log_, 0, 3, "a1"), Never());
+  ASSERT_TRUE(appended.ok()) << appended.status();
+  EXPECT_EQ(appended->last_event(), 4);
+  EXPECT_EQ(deposed_->confirmations, 1);
+  EXPECT_EQ(Row("new").last_sequence, 4);
+}
+
+// When the absence cannot be confirmed, the answer is Unavailable (retry),
+// never NotFound.
+TEST_P(DeposedPrimaryTest, AnAbsenceNoPrimaryConfirmsIsUnavailableNotNotFound) {
+  deposed_->deposed = true;
+  deposed_->unconfirmable = true;
+  absl::StatusOr<v1::AppendActionsResponse> appended =
+      writer_->Append(admin_, AppendRequest("new", 1, log_, 0, 3, "a1"), Never());
+  EXPECT_EQ(appended.status().code(), absl::StatusCode::kUnavailable) << appended.status();
+  EXPECT_EQ(Row("new").last_sequence, 1);
+}
+
+// A game that does not exist on the primary either is NotFound, once
+// confirmed; an append that is found never asks.
+TEST_P(DeposedPrimaryTest, AGameNoServerHasIsNotFoundOnceConfirmed) {
+  absl::StatusOr<v1::AppendActionsResponse> appended =
+      writer_->Append(admin_, AppendRequest("nosuch", 1, log_, 0, 3, "a1"), Never());
+  EXPECT_EQ(appended.status().code(), absl::StatusCode::kNotFound) << appended.status();
+  EXPECT_EQ(appended.status().message(), "game \"nosuch\" does not exist");
+  EXPECT_EQ(deposed_->confirmations, 1);
+  ASSERT_TRUE(writer_->Append(admin_, AppendRequest("new", 1, log_, 0, 3, "a2"), Never()).ok());
+  EXPECT_EQ(deposed_->confirmations, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothStores, DeposedPrimaryTest,
+                         ::testing::Values(StoreKind::kMemory, StoreKind::kPostgres), StoreName);
+
+}  // namespace
+}  // namespace arbiter::games::testing
