@@ -412,7 +412,7 @@ absl::StatusOr<store::GameRecord> GameWriter::Appendable(const access::Caller& c
                                                           const v1::AppendActionsRequest& request) {
   if (caller.role != store::Role::kPlayer) return Writable(caller, game_id);
   // Permission before existence, as Writable.
-  absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, game_id);
+  absl::StatusOr<store::GameRecord> record = ConfirmedChainedRecord(store_, game_id);
   if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
   ARBITER_RETURN_IF_ERROR(
       access::RequirePlayerWrite(caller, game_id, record.ok() ? &*record : nullptr));
@@ -434,20 +434,6 @@ absl::Status GameWriter::AppendAllowed(const access::Caller& caller, const store
 }
 
 absl::StatusOr<v1::AppendActionsResponse> GameWriter::Append(
-    const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
-  absl::StatusOr<v1::AppendActionsResponse> out = AppendAsRead(caller, request, cancel);
-  if (!absl::IsNotFound(out.status())) return out;
-  // "The game does not exist" may have been read from a server that a
-  // failover has just deposed and that has not yet seen the games created
-  // on its successor: said only once the primary confirms it.
-  ARBITER_ASSIGN_OR_RETURN(std::string game_id, CheckAppendRequest(request));
-  const absl::Status absent = store_.ConfirmGameAbsent(game_id);
-  if (absl::IsNotFound(absent)) return out;
-  ARBITER_RETURN_IF_ERROR(absent);
-  return AppendAsRead(caller, request, cancel);  // it exists: the first read was stale
-}
-
-absl::StatusOr<v1::AppendActionsResponse> GameWriter::AppendAsRead(
     const access::Caller& caller, const v1::AppendActionsRequest& request, const CancelCheck& cancel) {
   ARBITER_ASSIGN_OR_RETURN(std::string game_id, CheckAppendRequest(request));
   LiveGames::Locked live = live_.Lock(game_id);

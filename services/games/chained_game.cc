@@ -106,6 +106,19 @@ absl::StatusOr<store::GameRecord> ChainedRecord(store::EventStore& store,
                          head.last_event.has_value() ? *head.last_event : first);
 }
 
+absl::StatusOr<store::GameRecord> ConfirmedChainedRecord(store::EventStore& store,
+                                                         const std::string& game_id) {
+  absl::StatusOr<store::GameRecord> record = ChainedRecord(store, game_id);
+  if (!absl::IsNotFound(record.status())) return record;
+  const absl::Status absent = store.ConfirmGameAbsent(game_id);
+  if (absl::IsNotFound(absent)) return record;
+  ARBITER_RETURN_IF_ERROR(absent);
+  record = ChainedRecord(store, game_id);
+  if (!absl::IsNotFound(record.status())) return record;
+  return absl::UnavailableError(absl::StrCat(
+      "game \"", game_id, "\" exists on the primary but this server does not read it yet: retry"));
+}
+
 absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventStore& store,
                                                                   const store::GameRecord& row) {
   std::optional<store::StoredEvent> last;

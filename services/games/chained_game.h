@@ -72,6 +72,14 @@ absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventSt
 absl::StatusOr<store::GameRecord> ChainedRecord(store::EventStore& store,
                                                 const std::string& game_id);
 
+// ChainedRecord for a write: its "no such game" is said only once the
+// primary confirms it (EventStore::ConfirmGameAbsent), because a server that
+// a failover has just deposed still answers reads without the games created
+// on its successor. A game the confirmation finds is read again; if this
+// server still reads nothing, Unavailable (retry).
+absl::StatusOr<store::GameRecord> ConfirmedChainedRecord(store::EventStore& store,
+                                                         const std::string& game_id);
+
 // The first column (in the order of the table) where `row` disagrees with
 // `chained` (RecordFromChain), and what differs; nullopt if none.
 struct RowMismatch {

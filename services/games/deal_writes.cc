@@ -78,7 +78,7 @@ absl::StatusOr<v1::Game> GameWriter::AddSeatValue(const access::Caller& caller,
         "game \"", game_id, "\" (arbiter token create --role player --principal PLAYER --game ",
         game_id, ")"));
   }
-  absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, game_id);
+  absl::StatusOr<store::GameRecord> record = ConfirmedChainedRecord(store_, game_id);
   if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
   ARBITER_RETURN_IF_ERROR(
       access::RequirePlayerWrite(caller, game_id, record.ok() ? &*record : nullptr));

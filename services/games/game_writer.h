@@ -141,10 +141,6 @@ class GameWriter {
                                        const std::string& request_id);
 
  private:
-  // Append, its answer taken as read (Append confirms a NotFound first).
-  absl::StatusOr<v1::AppendActionsResponse> AppendAsRead(const access::Caller& caller,
-                                                         const v1::AppendActionsRequest& request,
-                                                         const CancelCheck& cancel);
   struct PreparedGame {
     store::CreateGameRequest create;  // what the store writes
     v1::GameCreated created;          // event 1's body
@@ -176,7 +172,9 @@ class GameWriter {
                              const std::string& tournament, CreateMemo* memo);
   // The game `game_id` as its chain states it, if the caller may write to
   // it (void_and_correct.cc); PERMISSION_DENIED if not, and for a game that
-  // does not exist unless the caller is an admin (NOT_FOUND then).
+  // does not exist unless the caller is an admin (NOT_FOUND then). Either
+  // answer for a game read as absent is given only once the primary
+  // confirms the absence (ConfirmedChainedRecord).
   absl::StatusOr<store::GameRecord> Writable(const access::Caller& caller, const std::string& game_id);
   // Writable, for AppendActions: a player token may also append to a game
   // it plays in, every action for its own seat (append_actions.cc).

@@ -69,7 +69,7 @@ absl::StatusOr<store::GameRecord> GameWriter::Writable(const access::Caller& cal
   // Permission before existence (AIP-211): a caller who could not write to
   // the game gets the same answer whether or not it exists.
   ARBITER_RETURN_IF_ERROR(access::RequireWriteRole(caller));
-  absl::StatusOr<store::GameRecord> record = ChainedRecord(store_, game_id);
+  absl::StatusOr<store::GameRecord> record = ConfirmedChainedRecord(store_, game_id);
   if (!record.ok()) {
     if (absl::IsNotFound(record.status()) && caller.role != store::Role::kAdmin) {
       return access::WriteDenied(caller, game_id);

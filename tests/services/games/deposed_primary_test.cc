@@ -1,7 +1,8 @@
-// An append never answers "the game does not exist" on the word of a server
-// that a failover has deposed: GameWriter::Append asks the store to confirm
-// the absence (EventStore::ConfirmGameAbsent, a look-up and a commit that the
-// synchronous standbys must confirm) before it says so, on both stores.
+// A write never answers "the game does not exist", nor a permission denial
+// it gives only because it read no game, on the word of a server that a
+// failover has deposed: the writer asks the store to confirm the absence
+// (EventStore::ConfirmGameAbsent, a look-up and a commit that the
+// synchronous standbys must confirm) first, on both stores.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -109,6 +110,16 @@ class DeposedPrimaryTest : public GameWriterTest {
   // The writer goes before the store it was given.
   void TearDown() override { writer_.reset(); }
 
+  // A player token of the seat that makes the log's first action, bound to
+  // game `game`.
+  access::Caller FirstPlayerOf(const std::string& game) const {
+    access::Caller player;
+    player.principal = log_.actions.front().player();
+    player.role = store::Role::kPlayer;
+    player.games = {game};
+    return player;
+  }
+
   std::unique_ptr<DeposedStore> deposed_;
   log::GameLog log_;
 };
@@ -145,6 +156,45 @@ TEST_P(DeposedPrimaryTest, AGameNoServerHasIsNotFoundOnceConfirmed) {
   EXPECT_EQ(appended.status().message(), "game \"nosuch\" does not exist");
   EXPECT_EQ(deposed_->confirmations, 1);
   ASSERT_TRUE(writer_->Append(admin_, AppendRequest("new", 1, log_, 0, 3, "a2"), Never()).ok());
+  EXPECT_EQ(deposed_->confirmations, 1);
+}
+
+// A player token is refused PERMISSION_DENIED, not NOT_FOUND, for a game it
+// reads no row of; that refusal too waits for the primary's word.
+TEST_P(DeposedPrimaryTest, APlayersMoveToAGameTheDeposedServerHasNotSeenIsStoredNotDenied) {
+  deposed_->deposed = true;
+  absl::StatusOr<v1::AppendActionsResponse> appended =
+      writer_->Append(FirstPlayerOf("new"), AppendRequest("new", 1, log_, 0, 1, "p1"), Never());
+  ASSERT_TRUE(appended.ok()) << appended.status();
+  EXPECT_EQ(appended->last_event(), 2);
+  EXPECT_EQ(deposed_->confirmations, 1);
+}
+
+TEST_P(DeposedPrimaryTest, APlayersMoveToAGameNoServerHasIsDeniedOnlyOnceConfirmed) {
+  const access::Caller player = FirstPlayerOf("nosuch");
+  deposed_->unconfirmable = true;
+  EXPECT_EQ(writer_->Append(player, AppendRequest("nosuch", 1, log_, 0, 1, "p1"), Never())
+                .status()
+                .code(),
+            absl::StatusCode::kUnavailable);
+  deposed_->unconfirmable = false;
+  absl::StatusOr<v1::AppendActionsResponse> denied =
+      writer_->Append(player, AppendRequest("nosuch", 1, log_, 0, 1, "p1"), Never());
+  EXPECT_EQ(denied.status().code(), absl::StatusCode::kPermissionDenied) << denied.status();
+  EXPECT_EQ(deposed_->confirmations, 2);
+}
+
+// An organiser may write to the games it created; a deposed server's read
+// of no such game does not turn that into a denial.
+TEST_P(DeposedPrimaryTest, AnOrganisersOwnGameTheDeposedServerHasNotSeenIsAppendedTo) {
+  const access::Caller organiser = SignIn(store::Role::kOrganiser, "org");
+  ASSERT_TRUE(writer_->Create(organiser, CreateRequest("own", log_)).ok());
+  deposed_->missing = "own";
+  deposed_->deposed = true;
+  absl::StatusOr<v1::AppendActionsResponse> appended =
+      writer_->Append(organiser, AppendRequest("own", 1, log_, 0, 3, "o1"), Never());
+  ASSERT_TRUE(appended.ok()) << appended.status();
+  EXPECT_EQ(Row("own").last_sequence, 4);
   EXPECT_EQ(deposed_->confirmations, 1);
 }
 
