@@ -43,6 +43,15 @@ std::unique_ptr<BenchServer> StartBenchServer(const std::string& program) {
   }
   store::PostgresOptions options;
   options.conninfo = out->pg->conninfo();
+  // BENCH_APPEND_WRITERS and BENCH_APPENDS_PER_COMMIT set the store's
+  // append group commit (PostgresOptions), to compare settings in one
+  // sitting.
+  if (const char* writers = std::getenv("BENCH_APPEND_WRITERS"); writers != nullptr) {
+    options.append_writers = std::max(1, std::atoi(writers));
+  }
+  if (const char* per_commit = std::getenv("BENCH_APPENDS_PER_COMMIT"); per_commit != nullptr) {
+    options.max_appends_per_commit = std::max(1, std::atoi(per_commit));
+  }
   absl::StatusOr<std::unique_ptr<store::PostgresEventStore>> events =
       store::PostgresEventStore::Open(options);
   if (!events.ok()) BenchFail(program, std::string(events.status().message()));

@@ -17,6 +17,8 @@
 // run in the same sitting. BM_StreamedMoves is the same play with each
 // thread's moves on one StreamAppendActions stream of its own (a request
 // message and its answer per action) instead of one call each.
+// BM_CallRefusedBeforeTheStore and BM_StreamRefusedBeforeTheStore are their
+// floors: the same traffic refused before any store work.
 //
 //   build/bin/live_play_bench
 #include <benchmark/benchmark.h>
@@ -187,23 +189,37 @@ void BM_StreamedMoves(benchmark::State& state) {
 }
 BENCHMARK(BM_StreamedMoves)->Apply(GamesInPlay);
 
-// The floor under BM_LiveMoves: the same call, signed in and routed as a
-// write, but refused by its own checks (expected_last_event 0) before any
-// store work. Its rate is what this machine's cores give one action per
-// AppendActions call with nothing stored: the ceiling of BM_LiveMoves here,
-// on one shared connection or on one per client (own_connection, as above).
-void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
-  World& w = TheWorld();
+// An append to game "floor" that the server refuses by its own checks
+// (expected_last_event 0), signed in and routed as a write, before any
+// store work.
+v1::AppendActionsRequest RefusedAppend(World& w, const benchmark::State& state) {
   const arbiter::log::GameLog script = Simulate(w, 7);
   v1::AppendActionsRequest append;
   append.set_game("games/floor");
   append.set_expected_last_event(0);
   append.set_request_id(absl::StrCat("floor-", state.thread_index()));
   *append.add_actions() = script.actions[0];
+  return append;
+}
+
+// Each refusal is logged as a warning; a floor is of the call alone.
+void QuietRefusals(const benchmark::State& state, bool quiet) {
+  if (state.thread_index() == 0) {
+    spdlog::set_level(quiet ? spdlog::level::err : spdlog::level::warn);
+  }
+}
+
+// The floor under BM_LiveMoves: the same call, refused before any store
+// work (RefusedAppend). Its rate is what this machine's cores give one
+// action per AppendActions call with nothing stored: the ceiling of
+// BM_LiveMoves here, on one shared connection or on one per client
+// (own_connection, as above).
+void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
+  World& w = TheWorld();
+  const v1::AppendActionsRequest append = RefusedAppend(w, state);
   std::unique_ptr<v1::ArbiterService::Stub> own;
   v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
-  // Each refusal is logged as a warning; the floor is of the call alone.
-  if (state.thread_index() == 0) spdlog::set_level(spdlog::level::err);
+  QuietRefusals(state, true);
   for (auto _ : state) {
     v1::AppendActionsResponse response;
     grpc::Status status = stub.AppendActions(BenchContext(w.token).get(), append, &response);
@@ -212,16 +228,40 @@ void BM_CallRefusedBeforeTheStore(benchmark::State& state) {
     }
   }
   state.SetItemsProcessed(state.iterations());
-  if (state.thread_index() == 0) spdlog::set_level(spdlog::level::warn);
+  QuietRefusals(state, false);
 }
-BENCHMARK(BM_CallRefusedBeforeTheStore)
-    ->ArgName("own_connection")
-    ->Arg(0)
-    ->Arg(1)
-    ->Threads(8)
-    ->Threads(64)
-    ->UseRealTime()
-    ->MinTime(5);
+
+// The floor under BM_StreamedMoves: each thread's RefusedAppend sent over
+// and over on one stream of its own, each answered by its refusal (the
+// stream's authentication, worker hand-off and answer, with nothing
+// stored). The ceiling of BM_StreamedMoves on this machine.
+void BM_StreamRefusedBeforeTheStore(benchmark::State& state) {
+  World& w = TheWorld();
+  const v1::AppendActionsRequest append = RefusedAppend(w, state);
+  std::unique_ptr<v1::ArbiterService::Stub> own;
+  v1::ArbiterService::Stub& stub = ClientStub(w, state, own);
+  std::unique_ptr<grpc::ClientContext> context = BenchContext(w.token);
+  auto stream = stub.StreamAppendActions(context.get());
+  QuietRefusals(state, true);
+  for (auto _ : state) {
+    v1::AppendActionsOutcome outcome;
+    if (!stream->Write(append) || !stream->Read(&outcome)) Fail("the stream ended");
+    if (outcome.refused().code() != grpc::StatusCode::INVALID_ARGUMENT) {
+      Fail(absl::StrCat("expected INVALID_ARGUMENT, got ", outcome.refused().message()));
+    }
+  }
+  stream->WritesDone();
+  if (grpc::Status status = stream->Finish(); !status.ok()) Fail(status.error_message());
+  state.SetItemsProcessed(state.iterations());
+  QuietRefusals(state, false);
+}
+
+void Floors(benchmark::internal::Benchmark* b) {
+  b->ArgName("own_connection")->Arg(0)->Arg(1)->Threads(8)->Threads(64);
+  b->UseRealTime()->MinTime(5);
+}
+BENCHMARK(BM_CallRefusedBeforeTheStore)->Apply(Floors);
+BENCHMARK(BM_StreamRefusedBeforeTheStore)->Apply(Floors);
 
 }  // namespace
 
