@@ -88,6 +88,11 @@ bool PlaysIn(const Caller& caller, const store::GameRecord& game) {
          SeatOf(caller, game) > 0;
 }
 
+bool MayPlayIn(const Caller& caller, const std::string& game_id) {
+  return caller.role == store::Role::kPlayer &&
+         (Contains(caller.games, game_id) || !caller.tournaments.empty());
+}
+
 absl::Status ReadDenied(const Caller& caller, const std::string& game_id) {
   if (caller.role == store::Role::kPlayer) {
     return Denied(caller, absl::StrCat("read game \"", game_id,

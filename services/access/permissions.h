@@ -49,6 +49,10 @@ bool ReadsLiveGames(const Caller& caller);
 // (its games) or to its tournament, and seated in it (its principal is one
 // of the game's players).
 bool PlaysIn(const Caller& caller, const store::GameRecord& game);
+// False if the caller, a player token, can play in no game `game_id` might
+// be: bound neither to it nor to any tournament. Such a token is denied
+// before anything is read (RequirePlayerWrite's denial, the same words).
+bool MayPlayIn(const Caller& caller, const std::string& game_id);
 // The seat (1-based) of the caller's principal in `game`, or 0.
 int SeatOf(const Caller& caller, const store::GameRecord& game);
 // True if `game` is live and its organiser lets anyone follow it as a

@@ -411,7 +411,11 @@ absl::StatusOr<store::GameRecord> GameWriter::Appendable(const access::Caller& c
                                                           const std::string& game_id,
                                                           const v1::AppendActionsRequest& request) {
   if (caller.role != store::Role::kPlayer) return Writable(caller, game_id);
-  // Permission before existence, as Writable.
+  // Permission before existence, as Writable; a token that cannot play in
+  // the game is denied without a read (nor a confirmed one: no commit).
+  if (!access::MayPlayIn(caller, game_id)) {
+    return access::RequirePlayerWrite(caller, game_id, nullptr);
+  }
   absl::StatusOr<store::GameRecord> record = ConfirmedChainedRecord(store_, game_id);
   if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
   ARBITER_RETURN_IF_ERROR(

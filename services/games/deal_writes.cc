@@ -78,6 +78,9 @@ absl::StatusOr<v1::Game> GameWriter::AddSeatValue(const access::Caller& caller,
         "game \"", game_id, "\" (arbiter token create --role player --principal PLAYER --game ",
         game_id, ")"));
   }
+  if (!access::MayPlayIn(caller, game_id)) {
+    return access::RequirePlayerWrite(caller, game_id, nullptr);
+  }
   absl::StatusOr<store::GameRecord> record = ConfirmedChainedRecord(store_, game_id);
   if (!record.ok() && !absl::IsNotFound(record.status())) return record.status();
   ARBITER_RETURN_IF_ERROR(

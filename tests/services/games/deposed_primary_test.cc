@@ -184,6 +184,19 @@ TEST_P(DeposedPrimaryTest, APlayersMoveToAGameNoServerHasIsDeniedOnlyOnceConfirm
   EXPECT_EQ(deposed_->confirmations, 2);
 }
 
+// A player token that can play in no game of that id (bound to another
+// game, to no tournament) is denied without a look-up: nothing it sends
+// makes the server commit.
+TEST_P(DeposedPrimaryTest, AStrangersMoveIsDeniedWithoutAConfirmingCommit) {
+  for (const std::string game : {"nosuch", "new"}) {
+    absl::StatusOr<v1::AppendActionsResponse> denied = writer_->Append(
+        FirstPlayerOf("another"), AppendRequest(game, 1, log_, 0, 1, "s-" + game), Never());
+    EXPECT_EQ(denied.status().code(), absl::StatusCode::kPermissionDenied) << denied.status();
+  }
+  EXPECT_EQ(deposed_->confirmations, 0);
+  EXPECT_EQ(Row("new").last_sequence, 1);
+}
+
 // An organiser may write to the games it created; a deposed server's read
 // of no such game does not turn that into a denial.
 TEST_P(DeposedPrimaryTest, AnOrganisersOwnGameTheDeposedServerHasNotSeenIsAppendedTo) {
