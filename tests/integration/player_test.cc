@@ -243,12 +243,11 @@ TEST_F(PlayerTest, ATournamentPlayerTokenPlaysEveryTableOfItsTournament) {
 // does not exist), a void or a reveal, by a revoked token: each refused,
 // nothing stored.
 TEST_F(PlayerTest, APlayerWritesNothingBeyondItsOwnSeatOfItsOwnGames) {
-  const log::GameLog log = Simulated(5, 3);
-  v1::Game game;
-  ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
-  ASSERT_TRUE(Create(admin_, log, "g2", &game).ok());
-  const v1::Action& first = log.actions[0];
-  const std::string other_player = AnotherPlayer(log, first.player());
+  const TwoGamesOfOneLog games = CreateTwoGamesOfOneLog();
+  ASSERT_FALSE(HasFailure());  // both games were created
+  const log::GameLog& log = games.log;
+  const v1::Action& first = games.first;
+  const std::string& other_player = games.other_player;
   const std::string other = MintPlayer(admin_, other_player, {"g1"});
   v1::AppendActionsResponse response;
   grpc::Status status = Append(other, "g1", 1, {first}, "not-mine", &response);

@@ -154,6 +154,17 @@ std::string ServerTest::AnotherPlayer(const log::GameLog& log, const std::string
   return other;
 }
 
+ServerTest::TwoGamesOfOneLog ServerTest::CreateTwoGamesOfOneLog() {
+  TwoGamesOfOneLog out;
+  out.log = Simulated(5, 3);
+  v1::Game game;
+  EXPECT_TRUE(Create(admin_, out.log, "g1", &game).ok());
+  EXPECT_TRUE(Create(admin_, out.log, "g2", &game).ok());
+  out.first = out.log.actions[0];
+  out.other_player = AnotherPlayer(out.log, out.first.player());
+  return out;
+}
+
 grpc::Status ServerTest::Append(const std::string& token, const std::string& game_id,
                                 int64_t expected, const std::vector<v1::Action>& actions,
                                 const std::string& request_id, v1::AppendActionsResponse* out) {

@@ -59,6 +59,15 @@ class ServerTest : public ::testing::Test {
   static std::vector<std::string> ActionWords(const log::GameLog& log);
   // The last player of the log's header other than `player`.
   static std::string AnotherPlayer(const log::GameLog& log, const std::string& player);
+  // The scenario of the per-seat write tests: games "g1" and "g2" created
+  // by the admin from one simulated 3-player log; its first action, and a
+  // player of the log other than that action's.
+  struct TwoGamesOfOneLog {
+    log::GameLog log;
+    v1::Action first;
+    std::string other_player;
+  };
+  TwoGamesOfOneLog CreateTwoGamesOfOneLog();
   // The same log with action `index` given to a player whose turn it is not.
   static log::GameLog WithActionOutOfTurn(log::GameLog log, std::size_t index);
 

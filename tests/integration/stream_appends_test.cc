@@ -162,12 +162,10 @@ TEST_F(StreamAppendsTest, ARefusedAppendIsAnsweredInItsOwnMessageAndTheStreamGoe
 // another seat's move, another game, a role that may not write and a token
 // revoked while its stream is open are each refused, and nothing is stored.
 TEST_F(StreamAppendsTest, AStreamWritesNothingItsCallerCouldNotWriteByAppendActions) {
-  const log::GameLog log = Simulated(5, 3);
-  v1::Game game;
-  ASSERT_TRUE(Create(admin_, log, "g1", &game).ok());
-  ASSERT_TRUE(Create(admin_, log, "g2", &game).ok());
-  const v1::Action& first = log.actions[0];
-  const std::string other_player = AnotherPlayer(log, first.player());
+  const TwoGamesOfOneLog games = CreateTwoGamesOfOneLog();
+  ASSERT_FALSE(HasFailure());  // both games were created
+  const v1::Action& first = games.first;
+  const std::string& other_player = games.other_player;
   v1::AppendActionsResponse unused;
   // Each refusal is the one AppendActions gives, word for word.
   auto expect_refused_as_unary = [&](OpenStream& open, const std::string& token,
