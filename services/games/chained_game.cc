@@ -115,8 +115,11 @@ absl::StatusOr<store::GameRecord> ConfirmedChainedRecord(store::EventStore& stor
   ARBITER_RETURN_IF_ERROR(absent);
   record = ChainedRecord(store, game_id);
   if (!absl::IsNotFound(record.status())) return record;
+  // Said before any permission check: the words must not tell whether the
+  // game exists.
   return absl::UnavailableError(absl::StrCat(
-      "game \"", game_id, "\" exists on the primary but this server does not read it yet: retry"));
+      "game \"", game_id, "\" could not be read as the primary has it (this server may be "
+      "catching up after a failover): retry"));
 }
 
 absl::StatusOr<std::optional<store::StoredEvent>> LastStoredEvent(store::EventStore& store,

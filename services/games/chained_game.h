@@ -76,7 +76,8 @@ absl::StatusOr<store::GameRecord> ChainedRecord(store::EventStore& store,
 // primary confirms it (EventStore::ConfirmGameAbsent), because a server that
 // a failover has just deposed still answers reads without the games created
 // on its successor. A game the confirmation finds is read again; if this
-// server still reads nothing, Unavailable (retry).
+// server still reads nothing, Unavailable (retry), in words that do not say
+// whether the game exists (no permission has been checked yet).
 absl::StatusOr<store::GameRecord> ConfirmedChainedRecord(store::EventStore& store,
                                                          const std::string& game_id);
 

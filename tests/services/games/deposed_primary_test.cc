@@ -27,11 +27,13 @@ class DeposedStore final : public store::EventStore {
   std::string missing;
   bool deposed = false;
   bool unconfirmable = false;
+  bool stays_behind = false;  // reads still miss the game once the primary has confirmed it
   int confirmations = 0;
 
   absl::Status ConfirmGameAbsent(const std::string& id) override {
     ++confirmations;
     if (unconfirmable) return absl::UnavailableError("no standby confirmed the commit: retry");
+    if (stays_behind) return inner_.ConfirmGameAbsent(id);
     deposed = false;
     return inner_.ConfirmGameAbsent(id);
   }
@@ -194,6 +196,26 @@ TEST_P(DeposedPrimaryTest, AStrangersMoveIsDeniedWithoutAConfirmingCommit) {
     EXPECT_EQ(denied.status().code(), absl::StatusCode::kPermissionDenied) << denied.status();
   }
   EXPECT_EQ(deposed_->confirmations, 0);
+  EXPECT_EQ(Row("new").last_sequence, 1);
+}
+
+// The primary has the game but this server's reads still miss it: retry,
+// in words that say nothing of the game's existence to callers that may not
+// write to it (the answer comes before any permission check).
+TEST_P(DeposedPrimaryTest, AGameTheServerStillCannotReadIsUnavailableWithoutSayingItExists) {
+  deposed_->deposed = true;
+  deposed_->stays_behind = true;
+  const std::string retry =
+      "game \"new\" could not be read as the primary has it (this server may be catching up "
+      "after a failover): retry";
+  const access::Caller stranger = SignIn(store::Role::kOrganiser, "org", {"north"});
+  for (const access::Caller& caller : {stranger, FirstPlayerOf("new"), admin_}) {
+    absl::StatusOr<v1::AppendActionsResponse> appended =
+        writer_->Append(caller, AppendRequest("new", 1, log_, 0, 1, "r"), Never());
+    EXPECT_EQ(appended.status().code(), absl::StatusCode::kUnavailable) << appended.status();
+    EXPECT_EQ(appended.status().message(), retry);
+    EXPECT_EQ(appended.status().message().find("exists"), std::string::npos);
+  }
   EXPECT_EQ(Row("new").last_sequence, 1);
 }
 
