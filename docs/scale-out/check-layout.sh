@@ -96,14 +96,21 @@ compose_step citus-register | bash -e >/dev/null
 
 if [ "$populated" = 1 ]; then
   echo "== a populated store (arbiterd)"
-  port=$((20000 + RANDOM % 20000))
   data="$dir/arbiterd"
   mkdir -p "$data"
-  "$bin/arbiterd" --database "$url" --data-dir "$data" --listen "127.0.0.1:$port" \
-    --http-listen "127.0.0.1:$((port + 1))" --checkpoint-interval 0.5 >"$dir/arbiterd.log" 2>&1 &
+  # Ports the system picks; ready once the banner names the address (the
+  # admin token is written earlier, before the server listens).
+  "$bin/arbiterd" --database "$url" --data-dir "$data" --listen "127.0.0.1:0" \
+    --http-listen "127.0.0.1:0" --checkpoint-interval 0.5 >"$dir/arbiterd.log" 2>&1 &
   daemon_pid=$!
-  for _ in $(seq 100); do [ -s "$data/admin.token" ] && break; sleep 0.2; done
-  a=("--server" "127.0.0.1:$port" "--token-file" "$data/admin.token")
+  for _ in $(seq 240); do
+    grep -q "^arbiterd is listening on" "$dir/arbiterd.log" && break
+    kill -0 "$daemon_pid" 2>/dev/null || { cat "$dir/arbiterd.log" >&2; echo "FAILED: arbiterd did not start" >&2; exit 1; }
+    sleep 0.25
+  done
+  address=$(sed -n 's/^arbiterd is listening on \([^ ]*\) .*/\1/p' "$dir/arbiterd.log")
+  [ -n "$address" ] || { cat "$dir/arbiterd.log" >&2; echo "FAILED: arbiterd named no address in 60 s" >&2; exit 1; }
+  a=("--server" "$address" "--token-file" "$data/admin.token")
   "$bin/arbiter" league create north --game atlantis --game atlantica --game atlantis-rising "${a[@]}" >/dev/null
   "$bin/arbiter" submit "$root/samples/atlantis.jsonl" --league north --game-id a1 "${a[@]}" >/dev/null || true
   "$bin/arbiter" submit "$root/samples/atlantica.jsonl" --league north --game-id a2 "${a[@]}" >/dev/null || true
